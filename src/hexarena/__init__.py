@@ -1,0 +1,16 @@
+"""hexarena: hex-grid abstract strategy games with fast rules, agents and tools.
+
+>>> import hexarena
+>>> game = hexarena.load("projective-hex")
+>>> state = game.new_state()
+>>> state.legal_moves()[:5]
+['A', 'B', 'C', 'D', 'E']
+"""
+
+from __future__ import annotations
+
+from .games import GAMES, Game, IllegalMove, State, game_class, load
+from .records import from_record
+
+__version__ = "0.1.0"
+__all__ = ["GAMES", "Game", "IllegalMove", "State", "load", "game_class", "from_record", "__version__"]

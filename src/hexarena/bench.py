@@ -1,0 +1,103 @@
+"""Speed figures: random playouts per second for each game, beside
+OpenSpiel's C++ rollouts on havannah(8) and hex(11) measured in the same run.
+
+OpenSpiel is an optional extra (``pip install 'hexarena[bench]'``); when it
+is missing the benchmark tries to install it and otherwise reports without
+the ratios.
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import time
+from typing import Any, Callable, TextIO
+
+from . import load
+
+# What each game is measured on: (label, options).
+BENCH_SETUPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "projective-hex": [("n=6 (108 cells, PBeM size 7)", {"size": 6, "opening": "none"}),
+                       ("n=7 (147 cells)", {"size": 7, "opening": "none"})],
+}
+OPENSPIEL_REFS = ("havannah(board_size=8)", "hex(board_size=11)")
+OPENSPIEL_VERSION = "2.0.2"
+
+
+def rate(batch: Callable[[int], Any], seconds: float, first: int = 64) -> float:
+    """Calls per second of ``batch(k)`` (which does k units), over ``seconds``."""
+    batch(4)  # compile / warm up
+    done, k, start = 0, first, time.perf_counter()
+    while True:
+        batch(k)
+        done += k
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+        k = min(k * 2, max(k, int(done / elapsed * 0.25)))
+
+
+def playout_rate(name: str, options: dict[str, Any], seconds: float) -> float:
+    """Random playouts per second of ``name`` with ``options`` (numba loop)."""
+    game = load(name, **options)
+    s0 = game.new_state()._s
+    return rate(lambda k: game.kernels.playouts(s0, game.tables, k), seconds)
+
+
+def openspiel_available(install: bool = True) -> bool:
+    try:
+        importlib.import_module("pyspiel")
+        return True
+    except ImportError:
+        pass
+    if not install:
+        return False
+    cmd = [sys.executable, "-m", "pip", "install", "-q", f"open-spiel=={OPENSPIEL_VERSION}"]
+    if subprocess.run(cmd, capture_output=True).returncode != 0:
+        return False
+    importlib.invalidate_caches()
+    try:
+        importlib.import_module("pyspiel")
+        return True
+    except ImportError:
+        return False
+
+
+def openspiel_rollout_rate(game_string: str, seconds: float) -> float:
+    """Random rollouts per second through OpenSpiel's C++ MCTS bot: its
+    RandomRolloutEvaluator does the rollouts at each of few simulations."""
+    import pyspiel
+
+    game = pyspiel.load_game(game_string)
+    state = game.new_initial_state()
+    rollouts_per_eval, sims = 50, 4
+    unit = rollouts_per_eval * sims
+
+    def one_step() -> None:
+        evaluator = pyspiel.RandomRolloutEvaluator(rollouts_per_eval, 7)
+        pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, False, 7, False).step(state)
+
+    one_step()
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        one_step()
+        done += unit
+    return done / (time.perf_counter() - start)
+
+
+def run_bench(games: list[str], seconds: float, openspiel: bool, out: TextIO) -> int:
+    refs: dict[str, float] = {}
+    if openspiel:
+        if openspiel_available():
+            for ref in OPENSPIEL_REFS:
+                refs[ref] = openspiel_rollout_rate(ref, seconds)
+                print(f"openspiel {ref:<28} {refs[ref]:>12,.0f} rollouts/s (C++)", file=out)
+        else:
+            print("note: OpenSpiel is not installed and could not be installed; no ratios", file=out)
+    for name in games:
+        for label, options in BENCH_SETUPS.get(name, [("default", {})]):
+            r = playout_rate(name, options, seconds)
+            ratios = "  ".join(f"{r / v:5.2f}x {k.split('(')[0]}" for k, v in refs.items())
+            print(f"hexarena {name} {label:<24} {r:>12,.0f} playouts/s  {ratios}", file=out)
+    return 0

@@ -1,0 +1,32 @@
+"""The game registry: one module per rule family."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .base import Game, IllegalMove, State
+
+# name -> (module, class); aliases map to a name
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "projective-hex": ("projective_hex", "ProjectiveHex"),
+}
+ALIASES: dict[str, str] = {}
+GAMES: tuple[str, ...] = tuple(_REGISTRY)
+
+
+def game_class(name: str) -> type[Game]:
+    """The Game subclass called ``name`` (or an alias); ValueError otherwise."""
+    key = ALIASES.get(name, name)
+    if key not in _REGISTRY:
+        raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    module, cls = _REGISTRY[key]
+    return getattr(import_module(f"{__name__}.{module}"), cls)
+
+
+def load(name: str, **options: Any) -> Game:
+    """The game ``name`` with ``options``; ValueError naming the choices."""
+    return game_class(name)(**options)
+
+
+__all__ = ["GAMES", "Game", "IllegalMove", "State", "load", "game_class"]

@@ -1,0 +1,346 @@
+"""The game protocol: a :class:`Game` (rules + options + tables) and a
+:class:`State` facade over one flat ``int32`` array.
+
+Every game keeps its whole position in one array whose first ``HEADER``
+entries are shared by all games, so agents and tools read them without
+knowing the game:
+
+==========  ===================================================
+``TO_MOVE``  player to move (0 or 1), -1 when the game is over
+``WINNER``   -1 none yet, 0 or 1, ``DRAW``
+``TURN``     turn number, from 1
+``STEP``     steps already taken in this turn
+``PLY``      atomic moves applied since the start
+==========  ===================================================
+
+A game supplies numba kernels over ``(s, tables)``: ``legal(s, t, out) ->
+count``, ``apply(s, t, action)`` (the action is known legal) and
+``playout(s, t)`` (random play to the end, in place).  The ``State`` class
+adds notation, validation, undo, records and rendering in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Sequence
+
+import numpy as np
+
+from ..board import Topology
+from ..records import now
+
+TO_MOVE, WINNER, TURN, STEP, PLY = range(5)
+HEADER = 8
+DRAW = 2
+
+
+class IllegalMove(ValueError):
+    """A move that is malformed or not legal here; the state is unchanged."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default, a parser from text, a validator."""
+
+    default: Any
+    parse: Callable[[str], Any]
+    check: Callable[[Any], bool]
+    allowed: str  # human description of the allowed values
+    doc: str = ""
+
+
+def int_at_least(low: int) -> Option:
+    return Option(None, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low, f"an integer >= {low}")
+
+
+def choice(default: str, values: Sequence[str], doc: str = "") -> Option:
+    return Option(default, str, lambda v: v in values, " | ".join(values), doc)
+
+
+class Game:
+    """A game with fixed options: its tables and kernels.
+
+    Subclasses set ``name``, ``OPTIONS``, ``num_actions``, ``tables``,
+    ``kernels`` (an object with ``legal``, ``apply``, ``playout``) and the
+    notation methods ``action_name`` and ``parse_move``.
+    """
+
+    name: ClassVar[str]
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+    PLAYERS: ClassVar[tuple[str, str]] = ("first", "second")
+    topology: Topology
+    tables: tuple
+    num_actions: int
+    state_size: int
+
+    def __init__(self, **options: Any) -> None:
+        self.options = self.validate_options(options)
+        self.setup()
+
+    @classmethod
+    def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Options with defaults filled in; ValueError naming what is wrong."""
+        unknown = sorted(set(options) - set(cls.OPTIONS))
+        if unknown:
+            allowed = ", ".join(cls.OPTIONS) or "none"
+            raise ValueError(f"unknown option {unknown[0]!r} for {cls.name}; options: {allowed}")
+        out = {}
+        for key, opt in cls.OPTIONS.items():
+            value = options.get(key, opt.default)
+            if isinstance(value, str) and opt.parse is not str:
+                try:
+                    value = opt.parse(value)
+                except ValueError:
+                    raise ValueError(f"bad value {value!r} for option {key!r} of {cls.name}; allowed: {opt.allowed}") from None
+            if not opt.check(value):
+                raise ValueError(f"bad value {value!r} for option {key!r} of {cls.name}; allowed: {opt.allowed}")
+            out[key] = value
+        return out
+
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def initial_array(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def new_state(self) -> "State":
+        return State(self, self.initial_array())
+
+    # notation ---------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        raise NotImplementedError
+
+    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+        """The action that ``text`` names in position ``s``.
+
+        The default matches ``text`` against the legal moves' names; games
+        whose notation has more forms override it.  Raises IllegalMove.
+        """
+        names = {self.action_name(s, a): a for a in legal}
+        key = self.normalize(text)
+        if key in names:
+            return names[key]
+        raise IllegalMove(self.why_illegal(s, key))
+
+    def normalize(self, text: str) -> str:
+        return text.strip()
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        return f"{text!r} is not a legal move"
+
+    # rendering and scoring ---------------------------------------------
+    def scores(self, s: np.ndarray) -> list[float] | None:
+        return None
+
+    def ascii(self, state: "State") -> str:
+        raise NotImplementedError
+
+    def svg(self, state: "State", **kw: Any) -> str:
+        raise NotImplementedError
+
+    def record_extra(self, s: np.ndarray) -> dict[str, Any]:
+        """Game-specific facts a record keeps (e.g. who took which colour)."""
+        return {}
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"hexarena.load({self.name!r}{', ' if opts else ''}{opts})"
+
+
+class State:
+    """A position with its move history, in the spirit of python-chess's Board.
+
+    Every method that takes a move either applies it whole or raises
+    :class:`IllegalMove` and leaves the state as it was.
+    """
+
+    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "meta")
+
+    def __init__(self, game: Game, array: np.ndarray) -> None:
+        self.game = game
+        self._s = array
+        self._stack: list[np.ndarray] = []
+        self._actions: list[int] = []
+        self._turns: list[int] = []
+        self._times: list[str] = []
+        self.meta: dict[str, Any] = {}  # players, start time: what records keep
+
+    # header ------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        p = int(self._s[TO_MOVE])
+        return None if p < 0 else p
+
+    @property
+    def turn(self) -> int:
+        return int(self._s[TURN])
+
+    @property
+    def step(self) -> int:
+        return int(self._s[STEP])
+
+    @property
+    def ply(self) -> int:
+        return int(self._s[PLY])
+
+    def is_over(self) -> bool:
+        return int(self._s[WINNER]) >= 0
+
+    def winner(self) -> int | None:
+        w = int(self._s[WINNER])
+        return w if w in (0, 1) else None
+
+    def returns(self) -> list[float]:
+        """+1/-1 per player at the end (0 for a draw), as OpenSpiel has it."""
+        w = self.winner()
+        if w is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+    def scores(self) -> list[float] | None:
+        return self.game.scores(self._s)
+
+    @property
+    def array(self) -> np.ndarray:
+        """The raw position (read-only view) for kernels and agents."""
+        view = self._s.view()
+        view.flags.writeable = False
+        return view
+
+    # moves -------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.is_over():
+            return []
+        out = np.empty(self.game.num_actions, dtype=np.int32)
+        n = self.game.kernels.legal(self._s, self.game.tables, out)
+        return [int(a) for a in out[:n]]
+
+    def legal_moves(self) -> list[str]:
+        return [self.game.action_name(self._s, a) for a in self.legal_actions()]
+
+    def move_name(self, action: int) -> str:
+        """The notation of a legal ``action`` in this position."""
+        self._check_action(action)
+        return self.game.action_name(self._s, action)
+
+    def parse(self, move: str) -> int:
+        """The action id of ``move`` here; IllegalMove if it is not legal."""
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
+        if self.is_over():
+            raise IllegalMove(f"{move!r}: the game is over")
+        return self.game.parse_move(self._s, move, self.legal_actions())
+
+    def play(self, move: str) -> int:
+        """Parse and apply ``move``; returns its action id."""
+        action = self.parse(move)
+        self._push(action)
+        return action
+
+    def apply(self, action: int) -> None:
+        """Apply the legal action id ``action`` (IllegalMove otherwise)."""
+        self._check_action(action)
+        self._push(action)
+
+    def _check_action(self, action: int) -> None:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise IllegalMove(f"an action id is an integer, got {action!r}")
+        if self.is_over():
+            raise IllegalMove(f"action {action}: the game is over")
+        if int(action) not in self.legal_actions():
+            raise IllegalMove(f"action {action} is not legal here")
+
+    def _push(self, action: int) -> None:
+        self._stack.append(self._s.copy())
+        self._actions.append(int(action))
+        self._turns.append(self.turn)
+        self._times.append(now())
+        self.game.kernels.apply(self._s, self.game.tables, int(action))
+
+    def undo(self) -> int:
+        """Take back the last move; returns its action id."""
+        if not self._stack:
+            raise IllegalMove("nothing to undo")
+        self._s = self._stack.pop()
+        self._turns.pop()
+        self._times.pop()
+        return self._actions.pop()
+
+    def copy(self) -> "State":
+        other = State(self.game, self._s.copy())
+        other._stack = [a.copy() for a in self._stack]
+        other._actions = list(self._actions)
+        other._turns = list(self._turns)
+        other._times = list(self._times)
+        other.meta = dict(self.meta)
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> "State":
+        return self.copy()
+
+    @property
+    def history(self) -> list[int]:
+        """Action ids applied from the start."""
+        return list(self._actions)
+
+    def moves(self) -> list[str]:
+        """The moves played so far, in notation."""
+        return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions)]
+
+    def turns(self) -> list[tuple[int, list[str]]]:
+        """The moves grouped by turn: ``[(turn, [move, ...]), ...]``."""
+        out: list[tuple[int, list[str]]] = []
+        for t, m in zip(self._turns, self.moves()):
+            if out and out[-1][0] == t:
+                out[-1][1].append(m)
+            else:
+                out.append((t, [m]))
+        return out
+
+    def playout(self, seed: int | None = None) -> int | None:
+        """Random play to the end from a copy; the winner (None for a draw)."""
+        s = self._s.copy()
+        if seed is not None:
+            _seed_numba(seed)
+        self.game.kernels.playout(s, self.game.tables)
+        w = int(s[WINNER])
+        return w if w in (0, 1) else None
+
+    # output -------------------------------------------------------------
+    def __str__(self) -> str:
+        return self.game.ascii(self)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state: turn {self.turn}, {len(self._actions)} moves>"
+
+    def svg(self, **kw: Any) -> str:
+        return self.game.svg(self, **kw)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
+        """The JSON-able game record (see :mod:`hexarena.records`)."""
+        from ..records import make_record
+
+        return make_record(self, players)
+
+    def record_text(self) -> str:
+        """The one-line text record: ``[game k=v] 1. m 2. m,m *``."""
+        from ..records import to_text
+
+        return to_text(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other.game.name == self.game.name and \
+            other.game.options == self.game.options and np.array_equal(self._s, other._s)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _seed_numba(seed: int) -> None:
+    from .. import kernels
+
+    kernels.seed(seed)

@@ -1,0 +1,334 @@
+"""Projective Hex (Bill Taylor and Dan Hoey): Hex on the projective plane.
+
+Players fill cells in turn; whoever makes a *global loop* of own cells (a
+cycle crossing the glued seams an odd number of times) wins.  Detection is
+incremental union-find with a parity bit per link: joining two cells of one
+group by a link whose seam parity disagrees with their parities closes an
+odd cycle.
+
+>>> import hexarena
+>>> s = hexarena.load("projective-hex", opening="none").new_state()
+>>> for m in "B C F G N J #".split(): _ = s.play(m)
+>>> print(s)
+    _ _ _ _
+   _ . X O _            A B C
+  _ . . X O _          D E F G
+ _ . . O . . _        H I J K L
+_ . X . X . . _      M N O # P Q
+ _ . . . . . _        R S T U V
+  o . . . . _          W X Y Z
+   o o x _ _
+player 2 (white) to move
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..board import projective
+from ..kernels import njit, shuffle_prefix
+from ..render import ascii as ascii_render
+from ..render import svg as svg_render
+from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
+
+# state layout after the shared header
+COLOR0 = HEADER  # colour of player 0: BLACK, WHITE, or 0 before cut-and-choose is settled
+LOOP = HEADER + 1  # colour that has a global loop, 0 if none
+PLACED = HEADER + 2  # stones on the board
+BOARD = HEADER + 4  # ncells entries: 0 empty, BLACK, WHITE; then parent, then parity
+
+BLACK, WHITE = 1, 2
+OPENINGS = ("none", "swap", "cut-and-choose")
+NONE, SWAP, CUT = range(3)
+
+# tables: (nbr, seam, params); params = [ncells, opening]
+
+
+@njit
+def legal(s, t, out):
+    nbr, seam, params = t
+    n = params[0]
+    if s[WINNER] >= 0:
+        return 0
+    if params[1] == CUT and s[COLOR0] == 0 and s[PLACED] == 3:
+        out[0] = n + 1
+        out[1] = n + 2
+        return 2
+    k = 0
+    for c in range(n):
+        if s[BOARD + c] == 0:
+            out[k] = c
+            k += 1
+    if params[1] == SWAP and s[PLY] == 1:
+        out[k] = n
+        k += 1
+    return k
+
+
+@njit
+def _colour_to_place(s, params):
+    if s[COLOR0] == 0:  # cut-and-choose: black, white, black
+        return BLACK if s[PLACED] != 1 else WHITE
+    return s[COLOR0] if s[TO_MOVE] == 0 else 3 - s[COLOR0]
+
+
+@njit
+def _place(s, nbr, seam, n, c, colour):
+    """Put a stone and merge it with its neighbours; True if it closes a loop.
+
+    ``s[P + x]`` is x's union-find parent, ``s[Q + x]`` the parity of the
+    path from x to its parent (the number of seams crossed, mod 2).
+    """
+    P, Q = BOARD + n, BOARD + 2 * n
+    s[BOARD + c] = colour
+    s[P + c] = c
+    s[Q + c] = 0
+    rc, pc = c, 0  # the new stone's root and its parity relative to it
+    loop = False
+    for d in range(6):
+        m = nbr[c, d]
+        if m < 0 or s[BOARD + m] != colour:
+            continue
+        rm, pm = m, 0
+        while s[P + rm] != rm:
+            pm ^= s[Q + rm]
+            rm = s[P + rm]
+        x, px = m, pm  # compress m's path onto its root
+        while s[P + x] != rm:
+            nxt, pnext = s[P + x], px ^ s[Q + x]
+            s[P + x], s[Q + x] = rm, px
+            x, px = nxt, pnext
+        link = pc ^ pm ^ seam[c, d]  # parity of the cycle this link would close
+        if rc == rm:
+            loop = loop or link == 1
+        else:
+            s[P + rc], s[Q + rc] = rm, link
+            rc, pc = rm, pc ^ link
+    return loop
+
+
+@njit
+def _finish(s):
+    """End the game if a loop exists and the colours are known."""
+    if s[LOOP] != 0 and s[COLOR0] != 0:
+        s[WINNER] = 0 if s[COLOR0] == s[LOOP] else 1
+        s[TO_MOVE] = -1
+
+
+@njit
+def apply(s, t, a):
+    nbr, seam, params = t
+    n = params[0]
+    s[PLY] += 1
+    if a < n:
+        colour = _colour_to_place(s, params)
+        if _place(s, nbr, seam, n, a, colour):
+            s[LOOP] = colour
+        s[PLACED] += 1
+        if s[COLOR0] == 0 and s[PLACED] < 3:
+            s[STEP] += 1  # the cutter's three opening stones are one turn
+        else:
+            s[TO_MOVE] = 1 - s[TO_MOVE]
+            s[TURN] += 1
+            s[STEP] = 0
+    elif a == n:  # swap: the second player takes black; the first, now white, moves
+        s[COLOR0] = WHITE
+        s[TO_MOVE] = 0
+        s[TURN] += 1
+    else:  # the chooser (player 1) picks a colour; White moves next
+        chosen = BLACK if a == n + 1 else WHITE
+        s[COLOR0] = 3 - chosen
+        s[TO_MOVE] = 0 if s[COLOR0] == WHITE else 1
+        s[TURN] += 1
+        s[STEP] = 0
+    _finish(s)
+
+
+@njit
+def playout(s, t):
+    """Uniformly random legal moves to the end (in place)."""
+    nbr, seam, params = t
+    n = params[0]
+    empties = np.empty(n, dtype=np.int32)
+    k = 0
+    for c in range(n):
+        if s[BOARD + c] == 0:
+            empties[k] = c
+            k += 1
+    shuffle_prefix(empties, k)
+    while s[WINNER] < 0:
+        if params[1] == CUT and s[COLOR0] == 0 and s[PLACED] == 3:
+            apply(s, t, n + 1 + np.random.randint(0, 2))
+        elif params[1] == SWAP and s[PLY] == 1 and np.random.randint(0, k + 1) == 0:
+            apply(s, t, n)
+        else:
+            k -= 1
+            apply(s, t, empties[k])
+
+
+@njit
+def playouts(s0, t, count):
+    """Run ``count`` random playouts from ``s0``; wins per player."""
+    wins = np.zeros(2, dtype=np.int64)
+    s = s0.copy()
+    for _ in range(count):
+        s[:] = s0
+        playout(s, t)
+        wins[s[WINNER]] += 1
+    return wins
+
+
+class Kernels:
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    playout = staticmethod(playout)
+    playouts = staticmethod(playouts)
+
+
+class ProjectiveHex(Game):
+    """Projective Hex on the n/n+1 projective-plane board."""
+
+    name = "projective-hex"
+    PLAYERS = ("first", "second")
+    OPTIONS = {
+        "size": Option(3, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 2,
+                       "an integer >= 2", "n: rows n..2n..n+1, 3n^2 cells (PBeM size = n+1)"),
+        "opening": choice("cut-and-choose", OPENINGS, "equalisation protocol"),
+    }
+    kernels = Kernels
+
+    def setup(self) -> None:
+        n = self.options["size"]
+        self.topology = projective(n)
+        ncells = self.topology.ncells
+        params = np.array([ncells, OPENINGS.index(self.options["opening"])], dtype=np.int32)
+        self.tables = (self.topology.nbr, self.topology.seam, params)
+        self.num_actions = ncells + 3
+        self.state_size = BOARD + 3 * ncells
+        self._special = {ncells: "swap", ncells + 1: "black", ncells + 2: "white"}
+
+    def initial_array(self) -> np.ndarray:
+        s = np.zeros(self.state_size, dtype=np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
+        s[COLOR0] = 0 if self.options["opening"] == "cut-and-choose" else BLACK
+        return s
+
+    # notation -----------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        return self._special.get(action) or self.topology.name(action)
+
+    def normalize(self, text: str) -> str:
+        text = text.strip()
+        if text.lower() in ("swap", "black", "white"):
+            return text.lower()
+        return text.upper() if self.options["size"] == 3 else text.lower()
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        cell = self.topology.find(text)
+        if cell is not None:
+            if s[BOARD + cell]:
+                return f"{text!r} is occupied"
+            if self.options["opening"] == "cut-and-choose" and s[COLOR0] == 0 and s[PLACED] == 3:
+                return f"{text!r}: the second player must first choose 'black' or 'white'"
+        if text in ("swap", "black", "white"):
+            return f"{text!r} is not allowed now (opening {self.options['opening']!r})"
+        if cell is None:
+            example = ", ".join(self.topology.names[:3])
+            return f"{text!r} is not a cell of this board (cells are named like {example})"
+        return f"{text!r} is not a legal move"
+
+    # facts ----------------------------------------------------------------
+    def colour(self, s: np.ndarray, player: int) -> str | None:
+        """'black' or 'white' for ``player``, None while cut-and-choose is open."""
+        c0 = int(s[COLOR0])
+        if c0 == 0:
+            return None
+        return ("black", "white")[(c0 if player == 0 else 3 - c0) - 1]
+
+    def record_extra(self, s: np.ndarray) -> dict[str, Any]:
+        return {"colours": [self.colour(s, 0), self.colour(s, 1)]}
+
+    def stones(self, s: np.ndarray) -> np.ndarray:
+        n = self.topology.ncells
+        return s[BOARD: BOARD + n]
+
+    def loop_cells(self, s: np.ndarray) -> list[int]:
+        """A shortest global loop of the winning colour (empty if none).
+
+        Breadth-first search in the double cover: from (c, sheet 0) to
+        (c, sheet 1) through own cells, a seam link switching sheets.
+        """
+        colour = int(s[LOOP])
+        if not colour:
+            return []
+        topo, board = self.topology, self.stones(s)
+        best: list[int] = []
+        for start in np.flatnonzero(board == colour):
+            path = _odd_cycle_from(topo, board, int(start), colour)
+            if path and (not best or len(path) < len(best)):
+                best = path
+        return best
+
+    # rendering -----------------------------------------------------------
+    def ascii(self, state) -> str:
+        board = self.stones(state._s)
+        stone = {0: ".", BLACK: "X", WHITE: "O"}
+        ghost = {0: "_", BLACK: "x", WHITE: "o"}
+        text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])],
+                                 lambda c: ghost[int(board[c])], right=self._legend())
+        return text + "\n" + self._status(state)
+
+    def _legend(self):
+        """Row labels: the source's letter diagram on n=3, else each row's cell range."""
+        if self.options["size"] == 3:
+            rows = ascii_render.grid(self.topology, self.topology.name).split("\n")
+            return lambda r: "      " + rows[r]
+        return lambda r: "      " + ascii_render.row_range(self.topology, r)
+
+    def _status(self, state) -> str:
+        s = state._s
+        colours = [self.colour(s, p) for p in (0, 1)]
+        who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731
+        if state.is_over():
+            return f"{who(state.winner())} wins with a global loop"
+        if colours[0] is None:
+            if s[PLACED] == 3:
+                return "player 2 chooses: black or white"
+            return f"player 1 places the opening stones ({('black', 'white', 'black')[int(s[PLACED])]} next)"
+        return f"{who(state.to_move)} to move"
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        board = self.stones(state._s)
+        loop = self.loop_cells(state._s) if state.is_over() else []
+        marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
+        return svg_render.board(self.topology, lambda c: int(board[c]), highlight=loop, marks=marks,
+                                title=self._status(state), **kw)
+
+
+def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:
+    """Shortest path from (start, 0) to (start, 1) in the double cover."""
+    prev: dict[tuple[int, int], tuple[int, int] | None] = {(start, 0): None}
+    frontier = [(start, 0)]
+    while frontier:
+        nxt = []
+        for c, sheet in frontier:
+            for d in range(6):
+                m = int(topo.nbr[c, d])
+                if m < 0 or board[m] != colour:
+                    continue
+                node = (m, sheet ^ int(topo.seam[c, d]))
+                if node in prev:
+                    continue
+                prev[node] = (c, sheet)
+                if node == (start, 1):
+                    path, at = [], node
+                    while at is not None:
+                        path.append(at[0])
+                        at = prev[at]
+                    return path[:-1]
+                nxt.append(node)
+        frontier = nxt
+    return []
+

@@ -1,0 +1,54 @@
+"""ASCII boards: one character per cell at its doubled-x column.
+
+>>> from hexarena.board import hexhex
+>>> print(grid(hexhex(2), lambda c: "."))
+ . .
+. . .
+ . .
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..board import Topology
+
+
+def grid(
+    topo: Topology,
+    cell_char: Callable[[int], str],
+    ghost_char: Callable[[int], str] | None = None,
+    right: Callable[[int], str] | None = None,
+    left: Callable[[int], str] | None = None,
+) -> str:
+    """Draw ``topo`` with ``cell_char(cell)`` at each cell.
+
+    ``ghost_char(glued_cell)`` draws the ghost ring of glued boards;
+    ``left(row)``/``right(row)`` add labels beside each row.
+    """
+    points = {(int(x), int(r)): cell_char(c) for c, (x, r) in enumerate(topo.xy)}
+    if ghost_char is not None:
+        for x, r, c in topo.ghosts:
+            points[(x, r)] = ghost_char(c)
+    xs = [x for x, _ in points]
+    rs = [r for _, r in points]
+    x0, x1 = min(xs), max(xs)
+    lines = []
+    for r in range(min(rs), max(rs) + 1):
+        row = [" "] * (x1 - x0 + 1)
+        for (x, rr), ch in points.items():
+            if rr == r:
+                row[x - x0] = ch
+        line = "".join(row).rstrip()
+        if left is not None:
+            line = left(r) + line
+        if right is not None and 0 <= r < topo.rows:
+            line = line.ljust(x1 - x0 + 1 + (len(left(r)) if left else 0)) + right(r)
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def row_range(topo: Topology, row: int) -> str:
+    """``'a1 .. a4'``: the names of the first and last cell of ``row``."""
+    cells = [c for c in range(topo.ncells) if topo.xy[c, 1] == row]
+    return f"{topo.name(cells[0])} .. {topo.name(cells[-1])}"

@@ -1,0 +1,16 @@
+"""Shared fixtures.  Every game in hexarena.GAMES gets the property tests of
+test_properties.py with its default options plus the configurations here."""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# Option sets the property tests cover beyond each game's defaults.
+EXTRA_CONFIGS: dict[str, list[dict]] = {
+    "projective-hex": [{"size": 2, "opening": "swap"}, {"size": 4, "opening": "none"}],
+}
+
+settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))

@@ -1,0 +1,117 @@
+"""Property tests over random legal games, for every game."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import hexarena
+from hexarena import IllegalMove
+
+from .conftest import EXTRA_CONFIGS
+
+CONFIGS = [(name, {}) for name in hexarena.GAMES] + [(n, o) for n, ops in EXTRA_CONFIGS.items() for o in ops]
+IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, o in CONFIGS]
+
+
+def random_game(name, options, rng, max_moves=None):
+    """A state after random legal moves (maybe to the end)."""
+    state = hexarena.load(name, **options).new_state()
+    limit = max_moves if max_moves is not None else 10**6
+    while not state.is_over() and len(state.history) < limit:
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def snapshot(state):
+    return (state.array.copy(), state.history, state.legal_actions(), state.to_move, state.turn, state.step)
+
+
+def same(a, b):
+    return np.array_equal(a[0], b[0]) and a[1:] == b[1:]
+
+
+pytestmark = pytest.mark.parametrize("name,options", CONFIGS, ids=IDS)
+
+
+@given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400))
+def test_copy_is_independent(name, options, rnd, cut):
+    state = random_game(name, options, rnd, cut)
+    before = snapshot(state)
+    other = state.copy()
+    while not other.is_over():
+        other.apply(rnd.choice(other.legal_actions()))
+    if other.history:
+        other.undo()
+    assert same(snapshot(state), before)
+
+
+@given(rnd=st.randoms(use_true_random=False))
+def test_undo_restores_every_position(name, options, rnd):
+    state = hexarena.load(name, **options).new_state()
+    seen = [snapshot(state)]
+    while not state.is_over():
+        state.apply(rnd.choice(state.legal_actions()))
+        seen.append(snapshot(state))
+    while seen[:-1]:
+        seen.pop()
+        state.undo()
+        assert same(snapshot(state), seen[-1])
+    with pytest.raises(IllegalMove):
+        state.undo()
+
+
+@given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400))
+def test_records_round_trip(name, options, rnd, cut):
+    state = random_game(name, options, rnd, cut)
+    record = json.loads(json.dumps(state.record()))
+    again = hexarena.from_record(record)
+    assert again == state and again.record() == record
+    text = state.record_text()
+    assert hexarena.from_record(text) == state
+    assert hexarena.from_record(text).record_text() == text
+
+
+@given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400))
+def test_legal_moves_are_exactly_the_moves_that_apply(name, options, rnd, cut):
+    state = random_game(name, options, rnd, cut)
+    before = snapshot(state)
+    legal = set(state.legal_actions())
+    names = state.legal_moves()
+    assert len(set(names)) == len(names), "two legal moves share a name"
+    for action in range(state.game.num_actions):
+        trial = state.copy()
+        if action in legal:
+            trial.apply(action)
+            assert trial.history[-1] == action
+        else:
+            with pytest.raises(IllegalMove):
+                trial.apply(action)
+            assert same(snapshot(trial), before)
+    for action, move in zip(state.legal_actions(), names):
+        assert state.parse(move) == action
+    for junk in ("", "zz99", "pass pass", "-1", "swap!"):
+        if junk not in names:
+            with pytest.raises(IllegalMove):
+                state.play(junk)
+    assert same(snapshot(state), before)
+
+
+@given(seed=st.integers(0, 2**31 - 1))
+def test_playout_kernel_ends_the_game(name, options, seed):
+    state = hexarena.load(name, **options).new_state()
+    winner = state.playout(seed)
+    assert winner in (0, 1, None)
+    assert state.history == []
+
+
+def test_finished_game_has_no_moves(name, options):
+    import random
+
+    state = random_game(name, options, random.Random(5))
+    assert state.is_over() and state.to_move is None
+    assert state.legal_actions() == [] and state.legal_moves() == []
+    with pytest.raises(IllegalMove):
+        state.play(state.game.action_name(state.array, 0))
