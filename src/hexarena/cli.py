@@ -113,47 +113,63 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     return run_bench(args.games or list(GAMES), seconds=args.seconds, openspiel=not args.no_openspiel, out=out)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hexarena", description="Hex-grid abstract strategy games.")
-    sub = p.add_subparsers(dest="command", required=True)
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit code 2)."""
 
-    def with_game(name: str, help_: str) -> argparse.ArgumentParser:
-        sp = sub.add_parser(name, help=help_)
-        sp.add_argument("game", help=f"one of: {', '.join(GAMES)}")
-        sp.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser (for help) and one parser per command.
+
+    Commands parse with ``parse_intermixed_args`` so options may come
+    between the game and its moves (``replay GAME -o k=v MOVE ...``).
+    """
+    top = Parser(prog="hexarena", description="Hex-grid abstract strategy games.")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    parsers: dict[str, argparse.ArgumentParser] = {}
+
+    def command(name: str, help_: str, run, game: bool = False) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_, prog=f"hexarena {name}")
+        if game:
+            sp.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+            sp.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
+        sp.set_defaults(run=run)
+        parsers[name] = sp
         return sp
 
-    sp = sub.add_parser("games", help="list games and their options")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(run=cmd_games)
+    command("games", "list games and their options", cmd_games).add_argument("--json", action="store_true")
+    command("cells", "cells, names and neighbours of a board", cmd_cells, game=True).add_argument(
+        "--json", action="store_true")
 
-    sp = with_game("cells", "cells, names and neighbours of a board")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(run=cmd_cells)
-
-    sp = with_game("replay", "replay moves and print the position")
+    sp = command("replay", "replay moves and print the position", cmd_replay, game=True)
     sp.add_argument("moves", nargs="*", metavar="MOVE")
     sp.add_argument("--json", action="store_true")
-    sp.set_defaults(run=cmd_replay)
 
-    sp = with_game("play", "play in the terminal")
+    sp = command("play", "play in the terminal", cmd_play, game=True)
     sp.add_argument("--vs", default="human", help="human, random or ai:LEVEL (default human: hot-seat)")
     sp.add_argument("--first", choices=("first", "second"), default="first", help="your seat against a program")
     sp.add_argument("--seed", type=int, default=None)
     sp.add_argument("--hints", action="store_true", help="list the legal moves at every prompt")
-    sp.set_defaults(run=cmd_play)
 
-    sp = sub.add_parser("bench", help="random playouts per second, beside OpenSpiel's C++ figures")
+    sp = command("bench", "random playouts per second, beside OpenSpiel's C++ figures", cmd_bench)
     sp.add_argument("games", nargs="*", metavar="GAME")
     sp.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     sp.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel reference")
-    sp.set_defaults(run=cmd_bench)
-    return p
+    return top, parsers
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    top, parsers = build_parsers()
+    if not argv or argv[0] in ("-h", "--help"):
+        top.print_help(out)
+        return 0 if argv else 2
+    if argv[0] not in parsers:
+        top.error(f"unknown command {argv[0]!r}; commands: {', '.join(parsers)}")
+    args = parsers[argv[0]].parse_intermixed_args(argv[1:])
     try:
         return args.run(args, out)
     except UsageError as e:

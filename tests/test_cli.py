@@ -1,0 +1,114 @@
+"""The command line: formats of DESIGN.md §3, one-line errors with exit code 2."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hexarena.cli import main
+
+FINISHED = "B C F G N K # J R O T S W X".split()
+
+
+def run(argv, stdin=""):
+    out = io.StringIO()
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(argv, out=out)
+    finally:
+        sys.stdin = old
+    return code, out.getvalue()
+
+
+def test_games_lists_games_and_options():
+    code, out = run(["games", "--json"])
+    games = {g["name"]: g for g in json.loads(out)}
+    assert code == 0 and "projective-hex" in games
+    assert games["projective-hex"]["options"]["opening"]["default"] == "cut-and-choose"
+    code, out = run(["games"])
+    assert "opening = cut-and-choose" in out
+
+
+def test_cells_json():
+    code, out = run(["cells", "projective-hex", "-o", "size=3", "--json"])
+    cells = json.loads(out)
+    assert code == 0 and len(cells) == 27
+    assert cells[0] == {"name": "A", "xy": [3, 0], "neighbours": ["Y", "B", "E", "D", "Z"], "edge": True}
+
+
+def test_replay_json_of_the_source_game():
+    code, out = run(["replay", "projective-hex", "-o", "opening=none", *FINISHED, "--json"])
+    got = json.loads(out)
+    assert code == 0
+    assert got == {"game": "projective-hex", "options": {"size": 3, "opening": "none"}, "moves": FINISHED,
+                   "to_move": None, "over": True, "winner": 1, "scores": None, "legal_moves": []}
+
+
+def test_replay_json_mid_game():
+    code, out = run(["replay", "projective-hex", "J", "K", "O", "--json"])
+    got = json.loads(out)
+    assert code == 0 and got["to_move"] == 1 and got["legal_moves"] == ["black", "white"] and not got["over"]
+
+
+def test_replay_illegal_move_json_error_and_exit_2():
+    code, out = run(["replay", "projective-hex", "-o", "opening=none", "A", "B", "A", "C", "--json"])
+    assert code == 2
+    assert json.loads(out) == {"error": "'A' is occupied", "index": 2}
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["replay", "chess", "e4"], "unknown game 'chess'; games: "),
+    (["replay", "projective-hex", "-o", "size=1"], "bad value 1 for option 'size'"),
+    (["replay", "projective-hex", "-o", "sise=4"], "unknown option 'sise'"),
+    (["replay", "projective-hex", "-o", "size"], "option 'size' is not key=value"),
+    (["replay", "projective-hex", "-o", "opening=none", "A", "ZZ"], "move 2 'ZZ': 'ZZ' is not a cell"),
+    (["cells", "nope", "--json"], "unknown game 'nope'"),
+    (["play", "projective-hex", "--vs", "robot"], "unknown agent kind 'robot'"),
+])
+def test_bad_input_one_line_exit_2(argv, message, capsys):
+    code, out = run(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and err.startswith("hexarena: error: ")
+
+
+def test_play_hot_seat_in_the_terminal():
+    moves = "\n".join(["moves", "A", "A", "undo", "A", "swap", "record", "quit"])
+    code, out = run(["play", "projective-hex", "-o", "opening=swap"], stdin=moves + "\n")
+    assert code == 0
+    assert "illegal: 'A' is occupied" in out
+    assert "undone; player 1 to move" in out
+    assert "[projective-hex size=3 opening=swap] 1. A 2. swap *" in out
+
+
+def test_play_against_random_to_the_end():
+    # the human tries every cell in order; occupied ones are refused and retried
+    cells = "ABCDEFGHIJKLMNO#PQRSTUVWXYZ"
+    code, out = run(["play", "projective-hex", "-o", "opening=none", "--vs", "random", "--seed", "3"],
+                    stdin="\n".join(cells) + "\n")
+    assert code == 0
+    assert "wins with a global loop" in out and "random plays" in out
+
+
+def test_play_saves_a_json_record(tmp_path):
+    path = tmp_path / "game.json"
+    code, out = run(["play", "projective-hex", "-o", "opening=none"], stdin=f"A\nB\nsave {path}\nquit\n")
+    record = json.loads(path.read_text())
+    assert code == 0 and record["moves"] == ["A", "B"] and record["game"] == "projective-hex"
+
+
+def test_bench_without_openspiel():
+    code, out = run(["bench", "projective-hex", "--seconds", "0.05", "--no-openspiel"])
+    assert code == 0 and "playouts/s" in out
+
+
+def test_installed_entry_point_exit_code():
+    exe = os.path.join(os.path.dirname(sys.executable), "hexarena")
+    bad = subprocess.run([exe, "replay", "projective-hex", "QQ"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip().endswith("is not a cell of this board (cells are named like A, B, C)")
+    good = subprocess.run([exe, "replay", "projective-hex", "J", "--json"], capture_output=True, text=True)
+    assert good.returncode == 0 and json.loads(good.stdout)["moves"] == ["J"]

@@ -1,0 +1,65 @@
+"""Records: JSON and text forms round-trip; corrupt records are refused clearly."""
+
+import json
+
+import pytest
+
+import hexarena
+from hexarena.records import parse_text
+
+FINISHED = "B C F G N K # J R O T S W X".split()
+
+
+def finished():
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    for m in FINISHED:
+        s.play(m)
+    return s
+
+
+def test_json_record_fields():
+    rec = finished().record(players=["ann", "bob"])
+    assert rec["format"] == "hexarena-record/1" and rec["game"] == "projective-hex"
+    assert rec["options"] == {"size": 3, "opening": "none"} and rec["players"] == ["ann", "bob"]
+    assert rec["moves"] == FINISHED
+    assert rec["result"] == {"over": True, "winner": 1, "scores": None, "text": "0-1"}
+    assert len(rec["timestamps"]["moves"]) == 14 and rec["colours"] == ["black", "white"]
+    again = hexarena.from_record(json.loads(json.dumps(rec)))
+    assert again.record() == rec
+
+
+def test_text_record():
+    text = finished().record_text()
+    assert text == "[projective-hex size=3 opening=none] " + " ".join(
+        f"{i + 1}. {m}" for i, m in enumerate(FINISHED)) + " 0-1"
+    assert hexarena.from_record(text) == finished()
+
+
+def test_text_record_groups_a_turns_steps():
+    s = hexarena.load("projective-hex").new_state()
+    for m in ("J", "K", "O", "white", "A"):
+        s.play(m)
+    assert s.record_text() == "[projective-hex size=3 opening=cut-and-choose] 1. J,K,O 2. white 3. A *"
+    assert parse_text(s.record_text())["turns"] == [(1, ["J", "K", "O"]), (2, ["white"]), (3, ["A"])]
+
+
+@pytest.mark.parametrize("record,message", [
+    ({"moves": []}, "field 'game' is missing"),
+    ({"game": "projective-hex"}, "field 'moves' is missing"),
+    ({"game": "hex", "moves": []}, "unknown game 'hex'"),
+    ({"game": "projective-hex", "options": {"size": 0}, "moves": []}, "bad value 0 for option 'size'"),
+    ({"game": "projective-hex", "moves": ["A", "A"]}, "record move 2 'A': 'A' is occupied"),
+    ({"game": "projective-hex", "moves": ["A", 3]}, "record move 2 is not a string"),
+    ({"game": "projective-hex", "format": "other/9", "moves": []}, "record format 'other/9'"),
+    ({"game": "projective-hex", "options": {"opening": "none"}, "moves": ["A"],
+      "result": {"over": True, "winner": 0}}, "disagrees with its moves"),
+    ("[projective-hex opening=none] 1. A 3. B *", "record says turn 3 where the game is at turn 2"),
+    ("[projective-hex opening=none] 1. A,B *", "turn 1 was already over"),
+    ("[projective-hex opening=none] 1. A 2. B 1-0", "record result '1-0' disagrees"),
+    ("projective-hex 1. A", "a text record starts with '[game"),
+    ("[projective-hex] junk 1. A", "text before the first turn number"),
+    (["A"], "a record is a dict or a text line"),
+])
+def test_corrupt_records_are_refused_with_the_reason(record, message):
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("(", r"\(")):
+        hexarena.from_record(record)
