@@ -58,6 +58,9 @@ def cmd_cells(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         print(json.dumps(cells), file=out)
     else:
+        from .render.ascii import names_diagram
+
+        print(names_diagram(topo), file=out)
         for c in cells:
             print(f"{c['name']:>4}  xy={c['xy']}  {'edge ' if c['edge'] else ''}-> {' '.join(c['neighbours'])}", file=out)
     return 0
@@ -178,4 +181,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 
 def entry() -> None:
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # output piped into a pager or head that closed early
+        sys.stderr.close()
+        sys.exit(0)

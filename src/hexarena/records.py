@@ -53,7 +53,7 @@ def make_record(state: "State", players: Sequence[str] | None = None) -> dict[st
             "scores": state.scores(),
             "text": result_token(state),
         },
-        "timestamps": {"started": meta.get("started") or now(), "moves": list(state._times)},
+        "timestamps": {"started": meta.get("started"), "moves": list(state._times)},
     }
     rec.update(state.game.record_extra(state._s))
     return rec

@@ -163,7 +163,7 @@ class State:
         self._actions: list[int] = []
         self._turns: list[int] = []
         self._times: list[str] = []
-        self.meta: dict[str, Any] = {}  # players, start time: what records keep
+        self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
     # header ------------------------------------------------------------
     @property

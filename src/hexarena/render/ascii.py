@@ -52,3 +52,25 @@ def row_range(topo: Topology, row: int) -> str:
     """``'a1 .. a4'``: the names of the first and last cell of ``row``."""
     cells = [c for c in range(topo.ncells) if topo.xy[c, 1] == row]
     return f"{topo.name(cells[0])} .. {topo.name(cells[-1])}"
+
+
+def names_diagram(topo: Topology) -> str:
+    """Every cell's name at its place (two columns per doubled-x unit).
+
+    >>> from hexarena.board import hexhex
+    >>> print(names_diagram(hexhex(2)))
+      a1  a2
+    b1  b2  b3
+      c2  c3
+    """
+    width = max(len(n) for n in topo.names)
+    step = max(2, (width + 2) // 2)
+    x0 = int(topo.xy[:, 0].min())
+    lines = []
+    for r in range(topo.rows):
+        line = ""
+        for c in sorted(range(topo.ncells), key=lambda c: topo.xy[c, 0]):
+            if topo.xy[c, 1] == r:
+                line = line.ljust((int(topo.xy[c, 0]) - x0) * step) + topo.name(c)
+        lines.append(line)
+    return "\n".join(lines)
