@@ -206,6 +206,30 @@ def test_game_ends_exactly_when_the_mover_first_has_a_global_loop(seed, n, openi
     assert (s.game.stones(s.array) == 0).any() or s.is_over()
 
 
+@given(seed=st.integers(0, 10**9), n=st.integers(2, 5), cut=st.integers(0, 30),
+       opening=st.sampled_from(["none", "swap", "cut-and-choose"]))
+def test_playout_kernel_ends_in_a_consistent_finished_position(seed, n, cut, opening):
+    from hexarena.games.projective_hex import playout
+
+    rng = random.Random(seed)
+    s = new(size=n, opening=opening)
+    for _ in range(cut):
+        if not s.is_over():
+            s.apply(rng.choice(s.legal_actions()))
+    arr = s.array.copy()
+    hexarena.kernels.seed(seed)
+    playout(arr, s.game.tables)
+    done = hexarena.games.base.State(s.game, arr)
+    board = s.game.stones(arr)
+    winner_colour = 1 if s.game.colour(arr, done.winner()) == "black" else 2
+    assert done.is_over() and done.to_move is None
+    assert brute_force_loop(s.game.topology, board, winner_colour)
+    assert not brute_force_loop(s.game.topology, board, 3 - winner_colour)
+    assert (board == 1).sum() - (board == 2).sum() in (0, 1)
+    specials = done.ply - int((board > 0).sum())  # swap or colour choice
+    assert specials in {"none": (0,), "swap": (0, 1), "cut-and-choose": (1,)}[opening]
+
+
 # --- openings --------------------------------------------------------------------
 
 def test_opening_none_black_first_then_alternate():

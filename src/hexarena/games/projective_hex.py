@@ -158,14 +158,29 @@ def playout(s, t):
             empties[k] = c
             k += 1
     shuffle_prefix(empties, k)
-    while s[WINNER] < 0:
-        if params[1] == CUT and s[COLOR0] == 0 and s[PLACED] == 3:
+    while s[WINNER] < 0 and (s[COLOR0] == 0 or (params[1] == SWAP and s[PLY] == 1)):
+        if s[COLOR0] == 0 and s[PLACED] == 3:  # the chooser picks a colour
             apply(s, t, n + 1 + np.random.randint(0, 2))
-        elif params[1] == SWAP and s[PLY] == 1 and np.random.randint(0, k + 1) == 0:
+        elif s[COLOR0] != 0 and np.random.randint(0, k + 1) == 0:  # swap among k + 1 moves
             apply(s, t, n)
         else:
             k -= 1
             apply(s, t, empties[k])
+    # plain alternation from here: place without the facade's bookkeeping
+    colour = _colour_to_place(s, params)
+    placed = 0
+    while s[WINNER] < 0 and s[LOOP] == 0 and k > 0:
+        k -= 1
+        placed += 1
+        if _place(s, nbr, seam, n, empties[k], colour):
+            s[LOOP] = colour
+        else:
+            colour = 3 - colour
+    s[PLY] += placed
+    s[TURN] += placed
+    s[PLACED] += placed
+    s[TO_MOVE] = (s[TO_MOVE] + placed) % 2
+    _finish(s)
 
 
 @njit
