@@ -117,6 +117,17 @@ def havannah_names(xy: np.ndarray) -> list[str]:
     return [f"{_letters(int(r))}{int(d)}" for (_, r), d in zip(xy, diag)]
 
 
+def doubled_names(xy: np.ndarray) -> list[str]:
+    """The Iqishiqi family's names: the column letter of the doubled x
+    (``a`` = 0, then ``z``, ``aa``, ...) and the row number from 1 at the top.
+
+    >>> doubled_names(hexhex(2).xy)
+    ['b1', 'd1', 'a2', 'c2', 'e2', 'b3', 'd3']
+    """
+    x0 = int(xy[:, 0].min())
+    return [f"{_letters(int(x) - x0)}{int(r) + 1}" for x, r in xy]
+
+
 def _letters(i: int) -> str:
     s = ""
     i += 1
@@ -165,17 +176,44 @@ def _planar(a: int, b: int) -> tuple[np.ndarray, np.ndarray, list[list[int]]]:
     return xy, nbr, sides
 
 
-def hexhex(a: int, b: int | None = None) -> Topology:
+NAMINGS = ("havannah", "doubled")
+
+
+def hexhex(a: int, b: int | None = None, naming: str = "havannah") -> Topology:
     """The hexhex board whose sides, clockwise from the top, are a, b, a, b, a, b.
 
-    ``hexhex(n)`` is the regular board of base n (3n(n-1)+1 cells).
+    ``hexhex(n)`` is the regular board of base n (3n(n-1)+1 cells).  Cells
+    are named Havannah-style (``naming="havannah"``) or in the Iqishiqi
+    family's doubled-width notation (``naming="doubled"``).
     """
     b = a if b is None else b
     if a < 2 or b < 2:
         raise ValueError(f"hexhex sides must be at least 2, got ({a}, {b})")
     xy, nbr, sides = _planar(a, b)
     seam = np.zeros(nbr.shape, dtype=np.int8)
-    return _build(f"hexhex({a},{b})", havannah_names(xy), xy, nbr, seam, sides)
+    if naming not in NAMINGS:
+        raise ValueError(f"unknown naming {naming!r}; namings: {', '.join(NAMINGS)}")
+    names = havannah_names(xy) if naming == "havannah" else doubled_names(xy)
+    return _build(f"hexhex({a},{b})", names, xy, nbr, seam, sides)
+
+
+def rays(topo: Topology) -> np.ndarray:
+    """``int32[ncells, 6, L]``: the cells met going straight from each cell
+    in each direction slot, nearest first, padded with -1 (planar boards).
+
+    >>> t = hexhex(3)
+    >>> [t.name(c) for c in rays(t)[t.index("c1"), E] if c >= 0]
+    ['c2', 'c3', 'c4', 'c5']
+    """
+    length = int(topo.xy[:, 1].max()) + 1
+    out = np.full((topo.ncells, 6, length), -1, dtype=np.int32)
+    for c in range(topo.ncells):
+        for d in range(6):
+            k, m = 0, int(topo.nbr[c, d])
+            while m >= 0:
+                out[c, d, k] = m
+                k, m = k + 1, int(topo.nbr[m, d])
+    return out
 
 
 PROJECTIVE_LETTERS = "ABCDEFGHIJKLMNO#PQRSTUVWXYZ"
