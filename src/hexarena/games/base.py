@@ -142,6 +142,14 @@ class Game:
         """Game-specific facts a record keeps (e.g. who took which colour)."""
         return {}
 
+    # observations ---------------------------------------------------------
+    PLANES: ClassVar[tuple[str, ...]] = ()  # names of the planes that ``planes`` returns
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """``float32[len(PLANES), ncells]``: the position seen by ``player``
+        (mover-relative: "own" planes are ``player``'s), one value per cell."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"hexarena.load({self.name!r}{', ' if opts else ''}{opts})"

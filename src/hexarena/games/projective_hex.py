@@ -265,6 +265,21 @@ class ProjectiveHex(Game):
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
         return {"colours": [self.colour(s, 0), self.colour(s, 1)]}
 
+    PLANES = ("own", "opponent", "empty", "colour unchosen")
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Own stones, the opponent's, empty cells, and (all ones until the
+        cut-and-choose colours are settled) whether colours are still open;
+        before the choice "own" is black."""
+        board = self.stones(s)
+        own = BLACK if self.colour(s, player) in (None, "black") else WHITE
+        out = np.zeros((4, self.topology.ncells), dtype=np.float32)
+        out[0] = board == own
+        out[1] = board == 3 - own
+        out[2] = board == 0
+        out[3] = s[COLOR0] == 0
+        return out
+
     def stones(self, s: np.ndarray) -> np.ndarray:
         n = self.topology.ncells
         return s[BOARD: BOARD + n]
