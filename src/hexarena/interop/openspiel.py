@@ -3,7 +3,9 @@
 Importing this module registers each game of ``hexarena.GAMES`` as
 ``python_hexarena_<name>`` (``-`` becomes ``_``), with the game's options
 as typed OpenSpiel parameters (a tuple option such as ``size=(9, 8)`` is
-the string ``"9,8"``):
+the string ``"9x8"``; ``"9,8"`` is accepted too, in a parameter dict, but
+the game string ``lisbon(size=9x8)`` needs the ``x`` because OpenSpiel
+splits game strings at commas):
 
 >>> import pyspiel
 >>> import hexarena.interop.openspiel
@@ -26,6 +28,7 @@ observing player's point of view; the observer parameter ``form`` picks
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -54,7 +57,7 @@ def _parameter(default: Any) -> int | float | str | bool:
     if isinstance(default, (bool, int, float, str)):
         return default
     if isinstance(default, (tuple, list)):
-        return ",".join(str(v) for v in default)
+        return "x".join(str(v) for v in default)
     return _UNSET
 
 
@@ -74,7 +77,7 @@ def options_from_params(cls: type[Game], params: dict[str, Any]) -> dict[str, An
         if isinstance(opt.default, tuple) and isinstance(value, str):
             kind = type(opt.default[0])
             try:
-                value = tuple(kind(part.strip()) for part in value.split(","))
+                value = tuple(kind(part.strip()) for part in re.split("[,x]", value))
             except ValueError:
                 raise ValueError(f"bad value {value!r} for option {key!r} of {cls.name}; "
                                  f"allowed: {opt.allowed} (written like {_parameter(opt.default)!r})") from None
