@@ -1,22 +1,23 @@
 """Every game registered with pyspiel, checked by OpenSpiel's own tools."""
 
+import importlib.util
 import pickle
+from pathlib import Path
 
 import numpy as np
+import pyspiel
 import pytest
+from open_spiel.python.algorithms import evaluate_bots, mcts
+from open_spiel.python.bots import uniform_random
+from open_spiel.python.observation import make_observation
 
-pyspiel = pytest.importorskip("pyspiel")
+import hexarena
+from hexarena.games.base import Option
+from hexarena.interop import max_game_length
+from hexarena.interop.openspiel import load_game, options_from_params, parameter_specification, spiel_name
+from hexarena.observe import observation
 
-import hexarena  # noqa: E402
-from hexarena.games.base import Option  # noqa: E402
-from hexarena.interop import max_game_length  # noqa: E402
-from hexarena.interop.openspiel import options_from_params, parameter_specification, spiel_name  # noqa: E402
-from hexarena.observe import observation  # noqa: E402
-from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
-from open_spiel.python.bots import uniform_random  # noqa: E402
-from open_spiel.python.observation import make_observation  # noqa: E402
-
-from .small_games import config_id, random_positions, smallest_configs  # noqa: E402
+from .small_games import config_id, random_positions, smallest_configs
 
 SMALL = smallest_configs()
 
@@ -187,3 +188,22 @@ def test_openspiel_mcts_plays_every_game_to_the_end(config):
     bots = [mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=rng), uniform_random.UniformRandomBot(1, rng)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
     assert sum(returns) == 0 and all(r in (-1.0, 0.0, 1.0) for r in returns)
+
+
+def test_load_game_takes_hexarena_options():
+    game = load_game("projective-hex", size="2", opening="swap")
+    assert game.game.options == {"size": 2, "opening": "swap"}
+    with pytest.raises(ValueError, match="bad value 'pie' for option 'opening'"):
+        load_game("projective-hex", opening="pie")
+
+
+def test_bench_match_script_plays_a_match(capsys):
+    path = Path(__file__).resolve().parents[1] / "bench" / "openspiel_match.py"
+    spec = importlib.util.spec_from_file_location("openspiel_match", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main(["projective-hex", "-o", "size=2", "--games", "2", "--seconds", "0.01"]) == 0
+    lines = capsys.readouterr().out.strip().split("\n")
+    assert len(lines) == 4 and lines[-1].startswith("mcts scored ") and lines[-1].endswith(" s)")
+    assert lines[1].startswith("game 1: mcts (first) vs random: returns")
+    assert lines[2].startswith("game 2: random (first) vs mcts: returns")

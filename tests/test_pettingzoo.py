@@ -4,16 +4,14 @@ import warnings
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test
 
-pytest.importorskip("pettingzoo")
+import hexarena
+from hexarena import IllegalMove
+from hexarena.interop.pettingzoo import AGENTS, env, raw_env
+from hexarena.observe import edges, observation
 
-import hexarena  # noqa: E402
-from hexarena import IllegalMove  # noqa: E402
-from hexarena.interop.pettingzoo import AGENTS, env, raw_env  # noqa: E402
-from hexarena.observe import edges, observation  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from .small_games import config_id, smallest_configs  # noqa: E402
+from .small_games import config_id, smallest_configs
 
 SMALL = smallest_configs()
 # What api_test says of every environment whose observation is a dict holding

@@ -85,6 +85,19 @@ def options_from_params(cls: type[Game], params: dict[str, Any]) -> dict[str, An
     return options
 
 
+def load_game(name: str, **options: Any) -> pyspiel.Game:
+    """The pyspiel game of hexarena's ``name`` with ``options`` (values as
+    hexarena takes them, or as text); ValueError naming a bad option.
+
+    >>> load_game("projective-hex", size="2", opening="swap")
+    python_hexarena_projective_hex(opening=swap,size=2)
+    """
+    cls = game_class(name)
+    values = cls.validate_options(options)
+    params = {key: _parameter(value) for key, value in values.items() if key in options}
+    return pyspiel.load_game(spiel_name(cls.name), params)
+
+
 class HexarenaGame(pyspiel.Game):
     """A hexarena game seen by OpenSpiel; ``self.game`` is the hexarena Game.
     :func:`register` makes one subclass per game, naming it in ``NAME``."""
