@@ -1,6 +1,9 @@
 """Observation tensors: grid and graph forms agree with the game's planes,
 the topology and the ASCII board; they are mover-relative."""
 
+import doctest
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -186,3 +189,9 @@ def test_rgb_colours_cells_by_plane():
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
     for colour in (PALETTE[0], PALETTE[1], BOARD):
         assert np.all(image == colour, axis=2).sum() > 50, f"{colour} fills hexagons"
+
+
+def test_research_doc_examples():
+    path = Path(__file__).resolve().parents[1] / "docs" / "research.md"
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 20 and result.failed == 0
