@@ -9,7 +9,7 @@ import pytest
 
 import hexarena
 from hexarena.board import STEP
-from hexarena.observe import edges, grid_index, observation, observation_shape
+from hexarena.observe import default_form, edges, grid_index, observation, observation_shape
 from hexarena.render.raster import BOARD, PALETTE, cell_colours, rgb
 
 from .small_games import all_configs, config_id, random_positions
@@ -157,6 +157,16 @@ def test_generic_mover_relativity_once_the_game_is_settled(config):
             a, b = game.planes(state.array, 0), game.planes(state.array, 1)
             for own, opp in pairs:
                 assert np.array_equal(a[own], b[opp]) and np.array_equal(a[opp], b[own])
+
+
+def test_default_form_is_the_games_choice():
+    game = hexarena.load("projective-hex", size=2)
+    assert default_form(game) == "grid"
+    game.OBSERVATION_FORM = "graph"
+    assert default_form(game) == "graph"
+    game.OBSERVATION_FORM = "image"
+    with pytest.raises(ValueError, match="OBSERVATION_FORM 'image' is not one of grid, graph"):
+        default_form(game)
 
 
 def test_observation_errors_name_the_choices():

@@ -158,6 +158,15 @@ def test_render_modes():
         assert quiet.render() is None
 
 
+def test_the_games_default_form_is_used():
+    game = hexarena.load("projective-hex", size=2)
+    assert raw_env(game).obs_form == "grid"
+    game.OBSERVATION_FORM = "graph"
+    e = raw_env(game)
+    e.reset()
+    assert e.obs_form == "graph" and e.observe("player_0")["observation"].shape == (game.topology.ncells, 5)
+
+
 def test_graph_form_exposes_the_edges():
     e = raw_env("projective-hex", size=2, obs_form="graph")
     e.reset()

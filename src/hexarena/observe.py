@@ -77,6 +77,21 @@ def edges(topo: Topology) -> np.ndarray:
     return out
 
 
+def default_form(game) -> str:
+    """The form the interop environments use for ``game``: "grid", unless
+    the game sets ``OBSERVATION_FORM = "graph"`` (boards a grid fits badly,
+    such as an open plane of tiles).
+
+    >>> import hexarena
+    >>> default_form(hexarena.load("projective-hex"))
+    'grid'
+    """
+    form = getattr(game, "OBSERVATION_FORM", "grid")
+    if form not in FORMS:
+        raise ValueError(f"{game.name}: OBSERVATION_FORM {form!r} is not one of {', '.join(FORMS)}")
+    return form
+
+
 def observation_shape(game, form: str = "grid") -> tuple[int, ...]:
     """The shape of :func:`observation`'s tensor (node features for "graph")."""
     channels = len(game.PLANES) + 1

@@ -22,8 +22,9 @@ terminal rewards +1/-1 (0 each for a draw).  One OpenSpiel action is one
 atomic move: in a multi-step turn the same player moves several times in a
 row.  Observations are :func:`hexarena.observe.observation` from the
 observing player's point of view; the observer parameter ``form`` picks
-``"grid"`` (default) or ``"graph"`` (node features only; the edges are
-:func:`hexarena.observe.edges` of the game's topology).
+``"grid"`` or ``"graph"`` (node features only; the edges are
+:func:`hexarena.observe.edges` of the game's topology), by default the
+game's :func:`hexarena.observe.default_form`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import pyspiel
 
 from .. import GAMES, game_class
 from ..games.base import TO_MOVE, WINNER, Game, State
-from ..observe import FORMS, observation, observation_shape
+from ..observe import FORMS, default_form, observation, observation_shape
 from . import max_game_length
 
 PREFIX = "python_hexarena_"
@@ -204,7 +205,7 @@ class Observer:
 
     def __init__(self, game: Game, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.form = params.pop("form", "grid")
+        self.form = params.pop("form", default_form(game))
         if params:
             raise ValueError(f"unknown observer parameters {sorted(params)}; allowed: form")
         if self.form not in FORMS:

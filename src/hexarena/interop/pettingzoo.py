@@ -35,7 +35,7 @@ from pettingzoo.utils import wrappers
 
 from .. import load
 from ..games.base import Game, IllegalMove, State
-from ..observe import FORMS, edges, observation, observation_shape
+from ..observe import FORMS, default_form, edges, observation, observation_shape
 from ..render.raster import rgb
 
 AGENTS = ("player_0", "player_1")
@@ -62,16 +62,18 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     ``game`` is a name of ``hexarena.GAMES`` (with the game's ``options``)
     or a loaded Game; ``obs_form`` is ``"grid"`` or ``"graph"`` (then the
-    observation is the node features and ``self.edges`` the static edges).
+    observation is the node features and ``self.edges`` the static edges),
+    by default the game's :func:`hexarena.observe.default_form`.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "hexarena_v0", "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, game: str | Game = "projective-hex", render_mode: str | None = None,
-                 obs_form: str = "grid", random_opening: int = 0, **options: Any) -> None:
+                 obs_form: str | None = None, random_opening: int = 0, **options: Any) -> None:
         super().__init__()
         self.game = load(game, **options) if isinstance(game, str) else game
+        obs_form = default_form(self.game) if obs_form is None else obs_form
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}; allowed: None, "
                              f"{', '.join(self.metadata['render_modes'])}")
