@@ -144,14 +144,32 @@ class HexarenaGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
+class _Shared:
+    """The hexarena Game inside a state's attributes: pyspiel's ``clone()``
+    deep-copies every attribute of a Python state, and the game's tables
+    are the same for all its states."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict) -> "_Shared":
+        return self
+
+
 class HexarenaState(pyspiel.State):
     """A position: the game's flat array, changed by the game's kernels."""
 
     def __init__(self, game: HexarenaGame, array: np.ndarray) -> None:
         super().__init__(game)
-        self._game = game.game
+        self._rules = _Shared(game.game)
         self._s = array
         self._legal: list[int] | None = None
+
+    @property
+    def _game(self) -> Game:
+        return self._rules.game
 
     def facade(self) -> State:
         """A hexarena State over a copy of this position (no move history)."""
@@ -192,12 +210,6 @@ class HexarenaState(pyspiel.State):
 
     def __str__(self) -> str:
         return str(self.facade())
-
-    def __deepcopy__(self, memo: dict) -> "HexarenaState":
-        """What pyspiel's clone() calls: a copy of the array, shared tables."""
-        other = HexarenaState(self.get_game(), self._s.copy())
-        other._legal = self._legal
-        return other
 
 
 class Observer:
