@@ -9,7 +9,7 @@ import pytest
 
 import hexarena
 from hexarena.board import STEP
-from hexarena.observe import default_form, edges, grid_index, observation, observation_shape
+from hexarena.observe import default_form, edges, grid_index, observation, observation_shape, observe_array
 from hexarena.render.raster import BOARD, PALETTE, cell_colours, rgb
 
 from .small_games import all_configs, config_id, random_positions
@@ -42,6 +42,7 @@ def test_grid_and_graph_hold_the_planes(config):
             assert nodes.shape == observation_shape(game, "graph")
             assert np.array_equal(nodes[:, :-1], planes.T) and np.all(nodes[:, -1] == 1)
             assert links is edges(topo)
+            assert np.array_equal(observe_array(game, state.array, player), grid)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -37,7 +37,7 @@ import numpy as np
 from .board import Topology
 
 if TYPE_CHECKING:
-    from .games.base import State
+    from .games.base import Game, State
 
 FORMS = ("grid", "graph")
 
@@ -109,12 +109,17 @@ def observation(state: "State", player: int | None = None, form: str = "grid"):
     ``form="grid"``: ``float32[C, H, W]``; ``form="graph"``: the tuple
     ``(float32[ncells, C], int32[2, E])``.  See the module docstring.
     """
-    game = state.game
     if player is None:
         player = state.to_move if state.to_move is not None else 0
+    return observe_array(state.game, state.array, player, form)
+
+
+def observe_array(game: "Game", s: np.ndarray, player: int, form: str = "grid"):
+    """:func:`observation` of the raw position ``s`` of ``game`` (for agents
+    that keep arrays, not States)."""
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
-    planes = np.asarray(game.planes(state.array, player), dtype=np.float32)
+    planes = np.asarray(game.planes(s, player), dtype=np.float32)
     topo = game.topology
     if form == "graph":
         features = np.ones((topo.ncells, planes.shape[0] + 1), dtype=np.float32)

@@ -37,7 +37,7 @@ import pyspiel
 
 from .. import GAMES, game_class
 from ..games.base import TO_MOVE, WINNER, Game, State
-from ..observe import FORMS, default_form, observation, observation_shape
+from ..observe import FORMS, default_form, observation_shape, observe_array
 from . import max_game_length
 
 PREFIX = "python_hexarena_"
@@ -227,7 +227,7 @@ class Observer:
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: HexarenaState, player: int) -> None:
-        obs = observation(state.facade(), player, self.form)
+        obs = observe_array(state._game, state._s, player, self.form)
         self.dict["observation"][...] = obs[0] if self.form == "graph" else obs
 
     def string_from(self, state: HexarenaState, player: int) -> str:
