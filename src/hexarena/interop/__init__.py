@@ -1,0 +1,24 @@
+"""Bridges to research frameworks: :mod:`hexarena.interop.pettingzoo` (an
+AEC environment) and :mod:`hexarena.interop.openspiel` (pyspiel games).
+Both are generic over the game protocol, so every game in
+``hexarena.GAMES`` is available through them; see docs/research.md."""
+
+from __future__ import annotations
+
+from ..games.base import Game
+
+
+def max_game_length(game: Game) -> int:
+    """An upper bound on the atomic moves of one game.
+
+    A game may state its own bound as ``game.max_game_length`` (an int);
+    otherwise the bound is ``4 * num_actions``, which covers every placement
+    game whose cells fill up (each cell once, plus a pass, ``end`` or
+    opening answer between placements).
+
+    >>> import hexarena
+    >>> max_game_length(hexarena.load("projective-hex", size=2))
+    60
+    """
+    own = getattr(game, "max_game_length", None)
+    return int(own) if own is not None else 4 * game.num_actions
