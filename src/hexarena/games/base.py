@@ -122,6 +122,15 @@ class Game:
             return names[key]
         raise IllegalMove(self.why_illegal(s, key))
 
+    def parse_steps(self, s: np.ndarray, text: str, legal: list[int]) -> list[int]:
+        """The atomic actions that ``text`` names from ``s``, in order.
+
+        One action by default (:meth:`parse_move`); a game whose notation
+        writes several steps as one move (Push and Pull's ``o5 -2 2``)
+        overrides it.  Raises IllegalMove.
+        """
+        return [self.parse_move(s, text, legal)]
+
     def normalize(self, text: str) -> str:
         return text.strip()
 
@@ -240,10 +249,20 @@ class State:
         return self.game.parse_move(self._s, move, self.legal_actions())
 
     def play(self, move: str) -> int:
-        """Parse and apply ``move``; returns its action id."""
-        action = self.parse(move)
-        self._push(action)
-        return action
+        """Parse and apply ``move``; returns its action id.  A move that a
+        game's notation writes as several atomic steps (Push and Pull's
+        ``o5 -2 2``) applies all of them or none; the last id is returned."""
+        actions = self._parse_steps(move)
+        for action in actions:
+            self._push(action)
+        return actions[-1]
+
+    def _parse_steps(self, move: str) -> list[int]:
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
+        if self.is_over():
+            raise IllegalMove(f"{move!r}: the game is over")
+        return self.game.parse_steps(self._s, move, self.legal_actions())
 
     def apply(self, action: int) -> None:
         """Apply the legal action id ``action`` (IllegalMove otherwise)."""
