@@ -12,15 +12,15 @@ in a row end the game: more own stones on the pin's neighbours wins.
 >>> for m in ("e4 2", "l5 2", "j1 2"): _ = s.play(m)
 >>> print(s)
 abcdefghijklm
-   . . . o      1
-  . . . . .     2
- . . . . . .    3
-. . o # . . .   4
- . . . . . x    5
-  . . . . .     6
-   . . . .      7
+   . . . o     1
+  . . . . .    2
+ . . . . . .   3
+. . o # . . .  4
+ . . . . . x   5
+  . . . . .    6
+   . . . .     7
 abcdefghijklm
-second to move; pin on g4; stones around it: first 0, second 0
+second to move; pin on g4; stones around it: first 1, second 0
 """
 
 from __future__ import annotations
