@@ -6,7 +6,7 @@ import pytest
 import hexarena
 from hexarena import IllegalMove
 from hexarena.board import STEP
-from hexarena.games.push_and_pull import BOARD, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, STUCK, check
+from hexarena.games.push_and_pull import BOARD, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, PHASE, STUCK, check
 
 # The first sample's first 13 placements (Bill, the first player, owns the marker on g5; João s9),
 # then João's turn-5 placements; the last, `k13 -3 1`, has a typo (João's marker cannot see k13).
@@ -160,8 +160,8 @@ def test_the_first_turn_is_one_placement_and_later_turns_two_by_the_same_player(
     assert (s.turn, s.to_move) == (2, 1)
     s.play("s5 -3 0")
     assert (s.turn, s.to_move) == (3, 0)
-    assert [t for t, _ in s.turns()] == [1, 2]
-    assert s.turns()[1][1] == ["e11", "-4", "4", "s5", "-3", "0"]
+    assert s.turns() == [(1, ["o5 -2 2"]), (2, ["e11 -4 4", "s5 -3 0"])]
+    assert s.moves()[3:] == ["e11", "-4", "4", "s5", "-3", "0"]
 
 
 def test_the_first_placement_must_move_both_markers():
@@ -293,11 +293,25 @@ def test_a_wrong_marker_move_lists_the_choices():
         s.play("4")
 
 
-def test_records_write_and_read_the_steps():
-    s = play_all(new(), SAMPLE[:3])
+def test_records_write_whole_placements_and_read_them_back():
+    s = play_all(new(), SAMPLE[:5])
     text = s.record_text()
-    assert text.startswith("[push-and-pull size=7] 1. o5,-2,2 2. e11,-4,4,s5,-3")
+    # r8 does not let Bill's marker move: written --, where the source writes 0
+    assert text == "[push-and-pull size=7] 1. o5 -2 2 2. e11 -4 4,s5 -3 0 3. h8 -5 2,r8 -- 1 *"
     assert hexarena.from_record(text) == s
+    record = s.record()
+    assert record["moves"] == ["o5 -2 2", "e11 -4 4", "s5 -3 0", "h8 -5 2", "r8 -- 1"]
+    assert len(record["timestamps"]["moves"]) == 5
+    assert hexarena.from_record(record).record() == record
+
+
+@pytest.mark.parametrize("moves,written", [(["o5"], "o5"), (["o5", "-2"], "o5 -2"),
+                                           (["o5 -2 2", "r8"], "r8"),  # u11 (own) to move
+                                           (["o5 -2 2", "i5"], "i5 --")])  # only k5 sees i5
+def test_records_write_an_unfinished_placement_as_far_as_it_goes(moves, written):
+    s = play_all(new(), moves)
+    assert s.record()["moves"][-1] == written and s.array[PHASE] != 0
+    assert hexarena.from_record(s.record_text()) == s
 
 
 # --- output ----------------------------------------------------------------------------

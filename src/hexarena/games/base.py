@@ -131,6 +131,14 @@ class Game:
         """
         return [self.parse_move(s, text, legal)]
 
+    def write_moves(self, positions: Sequence[np.ndarray], actions: Sequence[int]) -> list[tuple[int, str]]:
+        """How records write the atomic ``actions``, each played from the
+        matching entry of ``positions`` (which ends with the current one):
+        ``(index of the written move's last step, text)`` per written move.
+        One per step by default; Push and Pull writes a placement with its
+        marker moves as one (``o5 -2 2``)."""
+        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions))]
+
     def normalize(self, text: str) -> str:
         return text.strip()
 
@@ -316,10 +324,15 @@ class State:
         """The moves played so far, in notation."""
         return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions)]
 
+    def written_moves(self) -> list[tuple[int, str]]:
+        """The moves as records write them: ``(index of the move's last step, text)``
+        (see :meth:`Game.write_moves`)."""
+        return self.game.write_moves(self._stack + [self._s], self._actions)
+
     def turns(self) -> list[tuple[int, list[str]]]:
-        """The moves grouped by turn: ``[(turn, [move, ...]), ...]``."""
+        """The moves as records write them, grouped by turn: ``[(turn, [move, ...]), ...]``."""
         out: list[tuple[int, list[str]]] = []
-        for t, m in zip(self._turns, self.moves()):
+        for t, m in ((self._turns[i], m) for i, m in self.written_moves()):
             if out and out[-1][0] == t:
                 out[-1][1].append(m)
             else:

@@ -340,6 +340,24 @@ class PushAndPull(Game):
             slot += 1
         return actions
 
+    def write_moves(self, positions, actions) -> list[tuple[int, str]]:
+        """A placement with its marker moves as one (``o5 -2 2``; ``--`` for a
+        marker that does not see the stone or cannot move); an unfinished one
+        as far as it goes (``o5``, ``o5 -2``)."""
+        out: list[tuple[int, list[str]]] = []
+        for i, (s, a) in enumerate(zip(positions, actions)):
+            if s[PHASE] == PLACE:
+                out.append((i, [self.action_name(s, a)]))
+                continue
+            words = out[-1][1]
+            words += ["--"] * (int(s[PHASE]) - len(words)) + [self.action_name(s, a)]
+            out[-1] = (i, words)
+        for i, words in out:
+            after = positions[i + 1]
+            done = after[WINNER] >= 0 or after[PHASE] == PLACE
+            words += ["--"] * ((3 if done else int(after[PHASE])) - len(words))
+        return [(i, " ".join(words)) for i, words in out]
+
     def _legal(self, s: np.ndarray) -> list[int]:
         out = np.empty(self.num_actions, dtype=np.int32)
         return [int(a) for a in out[:legal(s, self.tables, out)]]
