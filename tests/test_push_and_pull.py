@@ -346,3 +346,16 @@ def test_planes_are_mover_relative():
     assert p1[2].sum() == 2 and p1[3].sum() == 127 - 4
     assert p1[4, t.index("e11")] == 1 and p1[4].sum() == 1
     assert p1[5].all() and p1[6].all() and not p1[7].any() and p1[8].all()
+
+
+def test_cli_replays_whole_placements(capsys):
+    import json
+
+    from hexarena.cli import main
+
+    assert main(["replay", "push-and-pull", *SAMPLE, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"][:3] == ["o5", "-2", "2"] and out["to_move"] == 1 and not out["over"]
+    assert main(["replay", "push-and-pull", "o5 -2 2", "e11 -4 9", "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)
+    assert err["index"] == 1 and "choose one of: -5, -4, -3, -2, -1, 0, 1, 2, 3, 4" in err["error"]
