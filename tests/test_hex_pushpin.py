@@ -4,9 +4,12 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hexarena
 from hexarena import IllegalMove
+from hexarena.board import STEP
 from hexarena.games.hex_pushpin import BOARD, PIN, PIN_MARK
 
 # The source's sample match (Bill: o, first; João: x, second); `-` is "no push", `!` an annotation.
@@ -273,3 +276,31 @@ def test_cli_replays_the_sample(capsys):
     assert main(["replay", "hex-pushpin", *SAMPLE[:5], "--json"]) == 0
     out = capsys.readouterr().out
     assert re.search(r'"moves": \["e4 2", "l5 2", "j1 2", "h3 2", "f7 2"\]', out)
+
+
+@given(rnd=st.randoms(use_true_random=False))
+def test_legal_moves_match_plain_geometry(rnd):
+    """In random positions: every empty cell away from the pin is a bare
+    placement; a neighbour pushes the pin straight away over empty cells to
+    each non-edge landing."""
+    s = new(size=3)
+    t = s.game.topology
+    while not s.is_over():
+        board, p = s.array[BOARD:], s.game.pin(s.array)
+        px, pr = (int(v) for v in t.xy[p])
+        expected = {"pass"}
+        for c in range(t.ncells):
+            if board[c]:
+                continue
+            dx, dr = int(px - t.xy[c, 0]), int(pr - t.xy[c, 1])
+            if (dx, dr) not in STEP:
+                expected.add(t.name(c))
+                continue
+            for k in range(1, t.rows):
+                land = t.at(px + k * dx, pr + k * dr)
+                if land is None or board[land]:
+                    break
+                if not t.edge[land]:
+                    expected.add(f"{t.name(c)} {k}")
+        assert set(s.legal_moves()) == expected
+        s.apply(rnd.choice(s.legal_actions()))

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hexarena
 from hexarena import IllegalMove
@@ -359,3 +361,19 @@ def test_cli_replays_whole_placements(capsys):
     assert main(["replay", "push-and-pull", "o5 -2 2", "e11 -4 9", "--json"]) == 2
     err = json.loads(capsys.readouterr().out)
     assert err["index"] == 1 and "choose one of: -5, -4, -3, -2, -1, 0, 1, 2, 3, 4" in err["error"]
+
+
+@given(rnd=st.randoms(use_true_random=False))
+def test_last_placements_are_the_cells_that_let_every_owed_marker_move(rnd):
+    s = new(size=5)
+    t = s.game.topology
+    checked = 0
+    while not s.is_over():
+        if s.array[PHASE] == 0 and s.game.last_placement(s.array):
+            board = s.array[BOARD:]
+            owed = [int(s.array[MARK + p]) for p in s.game.owed(s.array)]
+            expected = {c for c in range(t.ncells) if board[c] == 0 and all(can_move(t, board, m, c) for m in owed)}
+            assert set(s.legal_actions()) == expected
+            checked += 1
+        s.apply(rnd.choice(s.legal_actions()))
+    assert checked >= 1
