@@ -146,7 +146,7 @@ class Kernels:
 
 
 class HexPushpin(Game):
-    """Hex Pushpin on the hexhex board of base ``size`` (default 4), doubled-width names."""
+    """Hex Pushpin on the hexhex board of base size (default 4), doubled-width names."""
 
     name = "hex-pushpin"
     PLAYERS = ("first", "second")
@@ -246,13 +246,12 @@ class HexPushpin(Game):
     def _status(self, state) -> str:
         s = state._s
         sc = [int(v) for v in self.scores(s)]
-        where = f"pin on {self.topology.name(self.pin(s))}"
+        where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"
         if state.is_over():
             w = state.winner()
-            result = "a draw" if w is None else f"{self.PLAYERS[w]} wins"
-            return f"{result} ({where}; stones around it: first {sc[0]}, second {sc[1]})"
+            return f"{'a draw' if w is None else self.PLAYERS[w] + ' wins'} ({where})"
         passed = "; the last move was a pass" if s[PASSES] else ""
-        return f"{self.PLAYERS[state.to_move]} to move; {where}; stones around it: first {sc[0]}, second {sc[1]}{passed}"
+        return f"{self.PLAYERS[state.to_move]} to move; {where}{passed}"
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; ``hints=True`` dots the legal cells and draws an arrow

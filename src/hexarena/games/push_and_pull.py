@@ -250,7 +250,7 @@ NOT_SEEN = ("0", "--")
 
 
 class PushAndPull(Game):
-    """Push and Pull on the hexhex board of base ``size`` (default 7), doubled-width names."""
+    """Push and Pull on the hexhex board of base size (default 7), doubled-width names."""
 
     name = "push-and-pull"
     PLAYERS = ("first", "second")
