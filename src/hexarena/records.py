@@ -41,19 +41,20 @@ def _jsonable(value: Any) -> Any:
 def make_record(state: "State", players: Sequence[str] | None = None) -> dict[str, Any]:
     """The JSON record of ``state`` (see the module docstring)."""
     meta = state.meta
+    written = state.written_moves()
     rec: dict[str, Any] = {
         "format": FORMAT,
         "game": state.game.name,
         "options": {k: _jsonable(v) for k, v in state.game.options.items()},
         "players": list(players or meta.get("players") or ["player 1", "player 2"]),
-        "moves": state.moves(),
+        "moves": [move for _, move in written],
         "result": {
             "over": state.is_over(),
             "winner": state.winner(),
             "scores": state.scores(),
             "text": result_token(state),
         },
-        "timestamps": {"started": meta.get("started"), "moves": list(state._times)},
+        "timestamps": {"started": meta.get("started"), "moves": [state._times[i] for i, _ in written]},
     }
     rec.update(state.game.record_extra(state._s))
     return rec

@@ -122,6 +122,23 @@ class Game:
             return names[key]
         raise IllegalMove(self.why_illegal(s, key))
 
+    def parse_steps(self, s: np.ndarray, text: str, legal: list[int]) -> list[int]:
+        """The atomic actions that ``text`` names from ``s``, in order.
+
+        One action by default (:meth:`parse_move`); a game whose notation
+        writes several steps as one move (Push and Pull's ``o5 -2 2``)
+        overrides it.  Raises IllegalMove.
+        """
+        return [self.parse_move(s, text, legal)]
+
+    def write_moves(self, positions: Sequence[np.ndarray], actions: Sequence[int]) -> list[tuple[int, str]]:
+        """How records write the atomic ``actions``, each played from the
+        matching entry of ``positions`` (which ends with the current one):
+        ``(index of the written move's last step, text)`` per written move.
+        One per step by default; Push and Pull writes a placement with its
+        marker moves as one (``o5 -2 2``)."""
+        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions))]
+
     def normalize(self, text: str) -> str:
         return text.strip()
 
@@ -240,10 +257,20 @@ class State:
         return self.game.parse_move(self._s, move, self.legal_actions())
 
     def play(self, move: str) -> int:
-        """Parse and apply ``move``; returns its action id."""
-        action = self.parse(move)
-        self._push(action)
-        return action
+        """Parse and apply ``move``; returns its action id.  A move that a
+        game's notation writes as several atomic steps (Push and Pull's
+        ``o5 -2 2``) applies all of them or none; the last id is returned."""
+        actions = self._parse_steps(move)
+        for action in actions:
+            self._push(action)
+        return actions[-1]
+
+    def _parse_steps(self, move: str) -> list[int]:
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
+        if self.is_over():
+            raise IllegalMove(f"{move!r}: the game is over")
+        return self.game.parse_steps(self._s, move, self.legal_actions())
 
     def apply(self, action: int) -> None:
         """Apply the legal action id ``action`` (IllegalMove otherwise)."""
@@ -297,10 +324,15 @@ class State:
         """The moves played so far, in notation."""
         return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions)]
 
+    def written_moves(self) -> list[tuple[int, str]]:
+        """The moves as records write them: ``(index of the move's last step, text)``
+        (see :meth:`Game.write_moves`)."""
+        return self.game.write_moves(self._stack + [self._s], self._actions)
+
     def turns(self) -> list[tuple[int, list[str]]]:
-        """The moves grouped by turn: ``[(turn, [move, ...]), ...]``."""
+        """The moves as records write them, grouped by turn: ``[(turn, [move, ...]), ...]``."""
         out: list[tuple[int, list[str]]] = []
-        for t, m in zip(self._turns, self.moves()):
+        for t, m in ((self._turns[i], m) for i, m in self.written_moves()):
             if out and out[-1][0] == t:
                 out[-1][1].append(m)
             else:

@@ -74,3 +74,24 @@ def names_diagram(topo: Topology) -> str:
                 line = line.ljust((int(topo.xy[c, 0]) - x0) * step) + topo.name(c)
         lines.append(line)
     return "\n".join(lines)
+
+
+def lettered(topo: Topology, cell_char: Callable[[int], str]) -> str:
+    """The Iqishiqi family's diagram of a doubled-width board: column letters
+    above and below (one per doubled x, while they fit in ``a``..``z``) and
+    row numbers on the right.
+
+    >>> from hexarena.board import hexhex
+    >>> print(lettered(hexhex(2, naming="doubled"), lambda c: "."))
+    abcde
+     . .   1
+    . . .  2
+     . .   3
+    abcde
+    """
+    x0, x1 = int(topo.xy[:, 0].min()), int(topo.xy[:, 0].max())
+    body = grid(topo, cell_char, right=lambda r: f"  {r + 1}")
+    if x1 - x0 >= 26:
+        return body
+    letters = "".join(chr(ord("a") + i) for i in range(x1 - x0 + 1))
+    return "\n".join((letters, body, letters))

@@ -12,7 +12,10 @@ R = 20.0  # hexagon circumradius in px
 DX = R * math.sqrt(3) / 2  # half a cell's width: one doubled-x unit
 DY = R * 1.5
 
-STONE = {1: "#202020", 2: "#f4f4f4"}
+STONE = {1: "#202020", 2: "#f4f4f4", 3: "#9a9a9a"}  # dark, light, neutral
+# neutral pieces drawn over a cell: (fill, outline, text colour); markers are rings in their owner's colour
+PIECE = {"pin": ("#c0392b", "#6e1f17", "#fff"), "marker1": ("#202020", "#d4a017", "#fff"),
+         "marker2": ("#f4f4f4", "#d4a017", "#333")}
 BOARD_FILL = "#e8c98e"
 GHOST_FILL = "#f3e6c8"
 
@@ -30,13 +33,19 @@ def board(
     marks: Iterable[int] = (),
     ghosts: bool = True,
     title: str = "",
+    pieces: dict[int, str] | None = None,
+    arrows: Iterable[tuple[int, int]] = (),
 ) -> str:
     """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark) or 2 (light).
 
     Ghost cells (glued neighbours drawn outside the rim) are dashed and
     repeat the glued cell's stone and name; ``highlight`` rings cells (a
-    winning group), ``marks`` dots cells (legal-move hints).
+    winning group), ``marks`` dots cells (legal-move hints).  ``pieces``
+    maps cells to neutral pieces (``"pin"``: a red diamond; ``"marker1"`` /
+    ``"marker2"``: a player's marker, a gold-ringed disc in his colour);
+    ``arrows`` draws (from, to) cell arrows (push hints).
     """
+    pieces = pieces or {}
     label = label or topo.name
     hi = set(highlight)
     mk = set(marks)
@@ -66,12 +75,33 @@ def board(
             width_ = 3 if c in hi and not ghost else 1
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.72:.1f}" fill="{STONE[s]}" '
                        f'stroke="{ring}" stroke-width="{width_}"{dash}/>')
-        if c in mk and not ghost and not s:
+        piece = pieces.get(c) if not ghost else None
+        if piece:
+            out.append(_piece(piece, cx, cy))
+        if c in mk and not ghost and not s and not piece:
             out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.2:.1f}" fill="#2a7"/>')
-        text_fill = "#fff" if s == 1 else "#333"
+        text_fill = PIECE[piece][2] if piece else "#fff" if s == 1 else "#333"
         name = label(c).lower() if ghost else label(c)
         style = ' font-style="italic"' if ghost else ""
         out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="{10 if len(name) < 3 else 8}" '
                    f'fill="{text_fill}"{style}>{escape(name)}</text>')
+    for a, b in arrows:
+        (xa, ra), (xb, rb) = topo.xy[a], topo.xy[b]
+        out.append(f'<line class="arrow" x1="{ox + xa * DX:.1f}" y1="{oy + ra * DY:.1f}" x2="{ox + xb * DX:.1f}" '
+                   f'y2="{oy + rb * DY:.1f}" stroke="#2a7" stroke-width="2" marker-end="url(#arrowhead)"/>')
+    if arrows:
+        out.insert(1, '<defs><marker id="arrowhead" markerWidth="6" markerHeight="6" refX="5" refY="3" '
+                      'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2a7"/></marker></defs>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _piece(kind: str, cx: float, cy: float) -> str:
+    """A neutral piece: the pin as a diamond, a marker as a ringed disc."""
+    fill, outline, _ = PIECE[kind]
+    if kind == "pin":
+        r = R * 0.7
+        pts = f"{cx:.1f},{cy - r:.1f} {cx + r:.1f},{cy:.1f} {cx:.1f},{cy + r:.1f} {cx - r:.1f},{cy:.1f}"
+        return f'<polygon class="pin" points="{pts}" fill="{fill}" stroke="{outline}" stroke-width="1.5"/>'
+    return (f'<circle class="{kind}" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.72:.1f}" fill="{fill}" '
+            f'stroke="{outline}" stroke-width="4"/>')

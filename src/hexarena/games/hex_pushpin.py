@@ -1,0 +1,274 @@
+"""Hex Pushpin (Bill Taylor, from a concept of Nick Bentley): push the pin
+into the middle of your stones.
+
+A turn is ``pass`` or an own stone on an empty cell.  A stone next to the
+pin pushes it straight away, a distance of the mover's choice, over and onto
+empty cells, to a non-edge cell (``e4 2``: stone on e4, pin pushed 2); a
+stone elsewhere pushes nothing (``k6``, the source's ``k6 -``).  Two passes
+in a row end the game: more own stones on the pin's neighbours wins.
+
+>>> import hexarena
+>>> s = hexarena.load("hex-pushpin").new_state()
+>>> for m in ("e4 2", "l5 2", "j1 2"): _ = s.play(m)
+>>> print(s)
+abcdefghijklm
+   . . . o     1
+  . . . . .    2
+ . . . . . .   3
+. . o # . . .  4
+ . . . . . x   5
+  . . . . .    6
+   . . . .     7
+abcdefghijklm
+second to move; pin on g4; stones around it: first 1, second 0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..board import hexhex, rays
+from ..kernels import njit
+from ..render import ascii as ascii_render
+from ..render import svg as svg_render
+from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, Game, Option, int_at_least
+from .pushing import empty_run
+
+# state layout after the shared header
+PIN = HEADER  # the pin's cell
+PASSES = HEADER + 1  # passes in a row just played
+BOARD = HEADER + 2  # ncells entries: 0 empty, 1 / 2 the first / second player's stone, PIN_MARK the pin
+PIN_MARK = 3
+
+# tables: (rays, nbr, edge, params); params = [ncells, L] with L the longest ray.
+# Action c * (L + 1) + k: a stone on c pushing the pin k cells (k = 0: no push); n * (L + 1): pass.
+
+
+@njit
+def pin_side(nbr, pin, c):
+    """The direction from ``c`` to the pin when they are neighbours, else -1."""
+    for d in range(6):
+        if nbr[c, d] == pin:
+            return d
+    return -1
+
+
+@njit
+def legal(s, t, out):
+    rays_, nbr, edge, params = t
+    n, width = params[0], params[1] + 1
+    if s[WINNER] >= 0:
+        return 0
+    board = s[BOARD:BOARD + n]
+    pin = s[PIN]
+    k = 0
+    for c in range(n):
+        if board[c] != 0:
+            continue
+        d = pin_side(nbr, pin, c)
+        if d < 0:
+            out[k] = c * width
+            k += 1
+            continue
+        for j in range(empty_run(board, rays_, pin, d)):
+            if not edge[rays_[pin, d, j]]:
+                out[k] = c * width + j + 1
+                k += 1
+    out[k] = n * width
+    return k + 1
+
+
+@njit
+def pin_scores(s, nbr, n):
+    """Each player's stones on the pin's neighbours."""
+    out = np.zeros(2, dtype=np.int64)
+    for d in range(6):
+        m = nbr[s[PIN], d]
+        if m >= 0 and 1 <= s[BOARD + m] <= 2:
+            out[s[BOARD + m] - 1] += 1
+    return out
+
+
+@njit
+def apply(s, t, a):
+    rays_, nbr, edge, params = t
+    n, width = params[0], params[1] + 1
+    s[PLY] += 1
+    if a == n * width:
+        s[PASSES] += 1
+    else:
+        c, dist = a // width, a % width
+        s[BOARD + c] = 1 + s[TO_MOVE]
+        s[PASSES] = 0
+        if dist > 0:
+            pin = s[PIN]
+            land = rays_[pin, pin_side(nbr, pin, c), dist - 1]
+            s[BOARD + pin] = 0
+            s[BOARD + land] = PIN_MARK
+            s[PIN] = land
+    s[TURN] += 1
+    s[TO_MOVE] = 1 - s[TO_MOVE]
+    if s[PASSES] >= 2:
+        sc = pin_scores(s, nbr, n)
+        s[WINNER] = 0 if sc[0] > sc[1] else 1 if sc[1] > sc[0] else DRAW
+        s[TO_MOVE] = -1
+
+
+@njit
+def playout(s, t):
+    """Uniformly random legal moves to the end (in place)."""
+    params = t[3]
+    buf = np.empty(params[0] * (params[1] + 1) + 1, dtype=np.int32)
+    while s[WINNER] < 0:
+        k = legal(s, t, buf)
+        apply(s, t, buf[np.random.randint(0, k)])
+
+
+@njit
+def playouts(s0, t, count):
+    """Run ``count`` random playouts from ``s0``; wins of each player, then draws."""
+    results = np.zeros(3, dtype=np.int64)
+    s = s0.copy()
+    for _ in range(count):
+        s[:] = s0
+        playout(s, t)
+        results[s[WINNER]] += 1
+    return results
+
+
+class Kernels:
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    playout = staticmethod(playout)
+    playouts = staticmethod(playouts)
+
+
+class HexPushpin(Game):
+    """Hex Pushpin on the hexhex board of base size (default 4), doubled-width names."""
+
+    name = "hex-pushpin"
+    PLAYERS = ("first", "second")
+    OPTIONS = {"size": Option(4, int, int_at_least(3).check, "an integer >= 3",
+                              "base of the hexhex board (the pin starts on its centre)")}
+    kernels = Kernels
+
+    def setup(self) -> None:
+        self.topology = hexhex(self.options["size"], naming="doubled")
+        self.rays = rays(self.topology)
+        n, reach = self.topology.ncells, self.rays.shape[2]
+        self.width = reach + 1
+        self.tables = (self.rays, self.topology.nbr, self.topology.edge,
+                       np.array([n, reach], dtype=np.int32))
+        self.num_actions = n * self.width + 1
+        self.state_size = BOARD + n
+        self.centre = n // 2
+
+    def initial_array(self) -> np.ndarray:
+        s = np.zeros(self.state_size, dtype=np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
+        s[PIN] = self.centre
+        s[BOARD + self.centre] = PIN_MARK
+        return s
+
+    # facts ----------------------------------------------------------------
+    def pin(self, s: np.ndarray) -> int:
+        return int(s[PIN])
+
+    def stones(self, s: np.ndarray) -> np.ndarray:
+        return s[BOARD:BOARD + self.topology.ncells]
+
+    def scores(self, s: np.ndarray) -> list[float]:
+        """Own stones on the pin's neighbours, per player."""
+        return [float(v) for v in pin_scores(s, self.topology.nbr, self.topology.ncells)]
+
+    # notation -------------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        if action == self.num_actions - 1:
+            return "pass"
+        c, dist = divmod(action, self.width)
+        return self.topology.name(c) + (f" {dist}" if dist else "")
+
+    def normalize(self, text: str) -> str:
+        """Lower case, single spaces, annotations (``!``, ``?``) and the
+        source's no-push mark (``k6 -``) dropped."""
+        words = text.lower().replace("!", " ").replace("?", " ").split()
+        if len(words) == 2 and words[1] == "-":
+            words = words[:1]
+        return " ".join(words)
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        words = text.split()
+        cell = self.topology.find(words[0]) if words else None
+        if cell is None or len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+            return (f"{text!r} is not a move: write 'pass', a cell ('k6'), or a cell next to the pin "
+                    f"and how far it pushes the pin ('e4 2')")
+        if cell == s[PIN]:
+            return f"{words[0]!r} holds the pin"
+        if s[BOARD + cell]:
+            return f"{words[0]!r} is occupied"
+        options = [self.action_name(s, a) for a in self._legal(s) if a // self.width == cell]
+        if not options:
+            return (f"{words[0]!r} is next to the pin, but the pin cannot be pushed from it "
+                    f"to an empty non-edge cell")
+        if options == [words[0]]:
+            return f"{words[0]!r} is not next to the pin, so it pushes nothing: write {words[0]!r}"
+        return f"{text!r}: {words[0]} pushes the pin; choose a distance: {', '.join(options)}"
+
+    def _legal(self, s: np.ndarray) -> list[int]:
+        out = np.empty(self.num_actions, dtype=np.int32)
+        return [int(a) for a in out[:legal(s, self.tables, out)]]
+
+    # observations -----------------------------------------------------------
+    PLANES = ("own", "opponent", "pin", "empty", "pass pending")
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Own stones, the opponent's, the pin, empty cells, and all ones when
+        the last move was a pass (another pass ends the game)."""
+        board = self.stones(s)
+        out = np.zeros((len(self.PLANES), self.topology.ncells), dtype=np.float32)
+        out[0] = board == 1 + player
+        out[1] = board == 2 - player
+        out[2] = board == PIN_MARK
+        out[3] = board == 0
+        out[4] = s[PASSES] > 0
+        return out
+
+    # rendering ----------------------------------------------------------------
+    def ascii(self, state) -> str:
+        """The source's diagram: column letters, ``o`` / ``x`` the first /
+        second player's stones, ``#`` the pin, row numbers on the right."""
+        board = self.stones(state._s)
+        char = {0: ".", 1: "o", 2: "x", PIN_MARK: "#"}
+        return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self._status(state)
+
+    def _status(self, state) -> str:
+        s = state._s
+        sc = [int(v) for v in self.scores(s)]
+        where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"
+        if state.is_over():
+            w = state.winner()
+            return f"{'a draw' if w is None else self.PLAYERS[w] + ' wins'} ({where})"
+        passed = "; the last move was a pass" if s[PASSES] else ""
+        return f"{self.PLAYERS[state.to_move]} to move; {where}{passed}"
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The board; ``hints=True`` dots the legal cells and draws an arrow
+        from the pin to each landing a push may reach."""
+        s = state._s
+        board = self.stones(s)
+        marks, arrows = [], []
+        if hints:
+            for a in state.legal_actions()[:-1]:
+                c, dist = divmod(a, self.width)
+                marks.append(c)
+                if dist:
+                    arrows.append((self.pin(s), int(self.rays[self.pin(s), self._side(s, c), dist - 1])))
+        ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() else []
+        return svg_render.board(self.topology, lambda c: int(board[c]) if board[c] != PIN_MARK else 0,
+                                highlight=ring, marks=marks, pieces={self.pin(s): "pin"}, arrows=arrows,
+                                title=self._status(state), **kw)
+
+    def _side(self, s: np.ndarray, c: int) -> int:
+        return int(pin_side(self.topology.nbr, self.pin(s), c))

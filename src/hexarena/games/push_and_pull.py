@@ -1,0 +1,451 @@
+"""Push and Pull (Bill Taylor and João Pedro Neto): neutral stones that drag
+two markers around; a marker that can no longer be moved loses for its owner.
+
+A placement puts a neutral stone on an empty cell; each marker that sees it
+along a hex line may then move along that line toward it (pull, written
+negative) or away (push), over and onto empty cells.  The first turn is one
+placement, later turns two; over a turn both markers must move.  Atomic
+steps: the cell, then the mover's own marker's move (if it sees the stone and
+can move), then the opponent's; ``play("o5 -2 2")`` takes a whole placement.
+
+>>> import hexarena
+>>> s = hexarena.load("push-and-pull").new_state()
+>>> _ = s.play("o5 -2 2")
+>>> s.moves()
+['o5', '-2', '2']
+>>> [s.game.topology.name(c) for c in s.game.markers(s.array)]
+['k5', 'u11']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..board import hexhex, rays
+from ..kernels import njit
+from ..render import ascii as ascii_render
+from ..render import svg as svg_render
+from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option
+from .pushing import OPPOSITE, empty_run, first_along
+
+# state layout after the shared header
+MARK = HEADER  # 2 entries: each player's marker cell
+MOVED = HEADER + 2  # 2 entries: 1 once that marker moved this turn
+STONE = HEADER + 4  # the placement being resolved (-1 between placements)
+PHASE = HEADER + 5  # PLACE, or whose marker's move is asked: OWN / OTHER
+PLACED = HEADER + 6  # placements finished this turn
+ENDING = HEADER + 7  # why the game ended: NOT_OVER, STUCK, BOTH_STUCK, NO_TURN
+BOARD = HEADER + 8  # ncells entries: EMPTY, NEUTRAL, or 2 + owner for a marker
+PLACE, OWN, OTHER = range(3)
+NOT_OVER, STUCK, BOTH_STUCK, NO_TURN = range(4)
+EMPTY, NEUTRAL = 0, 1
+
+# tables: (rays, params); params = [ncells, L] with L the longest ray.
+# Actions: a cell c (placement) or ncells + L + v (the asked marker moves v, negative toward the stone).
+
+
+@njit
+def placements(s):
+    """Placements in the current turn: 1 on the first turn, then 2."""
+    return 1 if s[TURN] == 1 else 2
+
+
+@njit
+def asked(s):
+    """The player whose marker's move is asked now."""
+    return s[TO_MOVE] if s[PHASE] == OWN else 1 - s[TO_MOVE]
+
+
+@njit
+def reach(board, rays_, m, mask, bit):
+    """Set ``bit`` in ``mask`` on every empty cell whose stone would let the
+    marker on ``m`` move (it sees the cell and can step toward or away)."""
+    for d in range(6):
+        back = rays_[m, OPPOSITE[d], 0]
+        push = back >= 0 and board[back] == EMPTY
+        for k in range(empty_run(board, rays_, m, d)):
+            if k >= 1 or push:
+                mask[rays_[m, d, k]] |= bit
+
+
+@njit
+def owed_reach(s, rays_, n):
+    """Per empty cell, the bits (1: first player's, 2: second's) of the markers
+    owed a move this turn that a stone there would let move."""
+    mask = np.zeros(n, dtype=np.int32)
+    board = s[BOARD:BOARD + n]
+    for p in range(2):
+        if s[MOVED + p] == 0:
+            reach(board, rays_, s[MARK + p], mask, 1 << p)
+    return mask
+
+
+@njit
+def owed_bits(s):
+    return (1 - s[MOVED]) | ((1 - s[MOVED + 1]) << 1)
+
+
+@njit
+def check(s, t):
+    """The loss and draw rules, on the board as it stands, before a placement
+    that begins a turn or is a turn's last."""
+    rays_, params = t
+    n = params[0]
+    mask = owed_reach(s, rays_, n)
+    owed = owed_bits(s)
+    can = 0
+    for c in range(n):
+        can |= mask[c]
+    stuck = owed & ~can
+    if stuck == 3:
+        s[WINNER], s[ENDING] = DRAW, BOTH_STUCK
+    elif stuck:
+        s[WINNER], s[ENDING] = (1 if stuck == 1 else 0), STUCK
+    elif s[PLACED] == placements(s) - 1:
+        for c in range(n):
+            if mask[c] == owed and s[BOARD + c] == EMPTY:
+                return
+        s[WINNER], s[ENDING] = 1 - s[TO_MOVE], NO_TURN
+    if s[WINNER] >= 0:
+        s[TO_MOVE] = -1
+
+
+@njit
+def marker_line(s, rays_, n, p):
+    """(direction to the stone, its distance) when player p's marker sees the
+    placed stone, else (-1, 0)."""
+    board = s[BOARD:BOARD + n]
+    m = s[MARK + p]
+    for d in range(6):
+        if first_along(board, rays_, m, d) == s[STONE]:
+            return d, empty_run(board, rays_, m, d) + 1
+    return -1, 0
+
+
+@njit
+def marker_moves(s, rays_, n, p, out, k):
+    """Append player p's marker's legal moves (ascending) to ``out`` at ``k``;
+    the new count.  Nothing when it does not see the stone or cannot move."""
+    d, dist = marker_line(s, rays_, n, p)
+    if d < 0:
+        return k
+    run = empty_run(s[BOARD:BOARD + n], rays_, s[MARK + p], OPPOSITE[d])
+    if dist == 1 and run == 0:
+        return k
+    zero = not (s[MOVED + p] == 0 and s[PLACED] == placements(s) - 1)
+    base = n + rays_.shape[2]
+    for v in range(-(dist - 1), run + 1):
+        if v != 0 or zero:
+            out[k] = base + v
+            k += 1
+    return k
+
+
+@njit
+def legal(s, t, out):
+    rays_, params = t
+    n = params[0]
+    if s[WINNER] >= 0:
+        return 0
+    if s[PHASE] != PLACE:
+        return marker_moves(s, rays_, n, asked(s), out, 0)
+    k = 0
+    if s[PLACED] == placements(s) - 1:  # the turn's last: it must let every owed marker move
+        mask, owed = owed_reach(s, rays_, n), owed_bits(s)
+        for c in range(n):
+            if mask[c] == owed and s[BOARD + c] == EMPTY:
+                out[k] = c
+                k += 1
+        return k
+    for c in range(n):
+        if s[BOARD + c] == EMPTY:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit
+def advance(s, t, phase):
+    """Ask the next marker (from ``phase``) that sees the stone and can move;
+    with none left, finish the placement (and maybe the turn)."""
+    rays_, params = t
+    n = params[0]
+    buf = np.empty(2 * rays_.shape[2] + 1, dtype=np.int32)
+    while phase <= OTHER:
+        s[PHASE] = phase
+        if marker_moves(s, rays_, n, asked(s), buf, 0) > 0:
+            return
+        phase += 1
+    s[PHASE], s[STONE] = PLACE, -1
+    s[PLACED] += 1
+    if s[PLACED] == placements(s):
+        s[TO_MOVE] = 1 - s[TO_MOVE]
+        s[TURN] += 1
+        s[STEP] = 0
+        s[PLACED] = 0
+        s[MOVED] = 0
+        s[MOVED + 1] = 0
+    check(s, t)
+
+
+@njit
+def apply(s, t, a):
+    rays_, params = t
+    n = params[0]
+    s[PLY] += 1
+    s[STEP] += 1
+    if s[PHASE] == PLACE:
+        s[BOARD + a] = NEUTRAL
+        s[STONE] = a
+        advance(s, t, OWN)
+        return
+    p = asked(s)
+    v = a - n - rays_.shape[2]
+    if v != 0:
+        d, dist = marker_line(s, rays_, n, p)
+        m = s[MARK + p]
+        land = rays_[m, d, -v - 1] if v < 0 else rays_[m, OPPOSITE[d], v - 1]
+        s[BOARD + m] = EMPTY
+        s[BOARD + land] = 2 + p
+        s[MARK + p] = land
+        s[MOVED + p] = 1
+    advance(s, t, s[PHASE] + 1)
+
+
+@njit
+def playout(s, t):
+    """Uniformly random legal steps to the end (in place); every placement
+    fills a cell, so the game ends."""
+    rays_, params = t
+    buf = np.empty(params[0] + 2 * rays_.shape[2] + 1, dtype=np.int32)
+    while s[WINNER] < 0:
+        k = legal(s, t, buf)
+        apply(s, t, buf[np.random.randint(0, k)])
+
+
+@njit
+def playouts(s0, t, count):
+    """Run ``count`` random playouts from ``s0``; wins of each player, then draws."""
+    results = np.zeros(3, dtype=np.int64)
+    s = s0.copy()
+    for _ in range(count):
+        s[:] = s0
+        playout(s, t)
+        results[s[WINNER]] += 1
+    return results
+
+
+class Kernels:
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    playout = staticmethod(playout)
+    playouts = staticmethod(playouts)
+
+
+# the markers' starting cells as offsets (doubled x, rows) from the centre: g5 and s9 on base 7
+START_OFFSETS = ((-6, -2), (6, 2))
+NOT_SEEN = ("0", "--")
+
+
+class PushAndPull(Game):
+    """Push and Pull on the hexhex board of base size (default 7), doubled-width names."""
+
+    name = "push-and-pull"
+    PLAYERS = ("first", "second")
+    OPTIONS = {"size": Option(7, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 5,
+                              "an integer >= 5", "base of the hexhex board (markers start at g5, s9 on base 7)")}
+    kernels = Kernels
+
+    def setup(self) -> None:
+        self.topology = hexhex(self.options["size"], naming="doubled")
+        self.rays = rays(self.topology)
+        n = self.topology.ncells
+        self.reach = self.rays.shape[2]
+        self.tables = (self.rays, np.array([n, self.reach], dtype=np.int32))
+        self.num_actions = n + 2 * self.reach + 1
+        self.state_size = BOARD + n
+        cx, cy = self.topology.xy[n // 2]
+        self.starts = tuple(self.topology.at(int(cx) + dx, int(cy) + dy) for dx, dy in START_OFFSETS)
+
+    def initial_array(self) -> np.ndarray:
+        s = np.zeros(self.state_size, dtype=np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN], s[STONE] = 0, -1, 1, -1
+        for p, c in enumerate(self.starts):
+            s[MARK + p] = c
+            s[BOARD + c] = 2 + p
+        check(s, self.tables)
+        return s
+
+    # facts ------------------------------------------------------------------
+    def markers(self, s: np.ndarray) -> tuple[int, int]:
+        """Each player's marker cell."""
+        return int(s[MARK]), int(s[MARK + 1])
+
+    def stone(self, s: np.ndarray) -> int | None:
+        """The stone whose marker moves are being asked, if any."""
+        return None if s[STONE] < 0 else int(s[STONE])
+
+    def owed(self, s: np.ndarray) -> list[int]:
+        """The players whose markers have not moved yet this turn."""
+        return [p for p in (0, 1) if not s[MOVED + p]]
+
+    def last_placement(self, s: np.ndarray) -> bool:
+        return int(s[PLACED]) == int(placements(s)) - 1
+
+    def ending(self, s: np.ndarray) -> str:
+        """Why the game ended ('' while it goes on)."""
+        kind = int(s[ENDING])
+        if kind == STUCK:
+            return f"{self.PLAYERS[1 - int(s[WINNER])]}'s marker cannot be moved"
+        if kind == BOTH_STUCK:
+            return "neither marker can be moved"
+        if kind == NO_TURN:
+            return f"{self.PLAYERS[1 - int(s[WINNER])]} cannot move both markers with the last placement"
+        return ""
+
+    # notation -----------------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        n = self.topology.ncells
+        return self.topology.name(action) if action < n else str(action - n - self.reach)
+
+    def normalize(self, text: str) -> str:
+        """Lower case, single spaces, ``--`` as ``0``, no ``+`` signs."""
+        words = text.lower().replace("!", " ").replace("?", " ").split()
+        return " ".join("0" if w == "--" else w.lstrip("+") if len(w) > 1 else w for w in words)
+
+    def parse_steps(self, s: np.ndarray, text: str, legal_: list[int]) -> list[int]:
+        """A step (``o5``, ``-2``), or a placement with its marker moves
+        (``o5 -2 2``; ``0`` or ``--`` where a marker does not move or does not
+        see the stone), or the rest of one (``-2 2``) -- all or nothing."""
+        words = self.normalize(text).split()
+        if len(words) <= 1:
+            return [self.parse_move(s, text, legal_)]
+        scratch, actions = s.copy(), []
+        slot = int(s[PHASE])
+        if slot == PLACE:
+            actions.append(self.parse_move(scratch, words.pop(0), legal_))
+            self.kernels.apply(scratch, self.tables, actions[-1])
+            slot = OWN
+        if len(words) > OTHER - slot + 1:
+            raise IllegalMove(f"{text!r}: a placement is a cell and at most two marker moves (own, then opponent's)")
+        for word in words:
+            if scratch[WINNER] < 0 and scratch[PHASE] == slot:
+                actions.append(self.parse_move(scratch, word, self._legal(scratch)))
+                self.kernels.apply(scratch, self.tables, actions[-1])
+            elif word not in NOT_SEEN:
+                who = "own" if slot == OWN else "opponent's"
+                raise IllegalMove(f"{text!r}: the {who} marker cannot move with this stone; write 0 or -- for it")
+            slot += 1
+        return actions
+
+    def write_moves(self, positions, actions) -> list[tuple[int, str]]:
+        """A placement with its marker moves as one (``o5 -2 2``; ``--`` for a
+        marker that does not see the stone or cannot move); an unfinished one
+        as far as it goes (``o5``, ``o5 -2``)."""
+        out: list[tuple[int, list[str]]] = []
+        for i, (s, a) in enumerate(zip(positions, actions)):
+            if s[PHASE] == PLACE:
+                out.append((i, [self.action_name(s, a)]))
+                continue
+            words = out[-1][1]
+            words += ["--"] * (int(s[PHASE]) - len(words)) + [self.action_name(s, a)]
+            out[-1] = (i, words)
+        for i, words in out:
+            after = positions[i + 1]
+            done = after[WINNER] >= 0 or after[PHASE] == PLACE
+            words += ["--"] * ((3 if done else int(after[PHASE])) - len(words))
+        return [(i, " ".join(words)) for i, words in out]
+
+    def _legal(self, s: np.ndarray) -> list[int]:
+        out = np.empty(self.num_actions, dtype=np.int32)
+        return [int(a) for a in out[:legal(s, self.tables, out)]]
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        if s[PHASE] != PLACE:
+            p = int(asked(s))
+            options = ", ".join(self.action_name(s, a) for a in self._legal(s))
+            return (f"{text!r}: now {self.PLAYERS[p]}'s marker (on {self.topology.name(int(s[MARK + p]))}) moves "
+                    f"along its line to the stone on {self.topology.name(int(s[STONE]))}; choose one of: {options} "
+                    f"(negative: toward the stone, 0: not moved)")
+        cell = self.topology.find(text.split()[0]) if text.split() else None
+        if cell is None:
+            return (f"{text!r} is not a placement: write a cell ('o5'), optionally with the markers' moves "
+                    f"('o5 -2 2')")
+        if s[BOARD + cell] > NEUTRAL:
+            return f"{text!r} holds {self.PLAYERS[int(s[BOARD + cell]) - 2]}'s marker"
+        if s[BOARD + cell]:
+            return f"{text!r} is occupied"
+        owed = " and ".join(f"{self.PLAYERS[p]}'s (on {self.topology.name(int(s[MARK + p]))})" for p in self.owed(s))
+        return (f"{text!r}: this is the turn's last placement, so its stone must let every marker not yet "
+                f"moved this turn move: {owed}")
+
+    # observations ---------------------------------------------------------------
+    PLANES = ("own marker", "opponent marker", "stones", "empty", "placed stone",
+              "own marker owed", "opponent marker owed", "last placement", "marker move asked")
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """The markers (own, opponent's), neutral stones, empty cells, the
+        stone whose marker moves are being asked; then constant planes: each
+        marker still owed a move this turn, whether the next placement is the
+        turn's last, whether a marker move is being asked."""
+        n = self.topology.ncells
+        board = s[BOARD:BOARD + n]
+        out = np.zeros((len(self.PLANES), n), dtype=np.float32)
+        out[0] = board == 2 + player
+        out[1] = board == 3 - player
+        out[2] = board == NEUTRAL
+        out[3] = board == EMPTY
+        if s[STONE] >= 0:
+            out[4, int(s[STONE])] = 1
+        out[5] = s[MOVED + player] == 0
+        out[6] = s[MOVED + 1 - player] == 0
+        out[7] = self.last_placement(s)
+        out[8] = s[PHASE] != PLACE
+        return out
+
+    # rendering --------------------------------------------------------------------
+    def ascii(self, state) -> str:
+        """Column letters and row numbers; ``o`` a stone, ``1`` / ``2`` the
+        first / second player's marker."""
+        s = state._s
+        char = {EMPTY: ".", NEUTRAL: "o", 2: "1", 3: "2"}
+        board = s[BOARD:BOARD + self.topology.ncells]
+        return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self._status(state)
+
+    def _status(self, state) -> str:
+        s = state._s
+        if state.is_over():
+            w = state.winner()
+            return f"{'a draw' if w is None else self.PLAYERS[w] + ' wins'}: {self.ending(s)}"
+        who = self.PLAYERS[state.to_move]
+        if s[PHASE] != PLACE:
+            p = int(asked(s))
+            whose = "own" if p == state.to_move else f"{self.PLAYERS[p]}'s"
+            return f"{who} moves the {whose} marker (toward the stone on {self.topology.name(int(s[STONE]))}: negative)"
+        owed = ", ".join(f"{self.PLAYERS[p]}'s" for p in self.owed(s)) or "none"
+        return f"{who} to place ({int(s[PLACED]) + 1} of {int(placements(s))}); markers still to move: {owed}"
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The board; ``hints=True`` dots the legal placements or, while a
+        marker's move is asked, draws an arrow to each cell it may move to."""
+        s = state._s
+        n = self.topology.ncells
+        board = s[BOARD:BOARD + n]
+        marks: list[int] = []
+        arrows: list[tuple[int, int]] = []
+        if hints and s[PHASE] == PLACE:
+            marks = state.legal_actions()
+        elif hints:
+            p = int(asked(s))
+            d, _ = marker_line(s, self.rays, n, p)
+            m = int(s[MARK + p])
+            for a in state.legal_actions():
+                v = a - n - self.reach
+                if v:
+                    arrows.append((m, int(self.rays[m, d, -v - 1] if v < 0 else self.rays[m, OPPOSITE[d], v - 1])))
+        pieces = {int(s[MARK]): "marker1", int(s[MARK + 1]): "marker2"}
+        stone = [] if s[STONE] < 0 else [int(s[STONE])]
+        return svg_render.board(self.topology, lambda c: 3 if board[c] == NEUTRAL else 0, highlight=stone,
+                                marks=marks, pieces=pieces, arrows=arrows, title=self._status(state), **kw)

@@ -1,0 +1,379 @@
+"""Push and Pull: every rule sentence of the source and RULES.md, and its first sample match."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import hexarena
+from hexarena import IllegalMove
+from hexarena.board import STEP
+from hexarena.games.push_and_pull import BOARD, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, PHASE, STUCK, check
+
+# The first sample's first 13 placements (Bill, the first player, owns the marker on g5; João s9),
+# then João's turn-5 placements; the last, `k13 -3 1`, has a typo (João's marker cannot see k13).
+SAMPLE = ["o5 -2 2", "e11 -4 4", "s5 -3 0", "h8 -5 2", "r8 0 1", "q13 -4 4", "h2 -5 0", "s13 0 -5",
+          "p12 -6 0", "m7 -4 4", "i11 0 1", "o13 -1 0", "m9 -2 6"]
+TAIL = ["l10 0 2", "k13 -3 1"]
+# The markers (Bill's, João's) after each placement, worked out by hand from the moves.
+SAMPLE_MARKERS = [("k5", "u11"), ("o1", "m11"), ("o1", "p8"), ("j6", "t8"), ("j6", "v8"), ("f2", "r12"),
+                  ("f2", "m7"), ("f2", "r12"), ("l8", "r12"), ("h12", "n8"), ("g13", "n8"), ("i13", "n8"),
+                  ("k11", "t2")]
+SAMPLE_MOVERS = [0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0]
+
+
+def new(**options):
+    return hexarena.load("push-and-pull", **options).new_state()
+
+
+def play_all(state, moves):
+    for m in moves:
+        state.play(m)
+    return state
+
+
+def markers(state):
+    return tuple(state.game.topology.name(c) for c in state.game.markers(state.array))
+
+
+def setup(state, stones=(), marks=None, moved=None):
+    """Change a position directly: stones added, markers put elsewhere, the
+    moved-this-turn flags set; then the loss and draw check that runs when
+    a turn begins or before its last placement."""
+    t, s = state.game.topology, state._s
+    for p, name in enumerate(marks or ()):
+        s[BOARD + s[MARK + p]] = 0
+    for p, name in enumerate(marks or ()):
+        s[MARK + p] = t.index(name)
+        s[BOARD + s[MARK + p]] = 2 + p
+    for name in stones:
+        s[BOARD + t.index(name)] = NEUTRAL
+    for p, flag in enumerate(moved or ()):
+        s[MOVED + p] = flag
+    check(s, state.game.tables)
+    return state
+
+
+def sees(topo, board, m, c):
+    """Plain geometry: the cells strictly between marker ``m`` and ``c`` on a
+    hex line, or None when they are not on one line."""
+    (xm, rm), (xc, rc) = topo.xy[m], topo.xy[c]
+    for dx, dr in STEP:
+        for k in range(1, 2 * topo.rows):
+            if (xm + k * dx, rm + k * dr) == (xc, rc):
+                between = [topo.at(int(xm + j * dx), int(rm + j * dr)) for j in range(1, k)]
+                return between if all(board[b] == 0 for b in between) else None
+    return None
+
+
+def can_move(topo, board, m, c):
+    """Whether a stone on ``c`` lets the marker on ``m`` move (plain geometry)."""
+    between = sees(topo, board, m, c)
+    if between is None:
+        return False
+    if between:
+        return True  # a pull by one
+    (xm, rm), (xc, rc) = topo.xy[m], topo.xy[c]
+    back = topo.at(int(2 * xm - xc), int(2 * rm - rc))
+    return back is not None and board[back] == 0
+
+
+# --- the board ------------------------------------------------------------------
+
+def test_base_7_board_has_127_cells_letters_a_to_y_rows_1_to_13():
+    t = new().game.topology
+    assert t.ncells == 127 and t.rows == 13
+    assert {n[0] for n in t.names} == set("abcdefghijklmnopqrstuvwxy")
+    assert {"g1", "s1", "a7", "y7", "g13", "s13", "m7"} <= set(t.names)
+
+
+def test_markers_start_on_g5_first_and_s9_second():
+    s = new()
+    assert markers(s) == ("g5", "s9") and s.to_move == 0 and s.turn == 1
+
+
+@pytest.mark.parametrize("size,starts", [(5, ("c3", "o7")), (6, ("e4", "q8")), (8, ("i6", "u10"))])
+def test_other_sizes_start_the_markers_at_the_same_offsets_from_the_centre(size, starts):
+    s = new(size=size)
+    t = s.game.topology
+    centre = t.xy[t.ncells // 2]
+    assert markers(s) == starts
+    assert [tuple(t.xy[t.index(c)] - centre) for c in starts] == [(-6, -2), (6, 2)]
+
+
+@pytest.mark.parametrize("bad", [4, 2, "big", False])
+def test_bad_size_is_refused_naming_the_allowed_values(bad):
+    with pytest.raises(ValueError, match="size.*an integer >= 5"):
+        hexarena.load("push-and-pull", size=bad)
+
+
+# --- placement and marker moves ---------------------------------------------------------
+
+def test_a_placement_is_an_empty_cell_not_a_marker():
+    s = play_all(new(), ["o5 -2 2"])
+    before = s.array.copy()
+    with pytest.raises(IllegalMove, match="'o5' is occupied"):
+        s.play("o5")
+    with pytest.raises(IllegalMove, match="'k5' holds first's marker"):
+        s.play("k5")
+    with pytest.raises(IllegalMove, match="'zz5' is not a placement"):
+        s.play("zz5")
+    assert np.array_equal(s.array, before)
+
+
+def test_a_marker_that_sees_the_stone_moves_toward_or_away_at_least_one_over_empty_cells():
+    s = play_all(new(), ["o5"])
+    # g5 sees o5 four cells east: pulls 1..3 (to i5, k5, m5); pushes west onto e5, c5 (a5 is off the row)
+    assert s.legal_moves() == ["-3", "-2", "-1", "1", "2"]
+    s.play("-3")
+    assert markers(s)[0] == "m5"
+    # s9 sees o5 four cells north-west: pulls 1..3; pushes south-east onto t10, u11 (the edge)
+    assert s.legal_moves() == ["-3", "-2", "-1", "1", "2"]
+    s.play("2")
+    assert markers(s) == ("m5", "u11")
+
+
+def test_markers_and_stones_block_sight_and_movement():
+    # a stone on k5 hides o5 from g5, so o5 no longer moves both markers on the first turn
+    assert "o5" in new().legal_moves() and "o5" not in setup(new(), stones=["k5"]).legal_moves()
+    # so does a marker: with the second's marker on k5 (and taken as moved), o5 cannot move g5
+    assert "o5" not in setup(new(), marks=["g5", "k5"], moved=[0, 1]).legal_moves()
+    # a stone on c5 stops g5's push from o5 at e5; so does a marker there
+    for s in (setup(new(), stones=["c5"]), setup(new(), marks=["g5", "c5"], moved=[0, 1])):
+        s.play("o5")
+        assert s.legal_moves() == ["-3", "-2", "-1", "1"]
+
+
+def test_moving_a_seen_marker_is_optional_except_when_it_must_move():
+    s = play_all(new(), ["o5 -2 2", "e11"])  # turn 2, first placement: 0 is offered for both
+    assert "0" in s.legal_moves()
+    s.play("0")
+    assert "0" in s.legal_moves()
+    s.play("0")
+    assert markers(s) == ("k5", "u11") and s.step == 3 and s.to_move == 1
+
+
+# --- turns --------------------------------------------------------------------------
+
+def test_the_first_turn_is_one_placement_and_later_turns_two_by_the_same_player():
+    s = play_all(new(), ["o5 -2 2"])
+    assert (s.turn, s.to_move) == (2, 1)
+    s.play("e11 -4 4")
+    assert (s.turn, s.to_move) == (2, 1)
+    s.play("s5 -3 0")
+    assert (s.turn, s.to_move) == (3, 0)
+    assert s.turns() == [(1, ["o5 -2 2"]), (2, ["e11 -4 4", "s5 -3 0"])]
+    assert s.moves()[3:] == ["e11", "-4", "4", "s5", "-3", "0"]
+
+
+def test_the_first_placement_must_move_both_markers():
+    s = new()
+    t, board = s.game.topology, s.array[BOARD:]
+    g5, s9 = t.index("g5"), t.index("s9")
+    expected = {t.name(c) for c in range(t.ncells)
+                if board[c] == 0 and can_move(t, board, g5, c) and can_move(t, board, s9, c)}
+    assert set(s.legal_moves()) == expected and "o5" in expected
+    s.play("o5")
+    assert "0" not in s.legal_moves()
+    s.play("-2")
+    assert "0" not in s.legal_moves()
+
+
+def test_the_last_placement_must_move_every_marker_not_yet_moved():
+    s = play_all(new(), ["o5 -2 2", "e11 -4 0"])  # e11 moves the second's marker only
+    t, board = s.game.topology, s.array[BOARD:]
+    assert s.game.owed(s.array) == [0]
+    k5 = t.index(markers(s)[0])
+    expected = {t.name(c) for c in range(t.ncells) if board[c] == 0 and can_move(t, board, k5, c)}
+    assert set(s.legal_moves()) == expected
+    with pytest.raises(IllegalMove, match="last placement.*first's \\(on k5\\)"):
+        s.play("a7")
+    s.play("c5")  # four cells west of k5: the first marker must move, so 0 is not offered
+    assert s.legal_moves() == ["-3", "-2", "-1", "1"]
+
+
+# --- the loss and draw rules ---------------------------------------------------------------
+
+def test_an_owed_marker_that_no_placement_can_move_loses_for_its_owner():
+    # e1 is a corner of the base-5 board: with stones two cells away on its three lines,
+    # a stone on a neighbour cannot pull it (adjacent) nor push it (off the board)
+    s = setup(new(size=5), stones=["i1", "c3", "g3"], marks=["e1", "o7"])
+    assert s.is_over() and s.winner() == 1 and s.game.ending(s.array) == "first's marker cannot be moved"
+    assert s.legal_moves() == [] and int(s.array[ENDING]) == STUCK
+
+
+def test_both_markers_stuck_is_a_draw():
+    s = setup(new(size=5), stones=["i1", "c3", "g3", "i9", "k7", "o7"], marks=["e1", "m9"])
+    assert s.is_over() and s.winner() is None and s.game.ending(s.array) == "neither marker can be moved"
+
+
+def test_a_stuck_marker_that_already_moved_this_turn_does_not_lose():
+    s = setup(new(size=5), stones=["i1", "c3", "g3"], marks=["e1", "o7"], moved=[1, 0])
+    assert not s.is_over()
+
+
+def test_no_single_placement_moving_both_owed_markers_loses_for_the_mover():
+    s = play_all(new(), SAMPLE)
+    s.play("g1")  # João's first placement moves neither marker; k11 and t2 share no moving cell
+    assert s.is_over() and s.winner() == 0
+    assert s.game.ending(s.array) == "second cannot move both markers with the last placement"
+    t, board = s.game.topology, s.array[BOARD:]
+    k11, t2 = t.index("k11"), t.index("t2")
+    assert not [c for c in range(t.ncells) if board[c] == 0 and can_move(t, board, k11, c)
+                and can_move(t, board, t2, c)]
+    assert int(s.array[ENDING]) == NO_TURN
+
+
+def test_every_game_ends_because_every_placement_fills_a_cell():
+    g = hexarena.load("push-and-pull", size=5)
+    counts = g.kernels.playouts(g.new_state().array.copy(), g.tables, 300)
+    assert counts.sum() == 300 and counts[0] > 0 and counts[1] > 0
+
+
+# --- the source's first sample ---------------------------------------------------------
+
+def test_the_first_samples_13_placements_replay_with_the_markers_where_worked_out():
+    s = new()
+    seen, movers = [], []
+    for move in SAMPLE:
+        movers.append(s.to_move)
+        s.play(move)
+        seen.append(markers(s))
+    assert seen == SAMPLE_MARKERS and movers == SAMPLE_MOVERS
+    assert not s.is_over() and (s.turn, s.to_move) == (8, 1)
+
+
+def test_the_samples_tail_has_a_typo():
+    s = play_all(new(), SAMPLE + TAIL[:1])
+    assert markers(s) == ("i13", "t2")
+    with pytest.raises(IllegalMove, match="last placement.*second's \\(on t2\\)"):
+        s.play(TAIL[1])
+
+
+def test_the_samples_end_bill_can_no_longer_move():
+    # Taking João's own-marker move in `k13 -3 1` (the typo) as made, k13 pushes Bill's marker
+    # from i13 to the corner g13, whose lines end at the stones e11, i11, k13: Bill's turn
+    # begins with his marker stuck, and João wins ("B no longer can move").
+    s = play_all(new(), SAMPLE + TAIL[:1])
+    s._s[MOVED + 1] = 1
+    s.play("k13 -- 1")
+    assert markers(s) == ("g13", "t2")
+    assert s.is_over() and s.winner() == 1
+    assert int(s.array[ENDING]) == STUCK
+
+
+# --- notation ------------------------------------------------------------------------
+
+def test_a_whole_placement_is_one_move_or_its_steps():
+    whole = play_all(new(), ["o5 -2 2"])
+    steps = play_all(new(), ["o5", "-2", "2"])
+    assert whole == steps and whole.moves() == ["o5", "-2", "2"]
+    partial = play_all(new(), ["o5 -2", "+2"])
+    assert partial == whole
+
+
+def test_zero_or_dashes_for_a_marker_that_does_not_see_the_stone():
+    a = play_all(new(), SAMPLE[:4] + ["r8 0 1"])
+    b = play_all(new(), SAMPLE[:4] + ["r8 -- 1"])
+    assert a == b and a.moves()[-2:] == ["r8", "1"]
+    with pytest.raises(IllegalMove, match="own marker cannot move with this stone"):
+        play_all(new(), SAMPLE[:4]).play("r8 2 1")
+
+
+def test_a_bad_whole_placement_changes_nothing():
+    s = play_all(new(), ["o5 -2 2"])
+    before = (s.array.copy(), s.history)
+    for bad in ("e11 -4 9", "e11 -4 4 4", "e11 x 4", "-4 4"):
+        with pytest.raises(IllegalMove):
+            s.play(bad)
+        assert np.array_equal(s.array, before[0]) and s.history == before[1]
+
+
+def test_a_wrong_marker_move_lists_the_choices():
+    s = play_all(new(), ["o5"])
+    with pytest.raises(IllegalMove, match=r"first's marker \(on g5\).*-3, -2, -1, 1, 2"):
+        s.play("4")
+
+
+def test_records_write_whole_placements_and_read_them_back():
+    s = play_all(new(), SAMPLE[:5])
+    text = s.record_text()
+    # r8 does not let Bill's marker move: written --, where the source writes 0
+    assert text == "[push-and-pull size=7] 1. o5 -2 2 2. e11 -4 4,s5 -3 0 3. h8 -5 2,r8 -- 1 *"
+    assert hexarena.from_record(text) == s
+    record = s.record()
+    assert record["moves"] == ["o5 -2 2", "e11 -4 4", "s5 -3 0", "h8 -5 2", "r8 -- 1"]
+    assert len(record["timestamps"]["moves"]) == 5
+    assert hexarena.from_record(record).record() == record
+
+
+@pytest.mark.parametrize("moves,written", [(["o5"], "o5"), (["o5", "-2"], "o5 -2"),
+                                           (["o5 -2 2", "r8"], "r8"),  # u11 (own) to move
+                                           (["o5 -2 2", "i5"], "i5 --")])  # only k5 sees i5
+def test_records_write_an_unfinished_placement_as_far_as_it_goes(moves, written):
+    s = play_all(new(), moves)
+    assert s.record()["moves"][-1] == written and s.array[PHASE] != 0
+    assert hexarena.from_record(s.record_text()) == s
+
+
+# --- output ----------------------------------------------------------------------------
+
+def test_ascii_shows_stones_markers_letters_and_row_numbers():
+    s = play_all(new(), ["o5 -2 2"])
+    lines = str(s).split("\n")
+    assert lines[0] == lines[14] == "abcdefghijklmnopqrstuvwxy"
+    assert lines[5].split() == [".", ".", ".", ".", "1", ".", "o", ".", ".", ".", ".", "5"]
+    assert lines[11].split()[-2:] == ["2", "11"]
+    assert lines[15] == "second to place (1 of 2); markers still to move: first's, second's"
+
+
+def test_svg_draws_both_markers_and_hints():
+    s = play_all(new(), ["o5 -2 2", "e11"])
+    svg = s.svg()
+    assert svg.count('class="marker1"') == svg.count('class="marker2"') == 1
+    assert 'stroke="#d02020"' in svg  # the stone whose marker moves are asked
+    hinted = s.svg(hints=True)
+    assert hinted.count('class="arrow"') == len([m for m in s.legal_moves() if m != "0"])
+    s.play("0 0")
+    assert s.svg(hints=True).count('class="hint"') == len(s.legal_moves())
+
+
+def test_planes_are_mover_relative():
+    s = play_all(new(), ["o5 -2 2", "e11"])
+    g, t = s.game, s.game.topology
+    p1, p0 = g.planes(s.array, 1), g.planes(s.array, 0)
+    assert p1.shape == (len(g.PLANES), 127) and p1.dtype == np.float32
+    assert p1[0, t.index("u11")] == 1 and p1[1, t.index("k5")] == 1
+    assert np.array_equal(p1[0], p0[1])
+    assert p1[2].sum() == 2 and p1[3].sum() == 127 - 4
+    assert p1[4, t.index("e11")] == 1 and p1[4].sum() == 1
+    assert p1[5].all() and p1[6].all() and not p1[7].any() and p1[8].all()
+
+
+def test_cli_replays_whole_placements(capsys):
+    import json
+
+    from hexarena.cli import main
+
+    assert main(["replay", "push-and-pull", *SAMPLE, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["moves"][:3] == ["o5", "-2", "2"] and out["to_move"] == 1 and not out["over"]
+    assert main(["replay", "push-and-pull", "o5 -2 2", "e11 -4 9", "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)
+    assert err["index"] == 1 and "choose one of: -5, -4, -3, -2, -1, 0, 1, 2, 3, 4" in err["error"]
+
+
+@given(rnd=st.randoms(use_true_random=False))
+def test_last_placements_are_the_cells_that_let_every_owed_marker_move(rnd):
+    s = new(size=5)
+    t = s.game.topology
+    checked = 0
+    while not s.is_over():
+        if s.array[PHASE] == 0 and s.game.last_placement(s.array):
+            board = s.array[BOARD:]
+            owed = [int(s.array[MARK + p]) for p in s.game.owed(s.array)]
+            expected = {c for c in range(t.ncells) if board[c] == 0 and all(can_move(t, board, m, c) for m in owed)}
+            assert set(s.legal_actions()) == expected
+            checked += 1
+        s.apply(rnd.choice(s.legal_actions()))
+    assert checked >= 1
