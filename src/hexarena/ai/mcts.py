@@ -150,15 +150,16 @@ def _prove(ints, node):
     first, count = ints[node, FIRST], ints[node, COUNT]
     if count == 0:
         return False
-    draw = False
+    draw = unknown = False
     for i in range(first, first + count):
         proven = ints[i, PROVEN]
         if proven == p:
             ints[node, PROVEN] = p
             return True
-        if proven < 0:
-            return False
+        unknown = unknown or proven < 0
         draw = draw or proven == DRAW
+    if unknown:
+        return False
     ints[node, PROVEN] = DRAW if draw else 1 - p
     return True
 
