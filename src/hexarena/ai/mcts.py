@@ -61,7 +61,7 @@ def uniform_policy(s, t, moves, n):
 @njit
 def new_tree(capacity):
     ints = np.empty((capacity, 5), dtype=np.int32)
-    flts = np.zeros((capacity, 4), dtype=np.float64)
+    flts = np.zeros((capacity, 4), dtype=np.float32)
     meta = np.zeros(5, dtype=np.int64)
     meta[CAPACITY] = capacity
     _new_node(ints, flts, meta, -1)
@@ -289,7 +289,7 @@ VARIANTS: dict[str, Config] = {
 }
 # Level -> simulations per move (all levels search with the "enhanced" variant).
 LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
-MAX_NODES = 1 << 21
+MAX_NODES = 1 << 22
 
 
 class MCTSAgent:
