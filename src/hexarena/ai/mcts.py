@@ -182,7 +182,8 @@ def _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, st
                     flts[i, RW] += r
 
 
-KERNELS_LINE = "legal = apply = playout = policy = None  # KERNELS: compiled_search binds one game's kernels here"
+KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = GAME_RECORDS = None"
+                "  # KERNELS: compiled_search binds them")
 
 
 def cache_dir() -> Path:
@@ -199,9 +200,12 @@ def cache_dir() -> Path:
 
 def compiled_search(kernels):
     """``search(root_state, tables, ints, flts, meta, cfg, sims, work, seen) -> done``
-    specialised to a game's kernels (``legal``, ``apply``, ``playout``, optional ``policy``)."""
-    policy = getattr(kernels, "policy", uniform_policy)
-    return _compiled(*(_where(f) for f in (kernels.legal, kernels.apply, kernels.playout, policy)))
+    specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
+    optional ``policy`` and ``recorded_playout`` (used only without a policy)."""
+    names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
+    policy = getattr(kernels, "policy", None)
+    recorded = getattr(kernels, "recorded_playout", None) if policy is None else None
+    return _compiled(tuple(names), _where(policy or uniform_policy), recorded and _where(recorded))
 
 
 def _where(f) -> tuple[str, str]:
@@ -210,18 +214,22 @@ def _where(f) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=None)
-def _compiled(*names: tuple[str, str]):
+def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None):
     """Write the template with the kernels imported (when changed) and import it.
 
     The text carries a hash of the sources it depends on, so an edit there
     rewrites the file and numba's cache (keyed by the file) recompiles."""
     template = Path(__file__).with_name("search_template.py").read_text()
-    sources = sorted({sys.modules[m].__file__ for m, _ in names} | {__file__})
+    roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
+    if recorded:
+        roles.append(("recorded_playout", recorded))
+    sources = sorted({sys.modules[m].__file__ for _, (m, _) in roles} | {__file__})
     digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in sources)).hexdigest()[:16]
-    imports = "\n".join(f"from {m} import {f} as {role}" for (m, f), role in
-                        zip(names, ("legal", "apply", "playout", "policy")))
-    text = template.replace(KERNELS_LINE, f"# specialised by compiled_search; sources {digest}\n{imports}")
-    label = names[0][0].rsplit(".", 1)[-1] + "_" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    lines = [f"# bound by compiled_search; sources {digest}"]
+    lines += [f"from {m} import {f} as {role}" for role, (m, f) in roles]
+    lines += [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
+    text = template.replace(KERNELS_LINE, "\n".join(lines))
+    label = kernels[0][0].rsplit(".", 1)[-1] + "_" + hashlib.sha256(text.encode()).hexdigest()[:12]
     path = cache_dir() / f"search_{label}.py"
     if not path.exists() or path.read_text() != text:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -388,7 +396,8 @@ class MCTSAgent:
 
     def _new_tree(self, game) -> tuple:
         a = game.num_actions
-        capacity = MAX_NODES if self.simulations is None else min(MAX_NODES, max(1 << 12, self.simulations * (a + 1)))
+        wanted = MAX_NODES if self.simulations is None else self.simulations * (a + 1)
+        capacity = max(64 * (a + 1), min(MAX_NODES, wanted))  # room for the root's children at least
         ints, flts, meta = new_tree(capacity)
         return ints, flts, meta, np.zeros(work_shape(a), dtype=np.int32), np.zeros(2 * a, dtype=np.int64)
 

@@ -16,9 +16,6 @@ from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, EXPAND, F
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.kernels import njit, shuffle_prefix
 
-legal = apply = playout = policy = None  # KERNELS: compiled_search binds one game's kernels here
-
-
 @njit
 def _expand(s, t, ints, flts, meta, node, buf):
     """Allocate the children of ``node`` (position ``s``); False when the tree is full."""
@@ -76,6 +73,8 @@ def _simulate(s, t, cfg, seq_a, seq_p, depth, bufs):
     if cfg[GENERIC] == 0:
         playout(s, t)
         return depth
+    if GAME_RECORDS and cfg[DECISIVE] == 0 and cfg[ANTI] == 0:
+        return depth + recorded_playout(s, t, seq_a[depth:], seq_p[depth:])
     moves, replies, scratch, scratch2 = bufs
     while s[WINNER] < 0:
         a = _playout_step(s, t, cfg, moves, replies, scratch, scratch2)
@@ -84,6 +83,12 @@ def _simulate(s, t, cfg, seq_a, seq_p, depth, bufs):
             depth += 1
         apply(s, t, a)
     return depth
+
+
+@njit
+def _not_recorded(s, t, actions, movers):
+    """Stands in for a game without ``recorded_playout`` (never called then)."""
+    return 0
 
 
 @njit
@@ -159,3 +164,6 @@ def search(root_state, t, ints, flts, meta, cfg, sims, work, seen):
     meta[SIMS] = done
     return done
 
+
+# the game's kernels (numba reads globals when it compiles, after this module has run)
+legal = apply = playout = policy = recorded_playout = GAME_RECORDS = None  # KERNELS: compiled_search binds them
