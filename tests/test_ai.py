@@ -307,7 +307,7 @@ def test_play_against_the_ai_in_the_terminal():
     cells = hexarena.load("projective-hex", size=2).topology.names
     out = io.StringIO()
     old = sys.stdin
-    sys.stdin = io.StringIO("\n".join(cells) + "\n")
+    sys.stdin = io.StringIO("hint\n" + "\n".join(cells) + "\n")
     try:
         code = main(["play", "projective-hex", "-o", "size=2", "-o", "opening=none", "--vs", "ai:1", "--seed", "3"],
                     out=out)
@@ -315,6 +315,7 @@ def test_play_against_the_ai_in_the_terminal():
         sys.stdin = old
     text = out.getvalue()
     assert code == 0 and "ai:1 plays" in text and "[projective-hex size=2 opening=none]" in text
+    assert "hint: " in text and "estimated win rate" in text
 
 
 def test_play_rejects_a_bad_level(capsys):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from .ai import agent
+from .ai import agent, hint
 from .games.base import Game, IllegalMove, State
 
-HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'undo', 'record'
-(text record), 'save FILE' (JSON record), 'help', 'quit'"""
+HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's
+suggestion), 'undo', 'record' (text record), 'save FILE' (JSON record), 'help', 'quit'"""
 
 
 def opponent(spec: str, seed: int | None):
@@ -73,6 +73,9 @@ def _command(line: str, state: State, bot, human_seat: int, out: TextIO) -> bool
         print(HELP.format(example=state.legal_moves()[0]), file=out)
     elif line == "moves":
         print(" ".join(state.legal_moves()), file=out)
+    elif line == "hint":
+        move, rate = hint(state, level=5, seed=0)
+        print(f"hint: {move} (estimated win rate {rate:.0%})", file=out)
     elif line == "record":
         print(state.record_text(), file=out)
     elif word == "save" and rest:
