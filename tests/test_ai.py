@@ -331,3 +331,27 @@ def test_search_runs_without_jit():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
 
+
+
+def test_bench_ai_prints_simulation_rates():
+    out = io.StringIO()
+    code = main(["bench", "--ai", "projective-hex", "--seconds", "0.05", "--no-openspiel"], out=out)
+    lines = out.getvalue().splitlines()
+    assert code == 0 and len(lines) == 4  # two board sizes, variants uct and enhanced
+    assert all("simulations/s" in line for line in lines) and "enhanced" in lines[1]
+
+
+def test_strength_script_reports_a_match(capsys):
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "strength.py")
+    spec = importlib.util.spec_from_file_location("strength", path)
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    code = strength.main(["projective-hex", "-o", "size=2", "--games", "2", "--seconds", "0.01", "--a", "enhanced",
+                          "--b", "random"])
+    text = capsys.readouterr().out
+    assert code == 0 and text.count("won by") == 2 and "95% interval" in text
+    with pytest.raises(SystemExit):
+        strength.main(["projective-hex", "--a", "alphazero"])
+    assert "unknown agent 'alphazero'; agents: random, uct" in capsys.readouterr().err
