@@ -18,7 +18,8 @@ mover if one child is, and a proven loss if every child is.
 
 The search is generic over the game protocol: the simulation loop
 (``search_template.py``) calls the game's kernels ``legal``, ``apply``,
-``playout`` and an optional playout ``policy`` as globals.  Numba cannot
+``playout`` and the optional ``policy`` and ``recorded_playout`` (see
+:mod:`hexarena.games.base`) as globals.  Numba cannot
 cache a function that receives jitted functions as arguments or in a
 closure (their identities change between processes), so
 :func:`compiled_search` writes the loop once per game into a cache

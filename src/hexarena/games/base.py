@@ -23,6 +23,9 @@ Optional kernel, for games where uniformly random playouts mean little:
 among the legal ``moves[:n]`` in position ``s`` (it may use numba's
 ``np.random``).  The MCTS agent (:mod:`hexarena.ai.mcts`) then plays its
 playouts step by step through it instead of calling ``playout``.
+``recorded_playout(s, t, actions, movers) -> count`` is ``playout`` that
+also writes each move and its mover into the two int32 arrays while they
+have room (RAVE needs the moves; without it MCTS plays step by step).
 """
 
 from __future__ import annotations
