@@ -397,7 +397,7 @@ class MCTSAgent:
 
     def _new_tree(self, game) -> tuple:
         a = game.num_actions
-        wanted = MAX_NODES if self.simulations is None else self.simulations * (a + 1)
+        wanted = MAX_NODES if self.simulations is None else 2 * self.simulations * (a + 1)  # reuse needs room
         capacity = max(64 * (a + 1), min(MAX_NODES, wanted))  # room for the root's children at least
         ints, flts, meta = new_tree(capacity)
         return ints, flts, meta, np.zeros(work_shape(a), dtype=np.int32), np.zeros(2 * a, dtype=np.int64)
