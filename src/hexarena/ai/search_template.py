@@ -20,7 +20,7 @@ from hexarena.kernels import njit, shuffle_prefix
 def _expand(s, t, ints, flts, meta, node, buf):
     """Allocate the children of ``node`` (position ``s``); False when the tree is full."""
     n = legal(s, t, buf)
-    if meta[USED] + n > meta[CAPACITY]:
+    if n == 0 or meta[USED] + n > meta[CAPACITY]:
         return False
     shuffle_prefix(buf, n)
     ints[node, FIRST] = meta[USED]
@@ -127,8 +127,8 @@ def search(root_state, t, ints, flts, meta, cfg, sims, work, seen):
                 break
             if ints[node, FIRST] < 0:
                 ints[node, MOVER] = s[TO_MOVE]
-                if not ((node == root or flts[node, N] >= cfg[EXPAND]) and _expand(s, t, ints, flts, meta,
-                                                                                    node, moves)):
+                grow = (node == root or flts[node, N] >= cfg[EXPAND]) and length < path.shape[0] - 1
+                if not (grow and _expand(s, t, ints, flts, meta, node, moves)):
                     depth = _simulate(s, t, cfg, seq_a, seq_p, depth, bufs)
                     winner = s[WINNER]
                     break
