@@ -42,8 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..games.base import DRAW, TO_MOVE, WINNER, State, _seed_numba
-from ..kernels import njit, shuffle_prefix
+from ..games.base import DRAW, State, _seed_numba
+from ..kernels import njit
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
 N, W, RN, RW = range(4)

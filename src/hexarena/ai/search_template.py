@@ -11,8 +11,8 @@ cache).  Its tree helpers live in :mod:`hexarena.ai.mcts`.
 import numpy as np
 
 from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, EXPAND, FIRST, GENERIC, GRAVE_REF, MOVER, N,
-                              PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children, _new_node, _prove, _reward,
-                              _select, _update_amaf)
+                              PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children, _new_node, _prove,
+                              _reward, _select, _update_amaf)
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.kernels import njit, shuffle_prefix
 
