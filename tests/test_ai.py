@@ -17,7 +17,22 @@ from hexarena.cli import main
 from hexarena.games.base import HEADER, STEP, TO_MOVE, TURN, WINNER, Game
 from hexarena.kernels import njit
 
+from .conftest import EXTRA_CONFIGS
+
 OPENINGS = ("none", "swap", "cut-and-choose")
+CONFIGS = [(name, {}) for name in hexarena.GAMES] + [(n, o) for n, ops in EXTRA_CONFIGS.items() for o in ops]
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_mcts_plays_every_registered_game(name, options):
+    """Every game, through the protocol alone: legal moves, state untouched, rates in [0, 1]."""
+    state = hexarena.load(name, **options).new_state()
+    bots = (agent("mcts", simulations=30, seed=1), agent("mcts", simulations=30, seed=2, variant="uct"))
+    while not state.is_over():
+        before = state.copy()
+        move, rate = bots[state.to_move].hint(state)
+        assert state == before and move in state.legal_moves() and 0.0 <= rate <= 1.0
+        state.play(move)
 
 
 @pytest.mark.parametrize("size", [2, 3, 4])
