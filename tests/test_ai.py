@@ -333,9 +333,10 @@ def test_play_against_the_ai_in_the_terminal():
     assert "hint: " in text and "estimated win rate" in text
 
 
-def test_play_rejects_a_bad_level(capsys):
-    code = main(["play", "projective-hex", "--vs", "ai:12"], out=io.StringIO())
-    assert code == 2 and "level must be an integer 1..10" in capsys.readouterr().err
+@pytest.mark.parametrize("level", ["12", "x", "0"])
+def test_play_rejects_a_bad_level(capsys, level):
+    code = main(["play", "projective-hex", "--vs", f"ai:{level}"], out=io.StringIO())
+    assert code == 2 and f"--vs ai:{level}: level must be an integer 1..10" in capsys.readouterr().err
 
 
 def test_search_runs_without_jit():

@@ -19,7 +19,7 @@ def opponent(spec: str, seed: int | None):
     kind, _, level = spec.partition(":")
     if kind == "ai":
         try:
-            return agent("mcts", level=int(level or 5), seed=seed)
+            return agent("mcts", level=int(level) if level.isdigit() else (level or 5), seed=seed)
         except ValueError as e:
             raise ValueError(f"--vs {spec}: {e}") from None
     return agent(kind, seed=seed)
@@ -45,9 +45,13 @@ def play_terminal(game: Game, vs: str, human_first: bool, seed: int | None, hint
     print(HELP.format(example=state.legal_moves()[0]), file=out)
     while not state.is_over():
         if bot is not None and state.to_move != human_seat:
-            move = bot.choose(state)
+            if hasattr(bot, "hint"):
+                move, rate = bot.hint(state)
+                note = f" (estimated win rate {rate:.0%})"
+            else:
+                move, note = bot.choose(state), ""
             state.play(move)
-            print(f"{vs} plays {move}", file=out)
+            print(f"{vs} plays {move}{note}", file=out)
             continue
         print(state, file=out)
         if hints:
