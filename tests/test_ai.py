@@ -275,6 +275,27 @@ def test_tree_reuse_keeps_statistics():
     assert MCTSAgent(simulations=10).root_visits(state) == 0 and bot.root_visits(state) == 0
 
 
+def test_compaction_keeps_the_subtree():
+    from hexarena.ai.mcts import ACTION, FIRST, COUNT, N, ROOT, USED, compact, descend
+
+    game = hexarena.load("projective-hex", size=3, opening="none")
+    state = game.new_state()
+    bot = agent("mcts", simulations=2000, seed=1)
+    bot.choose(state)
+    ints, flts, meta = bot._tree[:3]
+
+    def subtree(node, depth=3):
+        """(action, visits, children...) below ``node``, children sorted by action."""
+        first = ints[node, FIRST]
+        kids = [] if first < 0 or depth == 0 else [subtree(i, depth - 1) for i in range(first, first + ints[node, COUNT])]
+        return int(ints[node, ACTION]), float(flts[node, N]), sorted(kids)
+
+    child = descend(ints, meta[ROOT], state.legal_actions()[5])
+    before, used = subtree(child), int(meta[USED])
+    compact(ints, flts, meta, child)
+    assert meta[ROOT] == 0 and 0 < meta[USED] < used and subtree(0) == before
+
+
 def test_hint_gives_a_legal_move_and_a_rate():
     state = hexarena.load("projective-hex", size=3).new_state()
     for _ in range(3):

@@ -261,6 +261,41 @@ def descend(ints, node, action):
     return -1
 
 
+@njit
+def compact(ints, flts, meta, root):
+    """Keep only the subtree under ``root``, moved to the front of the arrays
+    (in the old order, so every node's children stay together); it becomes the root."""
+    used = meta[USED]
+    inside = np.zeros(used, dtype=np.bool_)
+    stack = np.empty(used, dtype=np.int64)
+    stack[0], top = root, 1
+    inside[root] = True
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        first = ints[node, FIRST]
+        if first < 0:
+            continue
+        for i in range(first, first + ints[node, COUNT]):
+            inside[i] = True
+            stack[top] = i
+            top += 1
+    where = np.full(used, -1, dtype=np.int64)
+    k = 0
+    for i in range(used):
+        if inside[i]:
+            where[i] = k
+            k += 1
+    for i in range(used):  # where[i] <= i: rows are only written over once read
+        if inside[i]:
+            j = where[i]
+            ints[j, :] = ints[i, :]
+            flts[j, :] = flts[i, :]
+            if ints[j, FIRST] >= 0:
+                ints[j, FIRST] = where[ints[j, FIRST]]
+    meta[USED], meta[ROOT] = k, 0
+
+
 # --- the agent ------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -408,14 +443,16 @@ class MCTSAgent:
         if self._tree is None or self._key != _game_key(state.game) or history[:len(self._history)] != self._history:
             return None
         ints, flts, meta = self._tree[:3]
-        if meta[USED] > meta[CAPACITY] // 2:
-            return None
         node = int(meta[ROOT])
         for a in history[len(self._history):]:
             node = descend(ints, node, a)
             if node < 0:
                 return None
         meta[ROOT] = node
+        if meta[USED] > meta[CAPACITY] // 2:
+            compact(ints, flts, meta, node)
+            if meta[USED] > meta[CAPACITY] // 2:
+                return None
         self._history = history
         return self._tree
 
