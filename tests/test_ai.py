@@ -296,6 +296,26 @@ def test_compaction_keeps_the_subtree():
     assert meta[ROOT] == 0 and 0 < meta[USED] < used and subtree(0) == before
 
 
+@pytest.mark.parametrize("variant,game", [("enhanced", "projective-hex"), ("rave", "nim"), ("uct", "projective-hex")])
+def test_amaf_statistics(variant, game):
+    """With RAVE every root move's AMAF count includes its own visits and is at most the
+    simulations run (from the game's recorded playout or the step-by-step one); UCT keeps none."""
+    from hexarena.ai.mcts import COUNT, FIRST, N, RN, ROOT
+
+    state = (hexarena.load(game, size=3, opening="none") if game != "nim" else Nim(7)).new_state()
+    if game == "nim":
+        state.play("take")  # now 'take' again or 'end'
+    bot = agent("mcts", simulations=400, seed=1, variant=variant)
+    bot.choose(state)
+    ints, flts, meta = bot._tree[:3]
+    kids = range(ints[meta[ROOT], FIRST], ints[meta[ROOT], FIRST] + ints[meta[ROOT], COUNT])
+    n, rn = np.array([flts[i, N] for i in kids]), np.array([flts[i, RN] for i in kids])
+    if variant == "uct":
+        assert not rn.any()
+    else:
+        assert (rn >= n).all() and (rn <= 400).all() and rn.sum() > n.sum()
+
+
 def test_hint_gives_a_legal_move_and_a_rate():
     state = hexarena.load("projective-hex", size=3).new_state()
     for _ in range(3):
