@@ -1,5 +1,7 @@
 """Speed figures: random playouts per second for each game, beside
-OpenSpiel's C++ rollouts on havannah(8) and hex(11) measured in the same run.
+OpenSpiel's C++ rollouts on havannah(8) and hex(11) measured in the same run;
+with ``ai=True`` MCTS simulations per second beside OpenSpiel's C++ MCTS
+(one random rollout per simulation) on havannah(8).
 
 OpenSpiel is an optional extra (``pip install 'hexarena[bench]'``); when it
 is missing the benchmark tries to install it and otherwise reports without
@@ -24,6 +26,8 @@ BENCH_SETUPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "push-and-pull": [("base 7 (127 cells)", {"size": 7})],
 }
 OPENSPIEL_REFS = ("havannah(board_size=8)", "hex(board_size=11)")
+OPENSPIEL_MCTS_REF = "havannah(board_size=8)"
+MCTS_VARIANTS = ("uct", "enhanced")
 OPENSPIEL_VERSION = "2.0.2"
 
 
@@ -88,7 +92,51 @@ def openspiel_rollout_rate(game_string: str, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def run_bench(games: list[str], seconds: float, openspiel: bool, out: TextIO) -> int:
+def mcts_rate(name: str, options: dict[str, Any], variant: str, seconds: float) -> float:
+    """MCTS simulations per second from the initial position (fresh trees of
+    at most half a second each, so the tree never fills up)."""
+    from .ai.mcts import MCTSAgent
+
+    state = load(name, **options).new_state()
+    MCTSAgent(simulations=8, variant=variant, seed=1).choose(state)  # compile or load the search
+    done, elapsed = 0, 0.0
+    while elapsed < seconds:
+        bot = MCTSAgent(seconds=min(0.5, seconds), variant=variant, seed=1)
+        start = time.perf_counter()
+        bot.choose(state)
+        elapsed += time.perf_counter() - start
+        done += bot.last_simulations
+    return done / elapsed
+
+
+def openspiel_mcts_rate(game_string: str, seconds: float) -> float:
+    """Simulations per second of OpenSpiel's C++ MCTS bot (UCT, one random
+    rollout per simulation) searching the initial position."""
+    import pyspiel
+
+    game = pyspiel.load_game(game_string)
+    state = game.new_initial_state()
+
+    def search(sims: int) -> float:
+        evaluator = pyspiel.RandomRolloutEvaluator(1, 7)
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1000, False, 7, False)
+        start = time.perf_counter()
+        bot.step(state)
+        return time.perf_counter() - start
+
+    search(100)
+    sims = 1000
+    done, elapsed = 0, 0.0
+    while elapsed < seconds:
+        dt = search(sims)
+        done, elapsed = done + sims, elapsed + dt
+        sims = max(1000, min(int(sims / max(dt, 1e-3) * 0.5), 200_000))
+    return done / elapsed
+
+
+def run_bench(games: list[str], seconds: float, openspiel: bool, out: TextIO, ai: bool = False) -> int:
+    if ai:
+        return run_ai_bench(games, seconds, openspiel, out)
     refs: dict[str, float] = {}
     if openspiel:
         if openspiel_available():
@@ -102,4 +150,22 @@ def run_bench(games: list[str], seconds: float, openspiel: bool, out: TextIO) ->
             r = playout_rate(name, options, seconds)
             ratios = "  ".join(f"{r / v:5.2f}x {k.split('(')[0]}" for k, v in refs.items())
             print(f"hexarena {name} {label:<24} {r:>12,.0f} playouts/s  {ratios}", file=out)
+    return 0
+
+
+def run_ai_bench(games: list[str], seconds: float, openspiel: bool, out: TextIO) -> int:
+    ref = 0.0
+    if openspiel:
+        if openspiel_available():
+            ref = openspiel_mcts_rate(OPENSPIEL_MCTS_REF, seconds)
+            print(f"openspiel {OPENSPIEL_MCTS_REF:<28} {ref:>12,.0f} MCTS simulations/s (C++ MCTSBot, 1 rollout)",
+                  file=out)
+        else:
+            print("note: OpenSpiel is not installed and could not be installed; no ratios", file=out)
+    for name in games:
+        for label, options in BENCH_SETUPS.get(name, [("default", {})]):
+            for variant in MCTS_VARIANTS:
+                r = mcts_rate(name, options, variant, seconds)
+                ratio = f"{r / ref:5.2f}x havannah MCTS" if ref else ""
+                print(f"hexarena {name} {label:<24} {variant:<9} {r:>10,.0f} simulations/s  {ratio}", file=out)
     return 0

@@ -113,7 +113,8 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     for name in args.games:
         if name not in GAMES:
             raise UsageError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
-    return run_bench(args.games or list(GAMES), seconds=args.seconds, openspiel=not args.no_openspiel, out=out)
+    return run_bench(args.games or list(GAMES), seconds=args.seconds, openspiel=not args.no_openspiel, out=out,
+                     ai=args.ai)
 
 
 class Parser(argparse.ArgumentParser):
@@ -160,6 +161,7 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("games", nargs="*", metavar="GAME")
     sp.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     sp.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel reference")
+    sp.add_argument("--ai", action="store_true", help="MCTS simulations/s instead, beside OpenSpiel's C++ MCTS")
     return top, parsers
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from .ai import agent
+from .ai import agent, hint
 from .games.base import Game, IllegalMove, State
 
-HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'undo', 'record'
-(text record), 'save FILE' (JSON record), 'help', 'quit'"""
+HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's
+suggestion), 'undo', 'record' (text record), 'save FILE' (JSON record), 'help', 'quit'"""
 
 
 def opponent(spec: str, seed: int | None):
@@ -19,7 +19,7 @@ def opponent(spec: str, seed: int | None):
     kind, _, level = spec.partition(":")
     if kind == "ai":
         try:
-            return agent("mcts", level=int(level or 5), seed=seed)
+            return agent("mcts", level=int(level) if level.isdigit() else (level or 5), seed=seed)
         except ValueError as e:
             raise ValueError(f"--vs {spec}: {e}") from None
     return agent(kind, seed=seed)
@@ -45,9 +45,13 @@ def play_terminal(game: Game, vs: str, human_first: bool, seed: int | None, hint
     print(HELP.format(example=state.legal_moves()[0]), file=out)
     while not state.is_over():
         if bot is not None and state.to_move != human_seat:
-            move = bot.choose(state)
+            if hasattr(bot, "hint"):
+                move, rate = bot.hint(state)
+                note = f" (estimated win rate {rate:.0%})"
+            else:
+                move, note = bot.choose(state), ""
             state.play(move)
-            print(f"{vs} plays {move}", file=out)
+            print(f"{vs} plays {move}{note}", file=out)
             continue
         print(state, file=out)
         if hints:
@@ -73,6 +77,9 @@ def _command(line: str, state: State, bot, human_seat: int, out: TextIO) -> bool
         print(HELP.format(example=state.legal_moves()[0]), file=out)
     elif line == "moves":
         print(" ".join(state.legal_moves()), file=out)
+    elif line == "hint":
+        move, rate = hint(state, level=5, seed=0)
+        print(f"hint: {move} (estimated win rate {rate:.0%})", file=out)
     elif line == "record":
         print(state.record_text(), file=out)
     elif word == "save" and rest:

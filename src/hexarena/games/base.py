@@ -17,6 +17,15 @@ A game supplies numba kernels over ``(s, tables)``: ``legal(s, t, out) ->
 count``, ``apply(s, t, action)`` (the action is known legal) and
 ``playout(s, t)`` (random play to the end, in place).  The ``State`` class
 adds notation, validation, undo, records and rendering in Python.
+
+Optional kernel, for games where uniformly random playouts mean little:
+``policy(s, t, moves, n) -> i`` picks the index ``i`` of the move to play
+among the legal ``moves[:n]`` in position ``s`` (it may use numba's
+``np.random``).  The MCTS agent (:mod:`hexarena.ai.mcts`) then plays its
+playouts step by step through it instead of calling ``playout``.
+``recorded_playout(s, t, actions, movers) -> count`` is ``playout`` that
+also writes each move and its mover into the two int32 arrays while they
+have room (RAVE needs the moves; without it MCTS plays step by step).
 """
 
 from __future__ import annotations

@@ -149,6 +149,14 @@ def apply(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal moves to the end (in place)."""
+    none = np.empty(0, dtype=np.int32)
+    recorded_playout(s, t, none, none)
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """``playout`` that also writes each move and its mover into ``actions`` and
+    ``movers`` while they have room; returns the number written (for MCTS's AMAF)."""
     nbr, seam, params = t
     n = params[0]
     empties = np.empty(n, dtype=np.int32)
@@ -158,19 +166,27 @@ def playout(s, t):
             empties[k] = c
             k += 1
     shuffle_prefix(empties, k)
+    room, written = actions.shape[0], 0
     while s[WINNER] < 0 and (s[COLOR0] == 0 or (params[1] == SWAP and s[PLY] == 1)):
         if s[COLOR0] == 0 and s[PLACED] == 3:  # the chooser picks a colour
-            apply(s, t, n + 1 + np.random.randint(0, 2))
+            a = n + 1 + np.random.randint(0, 2)
         elif s[COLOR0] != 0 and np.random.randint(0, k + 1) == 0:  # swap among k + 1 moves
-            apply(s, t, n)
+            a = n
         else:
             k -= 1
-            apply(s, t, empties[k])
+            a = empties[k]
+        if written < room:
+            actions[written], movers[written] = a, s[TO_MOVE]
+            written += 1
+        apply(s, t, a)
     # plain alternation from here: place without the facade's bookkeeping
     colour = _colour_to_place(s, params)
-    placed = 0
+    placed, mover = 0, s[TO_MOVE]
     while s[WINNER] < 0 and s[LOOP] == 0 and k > 0:
         k -= 1
+        if written < room:
+            actions[written], movers[written] = empties[k], (mover + placed) % 2
+            written += 1
         placed += 1
         if _place(s, nbr, seam, n, empties[k], colour):
             s[LOOP] = colour
@@ -181,6 +197,7 @@ def playout(s, t):
     s[PLACED] += placed
     s[TO_MOVE] = (s[TO_MOVE] + placed) % 2
     _finish(s)
+    return written
 
 
 @njit
@@ -199,6 +216,7 @@ class Kernels:
     legal = staticmethod(legal)
     apply = staticmethod(apply)
     playout = staticmethod(playout)
+    recorded_playout = staticmethod(recorded_playout)
     playouts = staticmethod(playouts)
 
 

@@ -1,0 +1,73 @@
+"""Strength matches at equal wall-clock time per move, colours alternated.
+
+    .venv/bin/python bench/strength.py GAME [-o key=value ...] [--games N] [--seconds S]
+                                        [--a AGENT] [--b AGENT] [--seed K]
+
+AGENT is ``random`` or an MCTS variant (``uct``, ``rave``, ``grave``,
+``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS).
+Prints each game's result, then A's wins, B's wins and a 95% (Wilson)
+interval of A's score.  Example:
+
+    .venv/bin/python bench/strength.py projective-hex -o size=6 -o opening=none \\
+        --games 20 --seconds 0.25 --a enhanced --b uct
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from typing import Callable
+
+from hexarena import load
+from hexarena.ai import Agent, agent
+from hexarena.ai.arena import match
+from hexarena.ai.mcts import VARIANTS
+from hexarena.cli import parse_options
+
+
+def factories(seconds: float, seed: int) -> dict[str, Callable[[], Agent]]:
+    """Agent name -> a maker of fresh agents (seeds differ from game to game)."""
+    seeds = itertools.count(seed)
+    out: dict[str, Callable[[], Agent]] = {"random": lambda: agent("random", seed=next(seeds))}
+    for variant in VARIANTS:
+        out[variant] = lambda v=variant: agent("mcts", seconds=seconds, variant=v, seed=next(seeds))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("game")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seconds", type=float, default=0.25, help="time per move for both agents")
+    p.add_argument("--a", default="enhanced")
+    p.add_argument("--b", default="uct")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    game = load(args.game, **parse_options(args.option))
+    makers = factories(args.seconds, args.seed)
+    for name in (args.a, args.b):
+        if name not in makers:
+            p.error(f"unknown agent {name!r}; agents: {', '.join(makers)}")
+    makers[args.a]().choose(game.new_state())  # compile before the clock matters
+    makers[args.b]().choose(game.new_state())
+    start = time.perf_counter()
+
+    def report(i: int, final, a_seat: int) -> None:
+        w = final.winner()
+        who = "draw" if w is None else (args.a if w == a_seat else args.b)
+        print(f"game {i + 1:>3}: {args.a} plays {'first' if a_seat == 0 else 'second'}, "
+              f"{len(final.history)} moves, won by {who}", flush=True)
+
+    r = match(game, makers[args.a], makers[args.b], args.games, report)
+    low, high = r.interval()
+    print(f"{game!r}, {args.seconds} s/move, {args.games} games ({time.perf_counter() - start:.0f} s): "
+          f"{args.a} {r.wins[0]}, {args.b} {r.wins[1]}, draws {r.draws}; "
+          f"{args.a} scores {r.score():.0%} (95% interval {low:.0%}..{high:.0%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

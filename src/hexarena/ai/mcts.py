@@ -1,0 +1,480 @@
+"""Monte Carlo tree search whose whole simulation loop runs in numba.
+
+The tree lives in two preallocated arrays, one row per node:
+
+* ``ints[node]``: ``ACTION`` (the move leading here), ``FIRST`` (index of
+  the first child, -1 while unexpanded), ``COUNT`` (number of children),
+  ``MOVER`` (the player to move in this node's position, -1 at the end) and
+  ``PROVEN`` (-1 unknown, else the proven winner 0, 1 or ``DRAW``);
+* ``flts[node]``: ``N`` visits, ``W`` reward, ``RN``/``RW`` the AMAF
+  (all-moves-as-first) visits and reward; rewards count for the player who
+  chose the move (the parent's ``MOVER``): 1 a win, 0.5 a draw, 0 a loss.
+
+A node's children are allocated together when it is expanded, in random
+order.  Values are backed up per player, never by alternation, so turns of
+several steps (the same player moving again) need nothing special; the
+MCTS-solver is player-aware in the same way: a node is a proven win for its
+mover if one child is, and a proven loss if every child is.
+
+The search is generic over the game protocol: the simulation loop
+(``search_template.py``) calls the game's kernels ``legal``, ``apply``,
+``playout`` and the optional ``policy`` and ``recorded_playout`` (see
+:mod:`hexarena.games.base`) as globals.  Numba cannot
+cache a function that receives jitted functions as arguments or in a
+closure (their identities change between processes), so
+:func:`compiled_search` writes the loop once per game into a cache
+directory with that game's kernels imported, and numba compiles and caches
+it like any kernel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..games.base import DRAW, State, _seed_numba
+from ..kernels import njit
+
+ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
+N, W, RN, RW = range(4)
+# meta: nodes in use, capacity, root, simulations done in the last call, AMAF stamp
+USED, CAPACITY, ROOT, SIMS, STAMP = range(5)
+# configuration vector (float64), see Config
+C_UCT, RAVE, RAVE_BIAS, GRAVE_REF, SOLVER, DECISIVE, ANTI, GENERIC, EXPAND = range(9)
+
+
+@njit
+def uniform_policy(s, t, moves, n):
+    """The default playout policy: the index of a uniformly random move in ``moves[:n]``."""
+    return np.random.randint(0, n)
+
+
+@njit
+def new_tree(capacity):
+    ints = np.empty((capacity, 5), dtype=np.int32)
+    flts = np.zeros((capacity, 4), dtype=np.float32)
+    meta = np.zeros(5, dtype=np.int64)
+    meta[CAPACITY] = capacity
+    _new_node(ints, flts, meta, -1)
+    return ints, flts, meta
+
+
+@njit
+def _new_node(ints, flts, meta, action):
+    i = meta[USED]
+    meta[USED] += 1
+    ints[i, ACTION] = action
+    ints[i, FIRST] = -1
+    ints[i, COUNT] = 0
+    ints[i, MOVER] = -1
+    ints[i, PROVEN] = -1
+    flts[i, :] = 0.0
+    return i
+
+
+@njit
+def _reward(winner, player):
+    if winner == player:
+        return 1.0
+    return 0.5 if winner == DRAW else 0.0
+
+
+@njit
+def _amaf_of(ints, flts, ref, action, amap):
+    """AMAF visits and reward of ``action`` at the reference node ``ref``."""
+    i = amap[action]
+    first = ints[ref, FIRST]
+    if first <= i < first + ints[ref, COUNT] and ints[i, ACTION] == action:
+        return flts[i, RN], flts[i, RW]
+    return 0.0, 0.0
+
+
+@njit
+def _map_children(ints, node, amap):
+    first = ints[node, FIRST]
+    for i in range(first, first + ints[node, COUNT]):
+        amap[ints[i, ACTION]] = i
+
+
+@njit
+def _select(ints, flts, node, cfg, ref, amap):
+    """The child of ``node`` to descend into (UCT, RAVE or GRAVE, solver-aware)."""
+    p = ints[node, MOVER]
+    first, count = ints[node, FIRST], ints[node, COUNT]
+    log_n = math.log(max(flts[node, N], 1.0))
+    c, rave, bias, solver = cfg[C_UCT], cfg[RAVE] > 0, cfg[RAVE_BIAS], cfg[SOLVER] > 0
+    best, best_v = first, -1e300
+    for i in range(first, first + count):
+        proven = ints[i, PROVEN]
+        if solver and proven >= 0:
+            if proven == p:
+                return i
+            v = 0.5 if proven == DRAW else -1.0
+        else:
+            n = flts[i, N]
+            if rave:
+                if ref == node:
+                    rn, rw = flts[i, RN], flts[i, RW]
+                else:
+                    rn, rw = _amaf_of(ints, flts, ref, ints[i, ACTION], amap)
+                    if rn == 0.0:
+                        rn, rw = flts[i, RN], flts[i, RW]
+                if n == 0.0 and rn == 0.0:
+                    v = 1e9
+                else:
+                    beta = rn / (rn + n + bias * rn * n) if rn > 0 else 0.0
+                    mean = flts[i, W] / n if n > 0 else 0.0
+                    v = (1.0 - beta) * mean + beta * (rw / rn if rn > 0 else 0.0) + c * math.sqrt(log_n / (n + 1.0))
+            elif n == 0.0:
+                v = 1e9
+            else:
+                v = flts[i, W] / n + c * math.sqrt(log_n / n)
+        if v > best_v:
+            best, best_v = i, v
+    return best
+
+
+@njit
+def _prove(ints, node):
+    """Recompute ``node``'s proof from its children; True if it is now proven."""
+    p = ints[node, MOVER]
+    first, count = ints[node, FIRST], ints[node, COUNT]
+    if count == 0:
+        return False
+    draw = unknown = False
+    for i in range(first, first + count):
+        proven = ints[i, PROVEN]
+        if proven == p:
+            ints[node, PROVEN] = p
+            return True
+        unknown = unknown or proven < 0
+        draw = draw or proven == DRAW
+    if unknown:
+        return False
+    ints[node, PROVEN] = DRAW if draw else 1 - p
+    return True
+
+
+@njit
+def _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, stamp, num_actions):
+    """Credit every child whose move its node's mover played later in the simulation."""
+    for d in range(depth - 1, -1, -1):
+        seen[seq_p[d] * num_actions + seq_a[d]] = stamp
+        if d < length and ints[path[d], FIRST] >= 0:
+            node = path[d]
+            p = ints[node, MOVER]
+            if p < 0:
+                continue
+            r = _reward(winner, p)
+            first = ints[node, FIRST]
+            for i in range(first, first + ints[node, COUNT]):
+                if seen[p * num_actions + ints[i, ACTION]] == stamp:
+                    flts[i, RN] += 1.0
+                    flts[i, RW] += r
+
+
+KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = GAME_RECORDS = None"
+                "  # KERNELS: compiled_search binds them")
+
+
+def cache_dir() -> Path:
+    """Where the specialised search modules live: ``$HEXARENA_CACHE`` or ~/.cache/hexarena."""
+    root = os.environ.get("HEXARENA_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "hexarena")
+    path = Path(root) / "mcts"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        path = Path(tempfile.gettempdir()) / f"hexarena-mcts-{os.getuid()}"
+        path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def compiled_search(kernels):
+    """``search(root_state, tables, ints, flts, meta, cfg, sims, work, seen) -> done``
+    specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
+    optional ``policy`` and ``recorded_playout`` (used only without a policy)."""
+    names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
+    policy = getattr(kernels, "policy", None)
+    recorded = getattr(kernels, "recorded_playout", None) if policy is None else None
+    return _compiled(tuple(names), _where(policy or uniform_policy), recorded and _where(recorded))
+
+
+def _where(f) -> tuple[str, str]:
+    f = getattr(f, "py_func", f)
+    return f.__module__, f.__name__
+
+
+@lru_cache(maxsize=None)
+def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None):
+    """Write the template with the kernels imported (when changed) and import it.
+
+    The text carries a hash of the sources it depends on, so an edit there
+    rewrites the file and numba's cache (keyed by the file) recompiles."""
+    template = Path(__file__).with_name("search_template.py").read_text()
+    roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
+    if recorded:
+        roles.append(("recorded_playout", recorded))
+    sources = sorted({sys.modules[m].__file__ for _, (m, _) in roles} | {__file__})
+    digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in sources)).hexdigest()[:16]
+    lines = [f"# bound by compiled_search; sources {digest}"]
+    lines += [f"from {m} import {f} as {role}" for role, (m, f) in roles]
+    lines += [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
+    text = template.replace(KERNELS_LINE, "\n".join(lines))
+    label = kernels[0][0].rsplit(".", 1)[-1] + "_" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    path = cache_dir() / f"search_{label}.py"
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    name = f"hexarena_mcts_{path.stem}"  # numba's cache finds the module again by this name
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module.search
+
+
+def work_shape(num_actions: int) -> tuple[int, int]:
+    """Rows of move buffers and paths: long enough for any game's length in steps."""
+    return 7, 4 * num_actions + 64
+
+
+@njit
+def descend(ints, node, action):
+    """The child of ``node`` reached by ``action``, or -1 if it is not in the tree."""
+    first = ints[node, FIRST]
+    if first < 0:
+        return -1
+    for i in range(first, first + ints[node, COUNT]):
+        if ints[i, ACTION] == action:
+            return i
+    return -1
+
+
+@njit
+def compact(ints, flts, meta, root):
+    """Keep only the subtree under ``root``, moved to the front of the arrays
+    (in the old order, so every node's children stay together); it becomes the root."""
+    used = meta[USED]
+    inside = np.zeros(used, dtype=np.bool_)
+    stack = np.empty(used, dtype=np.int64)
+    stack[0], top = root, 1
+    inside[root] = True
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        first = ints[node, FIRST]
+        if first < 0:
+            continue
+        for i in range(first, first + ints[node, COUNT]):
+            inside[i] = True
+            stack[top] = i
+            top += 1
+    where = np.full(used, -1, dtype=np.int64)
+    k = 0
+    for i in range(used):
+        if inside[i]:
+            where[i] = k
+            k += 1
+    for i in range(used):  # where[i] <= i: rows are only written over once read
+        if inside[i]:
+            j = where[i]
+            ints[j, :] = ints[i, :]
+            flts[j, :] = flts[i, :]
+            if ints[j, FIRST] >= 0:
+                ints[j, FIRST] = where[ints[j, FIRST]]
+    meta[USED], meta[ROOT] = k, 0
+
+
+# --- the agent ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Config:
+    """Search settings.  ``c`` is the UCT exploration constant; ``rave`` turns on
+    AMAF statistics, used through the nearest ancestor of the same mover with at
+    least ``grave_ref`` visits (GRAVE; 0 is plain RAVE) and weighted with
+    ``rave_bias``; ``solver`` proves wins and losses; ``decisive`` (``anti``)
+    tries that many sampled moves (opponent replies) per playout step for an
+    immediate win (an immediate loss to block); ``expand`` is the visits a leaf
+    needs before its children are allocated."""
+
+    c: float = 0.7
+    rave: bool = False
+    rave_bias: float = 1e-3
+    grave_ref: int = 0
+    solver: bool = False
+    decisive: int = 0
+    anti: int = 0
+    expand: int = 1
+
+    def vector(self, custom_policy: bool) -> np.ndarray:
+        generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
+        return np.array([self.c, self.rave, self.rave_bias, self.grave_ref, self.solver, self.decisive,
+                         self.anti, generic, self.expand], dtype=np.float64)
+
+
+VARIANTS: dict[str, Config] = {
+    "uct": Config(),
+    "rave": Config(c=0.2, rave=True),
+    "grave": Config(c=0.2, rave=True, grave_ref=50),
+    "solver": Config(solver=True),
+    "enhanced": Config(c=0.2, rave=True, grave_ref=50, solver=True),
+    "decisive": Config(c=0.2, rave=True, grave_ref=50, solver=True, decisive=8, anti=8),
+}
+# Level -> simulations per move (all levels search with the "enhanced" variant).
+LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
+MAX_NODES = 1 << 22
+
+
+class MCTSAgent:
+    """MCTS over the game's kernels, with tree reuse between moves.
+
+    The budget is ``simulations`` per move, or ``seconds`` per move when given
+    (then the simulation count, and so the moves, depend on the machine's
+    speed); by default ``LEVELS[level]`` simulations.  With a ``seed`` and a
+    simulation budget, play is reproducible: the generator is reseeded from
+    (seed, moves played) at every move.
+    """
+
+    def __init__(self, level: int = 5, seed: int | None = None, seconds: float | None = None,
+                 simulations: int | None = None, variant: str | Config = "enhanced") -> None:
+        if isinstance(level, bool) or level not in LEVELS:
+            raise ValueError(f"level must be an integer 1..10, got {level!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, got {seconds!r}")
+        if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
+                                        or simulations < 1):
+            raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
+        if isinstance(variant, str):
+            if variant not in VARIANTS:
+                raise ValueError(f"unknown MCTS variant {variant!r}; variants: {', '.join(VARIANTS)}")
+            variant = VARIANTS[variant]
+        self.config = variant
+        self.level, self.seed, self.seconds = level, seed, seconds
+        self.simulations = simulations if simulations is not None else (None if seconds else LEVELS[level])
+        self.name = f"mcts:{level}"
+        self.last_simulations = 0  # simulations run by the last search (reused ones not counted)
+        self._tree: tuple | None = None
+        self._key: tuple | None = None
+        self._history: list[int] = []
+
+    # public ------------------------------------------------------------------
+    def choose(self, state: State) -> str:
+        """The best move in ``state`` (the state is not changed)."""
+        return self.hint(state)[0]
+
+    def hint(self, state: State) -> tuple[str, float]:
+        """The best move and its estimated win rate for the player to move."""
+        ints, flts, meta = self.search(state)
+        child = self._best_child(ints, flts, meta)
+        return state.move_name(int(ints[child, ACTION])), self._rate(ints, flts, meta, child)
+
+    def stats(self, state: State) -> list[tuple[str, int, float]]:
+        """Search ``state``; each root move with its visits and win rate, most visited first."""
+        ints, flts, meta = self.search(state)
+        root = meta[ROOT]
+        first = ints[root, FIRST]
+        rows = [(state.move_name(int(ints[i, ACTION])), int(flts[i, N]), self._rate(ints, flts, meta, i))
+                for i in range(first, first + ints[root, COUNT])]
+        return sorted(rows, key=lambda r: -r[1])
+
+    def root_visits(self, state: State) -> int:
+        """Visits already in the tree for ``state`` (tree reuse), without searching."""
+        tree = self._reuse(state)
+        return 0 if tree is None else int(tree[1][tree[2][ROOT], N])
+
+    # search ------------------------------------------------------------------
+    def search(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if state.is_over():
+            raise ValueError("the game is over: no move to choose")
+        game = state.game
+        if self.seed is not None:
+            _seed_numba((self.seed * 1_000_003 + len(state.history)) % 2**32)
+        tree = self._reuse(state)
+        if tree is None:
+            tree = self._new_tree(game)
+        self._tree, self._key, self._history = tree, _game_key(game), state.history
+        ints, flts, meta, work, seen = tree
+        search = compiled_search(game.kernels)
+        cfg = self.config.vector(custom_policy=hasattr(game.kernels, "policy"))
+        s = state.array.copy()
+        run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
+        if self.simulations is not None and self.seconds is None:
+            self.last_simulations = run(self.simulations)
+        else:
+            self.last_simulations = self._timed(run, ints, meta)
+        return ints, flts, meta
+
+    def _timed(self, run, ints, meta) -> int:
+        deadline = time.perf_counter() + self.seconds
+        done, chunk = 0, 16
+        limit = self.simulations or 1 << 62
+        while done < limit:
+            start = time.perf_counter()
+            n = run(min(chunk, limit - done))
+            done += n
+            now = time.perf_counter()
+            if n < chunk or now >= deadline or ints[meta[ROOT], PROVEN] >= 0 and self.config.solver:
+                break
+            rate = n / max(now - start, 1e-6)
+            chunk = max(16, min(int(rate * (deadline - now)), int(rate * 0.05)))
+        return done
+
+    def _new_tree(self, game) -> tuple:
+        a = game.num_actions
+        wanted = MAX_NODES if self.simulations is None else 2 * self.simulations * (a + 1)  # reuse needs room
+        capacity = max(64 * (a + 1), min(MAX_NODES, wanted))  # room for the root's children at least
+        ints, flts, meta = new_tree(capacity)
+        return ints, flts, meta, np.zeros(work_shape(a), dtype=np.int32), np.zeros(2 * a, dtype=np.int64)
+
+    def _reuse(self, state: State) -> tuple | None:
+        """The kept tree moved down to ``state``, or None when it does not lead there."""
+        history = state.history
+        if self._tree is None or self._key != _game_key(state.game) or history[:len(self._history)] != self._history:
+            return None
+        ints, flts, meta = self._tree[:3]
+        node = int(meta[ROOT])
+        for a in history[len(self._history):]:
+            node = descend(ints, node, a)
+            if node < 0:
+                return None
+        meta[ROOT] = node
+        if meta[USED] > meta[CAPACITY] // 2:
+            compact(ints, flts, meta, node)
+            if meta[USED] > meta[CAPACITY] // 2:
+                return None
+        self._history = history
+        return self._tree
+
+    def _best_child(self, ints, flts, meta) -> int:
+        """The most visited root move, except that proofs come first."""
+        root = meta[ROOT]
+        p, first, count = ints[root, MOVER], ints[root, FIRST], ints[root, COUNT]
+
+        def key(i: int) -> tuple:
+            proven = ints[i, PROVEN]
+            rank = 2 if proven == p else (0 if proven == 1 - p else 1)
+            return rank, flts[i, N], flts[i, W]
+
+        return max(range(first, first + count), key=key)
+
+    def _rate(self, ints, flts, meta, child) -> float:
+        p, proven = ints[meta[ROOT], MOVER], ints[child, PROVEN]
+        if proven >= 0:
+            return _reward(proven, p)
+        n = flts[child, N]
+        return float(flts[child, W] / n) if n > 0 else 0.5
+
+
+def _game_key(game) -> tuple:
+    return game.name, tuple(sorted(game.options.items()))

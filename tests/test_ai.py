@@ -1,0 +1,414 @@
+"""Agents: legal moves without side effects, reproducibility, the solver on exactly
+solved positions, multi-step turns, tree reuse, hints and terminal play."""
+
+import io
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import hexarena
+from hexarena.ai import agent, hint
+from hexarena.ai.arena import match
+from hexarena.ai.mcts import VARIANTS, MCTSAgent
+from hexarena.cli import main
+from hexarena.games.base import HEADER, STEP, TO_MOVE, TURN, WINNER, Game
+from hexarena.kernels import njit
+
+from .conftest import EXTRA_CONFIGS
+
+OPENINGS = ("none", "swap", "cut-and-choose")
+CONFIGS = [(name, {}) for name in hexarena.GAMES] + [(n, o) for n, ops in EXTRA_CONFIGS.items() for o in ops]
+
+
+@pytest.mark.parametrize("name,options", CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_mcts_plays_every_registered_game(name, options):
+    """Every game, through the protocol alone: legal moves, state untouched, rates in [0, 1]."""
+    state = hexarena.load(name, **options).new_state()
+    bots = (agent("mcts", simulations=30, seed=1), agent("mcts", simulations=30, seed=2, variant="uct"))
+    while not state.is_over():
+        before = state.copy()
+        move, rate = bots[state.to_move].hint(state)
+        assert state == before and move in state.legal_moves() and 0.0 <= rate <= 1.0
+        state.play(move)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+@pytest.mark.parametrize("opening", OPENINGS)
+def test_choose_is_legal_and_leaves_the_state_alone(size, opening):
+    game = hexarena.load("projective-hex", size=size, opening=opening)
+    state = game.new_state()
+    bot = agent("mcts", simulations=60, seed=size)
+    for _ in range(8):  # through the opening's special moves (swap, the colour choice)
+        if state.is_over():
+            break
+        before = state.copy()
+        move = bot.choose(state)
+        assert state == before and state.history == before.history
+        assert move in state.legal_moves()
+        state.play(move)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_variant_plays_a_whole_game(variant):
+    game = hexarena.load("projective-hex", size=2, opening="swap")
+    final = match(game, lambda: agent("mcts", simulations=40, seed=3, variant=variant),
+                  lambda: agent("random", seed=4), games=1)
+    assert final.wins[0] + final.wins[1] + final.draws == 1
+
+
+def test_seeded_play_is_reproducible_with_a_simulation_budget():
+    game = hexarena.load("projective-hex", size=3, opening="cut-and-choose")
+
+    def moves(seed):
+        state = game.new_state()
+        a, b = agent("mcts", simulations=200, seed=seed), agent("mcts", simulations=150, seed=seed + 1)
+        while not state.is_over():
+            state.play((a, b)[state.to_move].choose(state))
+        return state.moves()
+
+    assert moves(5) == moves(5)
+    assert moves(5) != moves(6)
+
+
+# --- exact solutions of small positions ----------------------------------------
+
+def solve(game, s, memo):
+    """The winner of ``s`` under perfect play (plain minimax over the kernels)."""
+    key = s.tobytes()
+    if key not in memo:
+        if s[WINNER] >= 0:
+            memo[key] = int(s[WINNER])
+        else:
+            p, out = int(s[TO_MOVE]), np.empty(game.num_actions, np.int32)
+            results = set()
+            for a in out[:game.kernels.legal(s, game.tables, out)]:
+                t = s.copy()
+                game.kernels.apply(t, game.tables, int(a))
+                results.add(solve(game, t, memo))
+                if p in results:
+                    break
+            memo[key] = p if p in results else (2 if 2 in results else 1 - p)
+    return memo[key]
+
+
+def winning_moves(game, s, memo):
+    p, out = int(s[TO_MOVE]), np.empty(game.num_actions, np.int32)
+    wins = []
+    for a in out[:game.kernels.legal(s, game.tables, out)]:
+        t = s.copy()
+        game.kernels.apply(t, game.tables, int(a))
+        if solve(game, t, memo) == p:
+            wins.append(int(a))
+    return wins
+
+
+def immediate_wins(game, s):
+    out = np.empty(game.num_actions, np.int32)
+    found = []
+    for a in out[:game.kernels.legal(s, game.tables, out)]:
+        t = s.copy()
+        game.kernels.apply(t, game.tables, int(a))
+        if t[WINNER] == s[TO_MOVE]:
+            found.append(int(a))
+    return found
+
+
+def near_end_positions(game, count, empties):
+    """Random positions with ``empties`` empty cells, not over, reached by seeded random play."""
+    rng = np.random.default_rng(11)
+    found = []
+    while len(found) < count:
+        state = game.new_state()
+        while not state.is_over() and game.topology.ncells - int(np.count_nonzero(game.stones(state._s))) > empties:
+            state.apply(int(rng.choice(state.legal_actions())))
+        if not state.is_over():
+            found.append(state)
+    return found
+
+
+def test_solver_keeps_every_won_position_won():
+    """Positions near the end, solved exactly: where the mover can win, the solver
+    agent picks a winning move; these include one-move wins and positions where
+    the only way on is to block the opponent's immediate win."""
+    game = hexarena.load("projective-hex", size=2, opening="none")
+    memo: dict = {}
+    kinds = set()
+    for state in near_end_positions(game, 30, 6):
+        s = state._s
+        wins = winning_moves(game, s, memo)
+        if not wins:
+            continue
+        threat = bool(immediate_wins(game, _passed(s)))
+        kinds.add("one-move win" if immediate_wins(game, s) else ("block" if threat else "quiet"))
+        bot = agent("mcts", simulations=3000, seed=1, variant="solver")
+        move, rate = bot.hint(state)
+        assert state.parse(move) in wins, (state.moves(), move)
+        assert rate == 1.0  # proven
+    assert {"one-move win", "block"} <= kinds
+
+
+def _passed(s):
+    """``s`` with the other player to move (to see the opponent's threats)."""
+    t = s.copy()
+    t[TO_MOVE] = 1 - t[TO_MOVE]
+    return t
+
+
+def test_solver_proves_a_lost_position_and_still_answers():
+    game = hexarena.load("projective-hex", size=2, opening="none")
+    memo: dict = {}
+    lost = [st for st in near_end_positions(game, 40, 5) if not winning_moves(game, st._s, memo)]
+    assert lost
+    move, rate = agent("mcts", simulations=3000, seed=2, variant="solver").hint(lost[0])
+    assert move in lost[0].legal_moves() and rate == 0.0
+
+
+# --- a game with multi-step turns: take 1 or 2 stones, one per step ------------
+
+PILE = HEADER
+TAKE, END = 0, 1
+
+
+@njit
+def nim_legal(s, t, out):
+    if s[WINNER] >= 0:
+        return 0
+    out[0] = TAKE
+    if s[STEP] == 0:
+        return 1
+    out[1] = END
+    return 2
+
+
+@njit
+def nim_apply(s, t, a):
+    if a == TAKE:
+        s[PILE] -= 1
+        if s[PILE] == 0:
+            s[WINNER], s[TO_MOVE] = s[TO_MOVE], -1
+            return
+        if s[STEP] == 0:
+            s[STEP] = 1
+            return
+    s[TO_MOVE], s[STEP] = 1 - s[TO_MOVE], 0
+    s[TURN] += 1
+
+
+@njit
+def nim_playout(s, t):
+    out = np.empty(2, np.int32)
+    while s[WINNER] < 0:
+        nim_apply(s, t, out[np.random.randint(0, nim_legal(s, t, out))])
+
+
+class Nim(Game):
+    """Who takes the last stone wins; a turn takes one stone, then maybe a second ('end' stops)."""
+
+    name = "test-nim"
+    OPTIONS = {}
+    kernels = type("K", (), {"legal": staticmethod(nim_legal), "apply": staticmethod(nim_apply),
+                             "playout": staticmethod(nim_playout)})
+
+    def __init__(self, pile):
+        self.pile = pile
+        super().__init__()
+
+    def setup(self):
+        self.tables, self.num_actions, self.state_size = (np.zeros(1, np.int32),), 2, HEADER + 1
+
+    def initial_array(self):
+        s = np.zeros(self.state_size, np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN], s[PILE] = 0, -1, 1, self.pile
+        return s
+
+    def action_name(self, s, action):
+        return ("take", "end")[action]
+
+
+@pytest.mark.parametrize("pile", range(1, 9))
+@pytest.mark.parametrize("variant", ["solver", "enhanced"])
+def test_multi_step_turns_are_solved_per_player(pile, variant):
+    """Piles that are multiples of 3 are lost for the player to move; elsewhere the
+    winner takes pile % 3 stones: after one stone it must 'end' exactly when
+    that leaves a multiple of 3 (the same player moves twice in a row)."""
+    state = Nim(pile).new_state()
+    bot = agent("mcts", simulations=2000, seed=pile, variant=variant)
+    move, rate = bot.hint(state)
+    assert move == "take" and rate == (0.0 if pile % 3 == 0 else 1.0)
+    if pile % 3 and pile > 1:
+        state.play("take")
+        move, rate = bot.hint(state)
+        assert rate == 1.0 and move == ("end" if (pile - 1) % 3 == 0 else "take")
+
+
+def test_nim_positions_agree_with_the_exact_solution():
+    memo: dict = {}
+    for pile in range(1, 9):
+        game = Nim(pile)
+        assert solve(game, game.initial_array(), memo) == (1 if pile % 3 == 0 else 0)
+
+
+# --- strength, reuse, hints, budgets -------------------------------------------
+
+def test_mcts_beats_random():
+    game = hexarena.load("projective-hex", size=3, opening="none")
+    seeds = iter(range(100))
+    result = match(game, lambda: agent("mcts", level=3, seed=next(seeds)), lambda: agent("random", seed=next(seeds)),
+                   games=4)
+    assert result.wins[0] == 4
+
+
+def test_tree_reuse_keeps_statistics():
+    game = hexarena.load("projective-hex", size=3, opening="none")
+    state = game.new_state()
+    bot = agent("mcts", simulations=1500, seed=1)
+    state.play(bot.choose(state))
+    state.play(state.legal_moves()[0])
+    kept = bot.root_visits(state)
+    assert kept > 0
+    bot.choose(state)
+    assert bot.root_visits(state) == kept + 1500
+    state.undo()  # a position the tree's root no longer leads to: start afresh
+    assert MCTSAgent(simulations=10).root_visits(state) == 0 and bot.root_visits(state) == 0
+
+
+def test_compaction_keeps_the_subtree():
+    from hexarena.ai.mcts import ACTION, FIRST, COUNT, N, ROOT, USED, compact, descend
+
+    game = hexarena.load("projective-hex", size=3, opening="none")
+    state = game.new_state()
+    bot = agent("mcts", simulations=2000, seed=1)
+    bot.choose(state)
+    ints, flts, meta = bot._tree[:3]
+
+    def subtree(node, depth=3):
+        """(action, visits, children...) below ``node``, children sorted by action."""
+        first = ints[node, FIRST]
+        kids = [] if first < 0 or depth == 0 else [subtree(i, depth - 1) for i in range(first, first + ints[node, COUNT])]
+        return int(ints[node, ACTION]), float(flts[node, N]), sorted(kids)
+
+    child = descend(ints, meta[ROOT], state.legal_actions()[5])
+    before, used = subtree(child), int(meta[USED])
+    compact(ints, flts, meta, child)
+    assert meta[ROOT] == 0 and 0 < meta[USED] < used and subtree(0) == before
+
+
+@pytest.mark.parametrize("variant,game", [("enhanced", "projective-hex"), ("rave", "nim"), ("uct", "projective-hex")])
+def test_amaf_statistics(variant, game):
+    """With RAVE every root move's AMAF count includes its own visits and is at most the
+    simulations run (from the game's recorded playout or the step-by-step one); UCT keeps none."""
+    from hexarena.ai.mcts import COUNT, FIRST, N, RN, ROOT
+
+    state = (hexarena.load(game, size=3, opening="none") if game != "nim" else Nim(7)).new_state()
+    if game == "nim":
+        state.play("take")  # now 'take' again or 'end'
+    bot = agent("mcts", simulations=400, seed=1, variant=variant)
+    bot.choose(state)
+    ints, flts, meta = bot._tree[:3]
+    kids = range(ints[meta[ROOT], FIRST], ints[meta[ROOT], FIRST] + ints[meta[ROOT], COUNT])
+    n, rn = np.array([flts[i, N] for i in kids]), np.array([flts[i, RN] for i in kids])
+    if variant == "uct":
+        assert not rn.any()
+    else:
+        assert (rn >= n).all() and (rn <= 400).all() and rn.sum() > n.sum()
+
+
+def test_hint_gives_a_legal_move_and_a_rate():
+    state = hexarena.load("projective-hex", size=3).new_state()
+    for _ in range(3):
+        move, rate = hint(state, level=2, seed=1)
+        assert move in state.legal_moves() and 0.0 <= rate <= 1.0
+        state.play(move)
+    rows = agent("mcts", simulations=300, seed=1).stats(state)
+    assert sorted(r[0] for r in rows) == sorted(state.legal_moves())
+    assert sum(r[1] for r in rows) == 300 and rows[0][1] >= rows[-1][1]
+
+
+def test_time_budget():
+    import time
+
+    state = hexarena.load("projective-hex", size=4, opening="none").new_state()
+    bot = agent("mcts", seconds=0.2, seed=1)
+    bot.choose(state)  # compile
+    start = time.perf_counter()
+    assert bot.choose(state) in state.legal_moves()
+    assert time.perf_counter() - start < 0.6 and bot.last_simulations > 50
+
+
+def test_bad_agent_options():
+    with pytest.raises(ValueError, match="kinds: random, mcts"):
+        agent("alphazero")
+    with pytest.raises(ValueError, match="level must be an integer 1..10"):
+        agent("mcts", level=11)
+    with pytest.raises(ValueError, match="options: level, seconds, simulations, variant"):
+        agent("mcts", depth=3)
+    with pytest.raises(ValueError, match="variants: uct"):
+        agent("mcts", variant="magic")
+    with pytest.raises(ValueError, match="seconds must be positive"):
+        agent("mcts", seconds=0)
+    state = hexarena.load("projective-hex", size=2, opening="none").new_state()
+    for m in "a1 a2 b1 b2 b3 c1".split():
+        if not state.is_over():
+            state.play(m)
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="the game is over"):
+        agent("mcts", level=1).choose(state)
+
+
+def test_play_against_the_ai_in_the_terminal():
+    cells = hexarena.load("projective-hex", size=2).topology.names
+    out = io.StringIO()
+    old = sys.stdin
+    sys.stdin = io.StringIO("hint\n" + "\n".join(cells) + "\n")
+    try:
+        code = main(["play", "projective-hex", "-o", "size=2", "-o", "opening=none", "--vs", "ai:1", "--seed", "3"],
+                    out=out)
+    finally:
+        sys.stdin = old
+    text = out.getvalue()
+    assert code == 0 and "ai:1 plays" in text and "[projective-hex size=2 opening=none]" in text
+    assert "hint: " in text and "estimated win rate" in text
+
+
+@pytest.mark.parametrize("level", ["12", "x", "0"])
+def test_play_rejects_a_bad_level(capsys, level):
+    code = main(["play", "projective-hex", "--vs", f"ai:{level}"], out=io.StringIO())
+    assert code == 2 and f"--vs ai:{level}: level must be an integer 1..10" in capsys.readouterr().err
+
+
+def test_search_runs_without_jit():
+    code = ("import hexarena; from hexarena.ai import agent; "
+            "s = hexarena.load('projective-hex', size=2, opening='swap').new_state(); s.play('a1'); "
+            "print(agent('mcts', simulations=30, seed=1).hint(s)[0] in s.legal_moves())")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "True", out.stderr
+
+
+
+def test_bench_ai_prints_simulation_rates():
+    out = io.StringIO()
+    code = main(["bench", "--ai", "projective-hex", "--seconds", "0.05", "--no-openspiel"], out=out)
+    lines = out.getvalue().splitlines()
+    assert code == 0 and len(lines) == 4  # two board sizes, variants uct and enhanced
+    assert all("simulations/s" in line for line in lines) and "enhanced" in lines[1]
+
+
+def test_strength_script_reports_a_match(capsys):
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "strength.py")
+    spec = importlib.util.spec_from_file_location("strength", path)
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    code = strength.main(["projective-hex", "-o", "size=2", "--games", "2", "--seconds", "0.01", "--a", "enhanced",
+                          "--b", "random"])
+    text = capsys.readouterr().out
+    assert code == 0 and text.count("won by") == 2 and "95% interval" in text
+    with pytest.raises(SystemExit):
+        strength.main(["projective-hex", "--a", "alphazero"])
+    assert "unknown agent 'alphazero'; agents: random, uct" in capsys.readouterr().err
