@@ -19,45 +19,17 @@ from typing import Sequence
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import mcts
 from open_spiel.python.bots import uniform_random
 
 from hexarena.cli import parse_options
-from hexarena.interop.openspiel import load_game
+from hexarena.interop.openspiel import TimedMCTSBot, load_game
 
 KINDS = ("mcts", "random")
 
 
-class TimedMCTS(pyspiel.Bot):
-    """OpenSpiel's MCTSBot with about ``seconds`` of search a move."""
-
-    def __init__(self, game: pyspiel.Game, seconds: float, rng: np.random.RandomState) -> None:
-        super().__init__()
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-        self.bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=16, evaluator=evaluator, random_state=rng)
-        self.seconds = seconds
-        self.simulations = 0
-        self.moves = 0
-
-    def step(self, state: pyspiel.State) -> int:
-        start = time.perf_counter()
-        action = self.bot.step(state)
-        rate = self.bot.max_simulations / max(time.perf_counter() - start, 1e-6)
-        self.simulations += self.bot.max_simulations
-        self.moves += 1
-        self.bot.max_simulations = max(2, int(rate * self.seconds))
-        return action
-
-    def restart_at(self, state: pyspiel.State) -> None:
-        pass
-
-    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
-        pass
-
-
 def make_bot(kind: str, game: pyspiel.Game, seat: int, seconds: float, rng: np.random.RandomState) -> pyspiel.Bot:
     if kind == "mcts":
-        return TimedMCTS(game, seconds, rng)
+        return TimedMCTSBot(game, seconds, rng)
     return uniform_random.UniformRandomBot(seat, rng)
 
 
@@ -92,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         t0 = time.perf_counter()
         returns, moves = play(game, bots)
         score += (returns[seat] + 1) / 2
-        sims = [f"{b.simulations / max(b.moves, 1):.0f} sims/move" for b in bots if isinstance(b, TimedMCTS)]
+        sims = [f"{b.simulations / max(b.moves, 1):.0f} sims/move" for b in bots if isinstance(b, TimedMCTSBot)]
         print(f"game {i + 1}: {order[0]} (first) vs {order[1]}: returns {returns}, {moves} moves, "
               f"{time.perf_counter() - t0:.1f} s {' '.join(sims)}")
     print(f"{kinds[0]} scored {score:g}/{args.games} against {kinds[1]} ({time.perf_counter() - start:.1f} s)")

@@ -3,8 +3,10 @@
     .venv/bin/python bench/strength.py GAME [-o key=value ...] [--games N] [--seconds S]
                                         [--a AGENT] [--b AGENT] [--seed K]
 
-AGENT is ``random`` or an MCTS variant (``uct``, ``rave``, ``grave``,
-``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS).
+AGENT is ``random``, an MCTS variant (``uct``, ``rave``, ``grave``,
+``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS), or
+``openspiel-mcts`` (OpenSpiel's Python MCTS bot playing through
+hexarena.interop.openspiel, about the same time a move).
 Prints each game's result, then A's wins, B's wins and a 95% (Wilson)
 interval of A's score.  Example:
 
@@ -33,7 +35,14 @@ def factories(seconds: float, seed: int) -> dict[str, Callable[[], Agent]]:
     out: dict[str, Callable[[], Agent]] = {"random": lambda: agent("random", seed=next(seeds))}
     for variant in VARIANTS:
         out[variant] = lambda v=variant: agent("mcts", seconds=seconds, variant=v, seed=next(seeds))
+    out["openspiel-mcts"] = lambda: _openspiel_mcts(seconds, next(seeds))
     return out
+
+
+def _openspiel_mcts(seconds: float, seed: int) -> Agent:
+    from hexarena.interop.openspiel import OpenSpielMCTSAgent
+
+    return OpenSpielMCTSAgent(seconds=seconds, seed=seed)
 
 
 def main(argv: list[str]) -> int:
