@@ -14,17 +14,17 @@ direction as a suffix only where the drop could push it several ways.
 
 >>> import hexarena
 >>> s = hexarena.load("iqishiqi", size=4).new_state()
->>> s.play("d4")
-18
+>>> s.play("c4")  # a lone stone west of the ball pushes it one cell east
+96
 >>> print(s)
    abcdefghijklm
-      . . . .      1
-     . . . . .     2
-    . . . . . .    3
-   . x O . . . .   4
-    . . . . . .    5
-     . . . . .     6
-      . . . .      7
+      . . . .     1
+     . . . . .    2
+    . . . . . .   3
+   . x . . O . .  4
+    . . . . . .   5
+     . . . . .    6
+      . . . .     7
    abcdefghijklm
 South to move (North: N, SE, SW edges; South: S, NE, NW)
 """
@@ -479,9 +479,9 @@ class PushGame(Game):
         def char(c: int) -> str:
             return "O" if c == ball else "x" if board[c] else "+" if c in marks else "."
 
-        letters = "".join(_letter(x) for x in _columns(topo))
+        header = ["   " + line for line in _column_header(topo)]
         body = ascii_render.grid(topo, char, right=lambda r: f"  {r + 1}")
-        lines = ["   " + letters, *("   " + line for line in body.split("\n")), "   " + letters, self.status(state)]
+        lines = [*header, *("   " + line for line in body.split("\n")), *header, self.status(state)]
         if hints and not state.is_over():
             lines.append("legal: " + " ".join(state.legal_moves()))
         return "\n".join(lines)
@@ -503,12 +503,14 @@ class PushGame(Game):
                                 title=self.status(state), **kw)
 
 
-def _columns(topo: Topology) -> range:
-    return range(int(topo.xy[:, 0].min()), int(topo.xy[:, 0].max()) + 1)
-
-
-def _letter(x: int) -> str:
-    return chr(ord("a") + x)
+def _column_header(topo: Topology) -> list[str]:
+    """The column letters over each doubled x (``a`` .. ``z``, ``aa`` ..), one
+    line per letter position: two lines once names need two letters."""
+    letters = {int(x): re.sub(r"[0-9]+$", "", name) for name, (x, _) in zip(topo.names, topo.xy)}
+    x0, x1 = min(letters), max(letters)
+    width = max(len(v) for v in letters.values())
+    cols = [letters[x].rjust(width) for x in range(x0, x1 + 1)]
+    return ["".join(col[i] for col in cols) for i in range(width)]
 
 
 def _sees_from(s, t, c, o, dist, seen) -> bool:

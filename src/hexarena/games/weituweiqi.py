@@ -12,20 +12,20 @@ drop loses.  Drops, pushes and their notation are Iqishiqi's
 
 >>> import hexarena
 >>> s = hexarena.load("weituweiqi", size=4).new_state()
->>> for m in ("c4", "block", "f3"): _ = s.play(m)
->>> s.game.roles(s.array)
-['blocker', 'escaper']
+>>> for m in ("c4", "block", "k2"): _ = s.play(m)
+>>> s.game.roles(s.array)  # player 2 declared himself Blocker
+['escaper', 'blocker']
 >>> print(s)
    abcdefghijklm
       . . . .     1
-     . . . . .    2
-    . . x . . .   3
+     . . . . x    2
+    . . . . . .   3
    . x . . . . .  4
-    . . . . O .   5
+    . . . O . .   5
      . . . . .    6
       . . . .     7
    abcdefghijklm
-Blocker (player 1) to move; the Escaper wins on any edge
+Blocker (player 2) to move; the Escaper wins on any edge
 """
 
 from __future__ import annotations
