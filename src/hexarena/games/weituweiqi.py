@@ -138,6 +138,16 @@ class Weituweiqi(PushGame):
     BLOCK = "block"
     kernels = Kernels
 
+    def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> Any:
+        """As :meth:`PushGame.position`; ``blocker`` (0 or 1) starts in the
+        main phase with that player as Blocker, None in the auction."""
+        state = super().position(stones, ball, to_move)
+        if blocker is not None:
+            if blocker not in (0, 1):
+                raise ValueError(f"blocker is 0, 1 or None, got {blocker!r}")
+            state._s[ROLE] = blocker
+        return state
+
     def roles(self, s: np.ndarray) -> list[str | None]:
         """``['blocker', 'escaper']`` by player, ``[None, None]`` during the auction."""
         blocker = int(s[ROLE])
