@@ -175,7 +175,8 @@ def _scan(s, t, out, start, mark, epoch, first):
 
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
-    group the ball sees.  ``mark[c] == epoch`` marks cells already tried."""
+    group the ball sees, if that group plus one could fit beyond the ball.
+    ``mark[c] == epoch`` marks cells already tried."""
     nbr, ray, n = t[0], t[1], t[4][0]
     dist = np.empty(6, dtype=np.int64)
     seen = np.empty(6, dtype=np.int64)
@@ -200,6 +201,12 @@ def _scan(s, t, out, start, mark, epoch, first):
             if seen[p] == g:
                 g = -1  # met in an earlier slot
         if g < 0:
+            continue
+        room = False  # a drop joining g makes more than its size: is there room anywhere?
+        for p in range(o, 6):
+            if seen[p] == g and dist[p + 3 if p < 3 else p - 3] > s[BOARD + 2 * n + g]:
+                room = True
+        if not room:
             continue
         x = g
         while True:
