@@ -41,7 +41,8 @@ from ..board import DIRECTIONS, Topology, hexhex, rays
 from ..kernels import njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option
+from .base import HEADER, PLY, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, State
+from .pushing import direction_index
 
 # state layout after the shared header
 BALL = HEADER  # the ball's cell
@@ -381,7 +382,7 @@ class PushGame(Game):
         s[BALL], s[ROLE] = self.centre, -1
         return s
 
-    def position(self, stones: list[str], ball: str, to_move: int = 0) -> "Any":
+    def position(self, stones: list[str], ball: str, to_move: int = 0) -> State:
         """A state with ``stones`` and the ball on the named cells, ``to_move``
         to move and no history (for studying diagrams; the game goes on from it)."""
         s = self.initial_array()
@@ -437,7 +438,7 @@ class PushGame(Game):
                 choices = ", ".join(name + DIRECTIONS[d] for d in dirs)
                 raise IllegalMove(f"{text!r} can push the ball {len(dirs)} ways; say which: {choices}")
             return c * 6 + dirs[0]
-        d = DIRECTIONS.index("ne" if suffix == "n" else suffix)
+        d = direction_index("ne" if suffix == "n" else suffix)
         if d not in dirs:
             can = ", ".join(DIRECTIONS[x] for x in dirs)
             raise IllegalMove(f"{text!r}: a drop on {name} cannot push the ball {DIRECTIONS[d]}; it can push it: {can}")

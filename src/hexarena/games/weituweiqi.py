@@ -35,9 +35,8 @@ from typing import Any, Callable
 import numpy as np
 
 from ..kernels import njit
-from .base import PLY, TO_MOVE, TURN, WINNER
-from .iqishiqi import ROLE, PushGame, _scan, drop, drops, finish, has_drop, size_option
-from .iqishiqi import BALL  # noqa: F401  (re-exported for tools reading the layout)
+from .base import PLY, TO_MOVE, TURN, WINNER, State
+from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, size_option
 
 EDGE_COLOUR = "#2b9a48"
 
@@ -138,7 +137,7 @@ class Weituweiqi(PushGame):
     BLOCK = "block"
     kernels = Kernels
 
-    def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> Any:
+    def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> State:
         """As :meth:`PushGame.position`; ``blocker`` (0 or 1) starts in the
         main phase with that player as Blocker, None in the auction."""
         state = super().position(stones, ball, to_move)
