@@ -121,30 +121,36 @@ def _group_after(s, t, c):
 
 
 @inline
-def _drop_mask(s, t, c, dist, seen):
-    """Bit d set: a drop on the empty cell ``c`` may push the ball N cells in
-    slot d (a stone of the new group sees the ball from the opposite side and
-    the N cells beyond the ball are empty).  ``dist``/``seen`` from :func:`_sight`."""
+def _reach(s, t, c, dist, seen):
+    """What a drop on the empty cell ``c`` does: ``(n, sees, pushes, room)``.
+
+    ``n`` is the size of the group it makes; bit d of ``sees`` is set when a
+    stone of that group sees the ball from the side opposite slot d, bit d of
+    ``pushes`` when moreover the n cells beyond the ball in slot d are empty
+    (the legal directions); ``room`` is the most empty cells beyond the ball
+    in a seen direction.  ``dist``/``seen`` from :func:`_sight`."""
     k, j = _line(t[2], s[BALL], c)
     size, g0, g1, g2 = _group_after(s, t, c)
-    if g0 < 0:  # a lone stone: it must see the ball itself, and push it one cell
-        if k < 0 or j > dist[k]:
-            return 0
-        o = k + 3 if k < 3 else k - 3
-        return 1 << o if dist[o] >= 1 else 0
-    mask = 0
+    sees, pushes, room = 0, 0, 0
     for d in range(6):
-        o = (d + 3) % 6
-        run = j - 1 if k == d and j <= dist[d] else dist[d]
-        if run < size:
-            continue
-        if k == o and j <= dist[o]:
-            mask |= 1 << d  # the dropped stone itself sees the ball
-        else:
-            g = seen[o]
-            if g >= 0 and (g == g0 or g == g1 or g == g2):
-                mask |= 1 << d
-    return mask
+        o = d + 3 if d < 3 else d - 3
+        g = seen[o]
+        if (k == o and j <= dist[o]) or (g >= 0 and (g == g0 or g == g1 or g == g2)):
+            run = j - 1 if k == d and j <= dist[d] else dist[d]
+            sees |= 1 << d
+            room = max(room, run)
+            if run >= size:
+                pushes |= 1 << d
+    return size, sees, pushes, room
+
+
+@njit
+def reach(s, t, c):
+    """:func:`_reach` for the empty cell ``c`` of position ``s``."""
+    dist = np.empty(6, dtype=np.int64)
+    seen = np.empty(6, dtype=np.int64)
+    _sight(s, t, dist, seen)
+    return _reach(s, t, c, dist, seen)
 
 
 @njit
@@ -152,15 +158,12 @@ def drop_mask(s, t, c):
     """The directions (bit mask) in which a drop at ``c`` may push the ball."""
     if s[BOARD + c] != 0 or c == s[BALL]:
         return 0
-    dist = np.empty(6, dtype=np.int64)
-    seen = np.empty(6, dtype=np.int64)
-    _sight(s, t, dist, seen)
-    return _drop_mask(s, t, c, dist, seen)
+    return reach(s, t, c)[2]
 
 
 @inline
 def _emit(s, t, c, dist, seen, out, k):
-    mask = _drop_mask(s, t, c, dist, seen)
+    mask = _reach(s, t, c, dist, seen)[2]
     if mask:
         for d in range(6):
             if mask & (1 << d):
@@ -452,16 +455,11 @@ class PushGame(Game):
             return f"{text!r} holds the ball"
         if s[BOARD + c]:
             return f"{text!r} is occupied"
-        size = _group_after(s, self.tables, c)[0]
-        dist = np.empty(6, dtype=np.int64)
-        seen = np.empty(6, dtype=np.int64)
-        _sight(s, self.tables, dist, seen)
-        room = [d for d in range(6) if _sees_from(s, self.tables, c, (d + 3) % 6, dist, seen)]
-        if not room:
+        size, sees, _, room = reach(s, self.tables, c)
+        if not sees:
             return f"{text!r} cannot push the ball: no stone of its group of {size} sees the ball"
-        most = max(_run_after(self.tables, s, c, d, dist) for d in room)
         return (f"{text!r} makes a group of {size}, so the ball must move exactly {size} cells, "
-                f"but there are at most {most} empty cells beyond it")
+                f"but there are at most {room} empty cells beyond it")
 
     # facts ----------------------------------------------------------------
     def stones(self, s: np.ndarray) -> np.ndarray:
@@ -519,21 +517,6 @@ def _column_header(topo: Topology) -> list[str]:
     width = max(len(v) for v in letters.values())
     cols = [letters[x].rjust(width) for x in range(x0, x1 + 1)]
     return ["".join(col[i] for col in cols) for i in range(width)]
-
-
-def _sees_from(s, t, c, o, dist, seen) -> bool:
-    """Whether the group a drop at ``c`` makes sees the ball from slot ``o``."""
-    k, j = _line(t[2], int(s[BALL]), c)
-    if k == o and j <= dist[o]:
-        return True
-    groups = _group_after(s, t, c)[1:]
-    return seen[o] >= 0 and int(seen[o]) in groups
-
-
-def _run_after(t, s, c, d, dist) -> int:
-    """Empty cells beyond the ball in slot ``d`` once ``c`` holds a stone."""
-    k, j = _line(t[2], int(s[BALL]), c)
-    return j - 1 if k == d and j <= dist[d] else int(dist[d])
 
 
 class Iqishiqi(PushGame):
