@@ -15,7 +15,7 @@ import pytest
 import hexarena
 from hexarena import IllegalMove
 from hexarena.cli import main
-from hexarena.games.iqishiqi import CORNER, CORNER_COLOUR, EDGE_COLOURS, has_drop
+from hexarena.games.iqishiqi import CORNER, Iqishiqi, has_drop
 from hexarena.render.svg import STONE, BALL
 
 
@@ -344,7 +344,16 @@ def test_ascii_shows_stones_ball_letters_and_row_numbers():
     assert row8.split() == [".", ".", ".", ".", ".", ".", "x", "O", ".", ".", ".", ".", ".", ".", ".", "8"]
     assert lines[-1] == "North to move (North: N, SE, SW edges; South: S, NE, NW)"
     hinted = s.game.ascii(s, hints=True)
-    assert "legal: " in hinted and "l7e l7se" in hinted and "+" in hinted
+    assert "drops (ball's directions): " in hinted and "  l7 e,se  " in hinted and "  t3 sw" in hinted
+    assert hinted.count("+") == len({a // 6 for a in s.legal_actions()})
+
+
+def test_ascii_ring_marks_whose_edge_is_where():
+    g = game(size=3)
+    lines = g.ascii(g.new_state(), edges=True).split("\n")
+    assert lines[1].strip() == "* N N *" and lines[7].strip() == "* S S *"  # top (North), bottom (South)
+    assert lines[2].split()[0] == "S" and lines[2].split()[-2] == "S"  # row 1: NW and NE sides (South)
+    assert lines[6].split()[0] == "N" and lines[6].split()[-2] == "N"  # row 5: SW and SE sides (North)
 
 
 def test_svg_colours_each_players_edges_and_shows_the_ball_and_push_hints():
@@ -352,7 +361,8 @@ def test_svg_colours_each_players_edges_and_shows_the_ball_and_push_hints():
     root = ET.fromstring(s.svg(hints=True))
     ns = "{http://www.w3.org/2000/svg}"
     rim = [e.get("stroke") for e in root.iter(ns + "line") if e.get("class") == "rim"]
-    assert rim.count(EDGE_COLOURS[0]) == rim.count(EDGE_COLOURS[1]) > 0 and CORNER_COLOUR in rim
+    north, south, corner = (colour for colour, _ in Iqishiqi.EDGE_STYLE)
+    assert rim.count(north) == rim.count(south) > 0 and rim.count(corner) == 6
     circles = [e.get("fill") for e in root.iter(ns + "circle")]
     assert circles.count(STONE[BALL]) == 1 and circles.count(STONE[1]) == 2
     arrows = [e for e in root.iter(ns + "g") if e.get("class") == "push"]

@@ -11,7 +11,7 @@ import pytest
 import hexarena
 from hexarena import IllegalMove
 from hexarena.cli import main
-from hexarena.games.weituweiqi import EDGE_COLOUR
+from hexarena.games.weituweiqi import Weituweiqi
 
 # The source's first auction: "1. c6 q6 2. r7 d7 3. g2 q8 4. e8n h1 5. o2 k8
 # 6. j9 e2 7. m2 m4", and its diagram as the text file has it (the rows lost
@@ -226,7 +226,7 @@ def test_ascii_and_svg():
     root = ET.fromstring(s.svg(hints=True))
     ns = "{http://www.w3.org/2000/svg}"
     rim = {e.get("stroke") for e in root.iter(ns + "line") if e.get("class") == "rim"}
-    assert rim == {EDGE_COLOUR}
+    assert rim == {Weituweiqi.EDGE_STYLE[0][0]}
     assert len([e for e in root.iter(ns + "g") if e.get("class") == "push"]) == len(s.legal_actions()) - 1
 
 

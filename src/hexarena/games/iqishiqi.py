@@ -32,14 +32,13 @@ South to move (North: N, SE, SW edges; South: S, NE, NW)
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 import numba
 import numpy as np
 
-from ..board import DIRECTIONS, Topology, hexhex, rays
+from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
 from ..kernels import njit
-from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import HEADER, PLY, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, State
 from .pushing import direction_index
@@ -350,8 +349,6 @@ class Kernels:
 # --- the facade ------------------------------------------------------------------
 
 _MOVE = re.compile(r"^([a-z]+[0-9]+)(e|w|ne|nw|se|sw|n)?$")
-EDGE_COLOURS = ("#2b6cd8", "#d83a2b")  # player 0's edges, player 1's
-CORNER_COLOUR = "#9a48c0"
 
 
 def size_option(default: int) -> Option:
@@ -474,29 +471,55 @@ class PushGame(Game):
         return [divmod(a, 6) for a in state.legal_actions() if a < self.topology.ncells * 6]
 
     # rendering -----------------------------------------------------------
-    def ascii(self, state, hints: bool = False) -> str:
+    def ascii(self, state, hints: bool = False, edges: bool = False) -> str:
         """The board as the source draws it (``x`` stones, ``O`` the ball),
-        column letters above and below, row numbers at the right; with
-        ``hints``, ``+`` marks the legal drop cells and the moves are listed."""
+        column letters above and below, row numbers at the right.  With
+        ``hints``, ``+`` marks the legal drop cells and each one's directions
+        for the ball are listed; with ``edges``, a ring of marks around the
+        board says whose edge is where (``EDGE_STYLE``)."""
         s, topo = state._s, self.topology
         board, ball = self.stones(s), self.ball(s)
-        marks = {c for c, _ in self.hint_moves(state)} if hints else set()
-
-        def char(c: int) -> str:
-            return "O" if c == ball else "x" if board[c] else "+" if c in marks else "."
-
-        header = ["   " + line for line in _column_header(topo)]
-        body = ascii_render.grid(topo, char, right=lambda r: f"  {r + 1}")
-        lines = [*header, *("   " + line for line in body.split("\n")), *header, self.status(state)]
-        if hints and not state.is_over():
-            lines.append("legal: " + " ".join(state.legal_moves()))
+        moves = self.hint_moves(state) if hints else []
+        marks = {c for c, _ in moves}
+        points = {(int(x), int(r)): "O" if c == ball else "x" if board[c] else "+" if c in marks else "."
+                  for c, (x, r) in enumerate(topo.xy)}
+        if edges:
+            for c in topo.perimeter:
+                for slot in range(6):
+                    kind = self.edge_kind(c, slot) if topo.nbr[c, slot] < 0 else None
+                    if kind is not None:
+                        dx, dr = STEP[slot]
+                        points[(int(topo.xy[c, 0]) + dx, int(topo.xy[c, 1]) + dr)] = self.EDGE_STYLE[kind][1]
+        x0, x1 = min(x for x, _ in points), max(x for x, _ in points)
+        pad = " " * (3 - int(topo.xy[:, 0].min()) + x0)
+        header = [" " * 3 + line for line in _column_header(topo)]
+        lines = list(header)
+        for r in range(min(r for _, r in points), max(r for _, r in points) + 1):
+            row = "".join(points.get((x, r), " ") for x in range(x0, x1 + 1))
+            label = f"  {r + 1}" if 0 <= r < topo.rows else ""
+            lines.append((pad + row + label).rstrip())
+        lines += [*header, self.status(state)]
+        if moves:
+            by_cell: dict[int, list[str]] = {}
+            for c, d in moves:
+                by_cell.setdefault(c, []).append(DIRECTIONS[d])
+            lines.append("drops (ball's directions): " +
+                         "  ".join(f"{topo.name(c)} {','.join(ds)}" for c, ds in by_cell.items()))
         return "\n".join(lines)
 
     def status(self, state) -> str:
         raise NotImplementedError
 
-    def border_colour(self, s: np.ndarray) -> Callable[[int, int], str | None]:
+    EDGE_STYLE: tuple[tuple[str, str], ...] = ()  # (SVG colour, ASCII mark) of each kind of edge
+
+    def edge_kind(self, c: int, slot: int) -> int | None:
+        """The kind of board edge (an index of ``EDGE_STYLE``) beyond rim cell
+        ``c`` in direction ``slot``, None where there is none."""
         raise NotImplementedError
+
+    def _edge_colour(self, c: int, slot: int) -> str | None:
+        kind = self.edge_kind(c, slot)
+        return None if kind is None else self.EDGE_STYLE[kind][0]
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """Stones dark, the ball red, each player's edges coloured; with
@@ -505,7 +528,7 @@ class PushGame(Game):
         board, ball = self.stones(s), self.ball(s)
         moves = self.hint_moves(state) if hints else []
         return svg_render.board(self.topology, lambda c: svg_render.BALL if c == ball else int(board[c]),
-                                marks=[c for c, _ in moves], arrows=moves, border=self.border_colour(s),
+                                marks=[c for c, _ in moves], arrows=moves, border=self._edge_colour,
                                 title=self.status(state), **kw)
 
 
@@ -537,8 +560,14 @@ class Iqishiqi(PushGame):
             return f"{self.PLAYERS[state.winner()]} wins ({how}: {self.topology.name(ball)})"
         return f"{self.PLAYERS[state.to_move]} to move (North: N, SE, SW edges; South: S, NE, NW)"
 
-    def border_colour(self, s: np.ndarray) -> Callable[[int, int], str | None]:
-        return lambda c, slot: _side_colour(self.topology, c, slot)
+    EDGE_STYLE = (("#2b6cd8", "N"), ("#d83a2b", "S"), ("#9a48c0", "*"))  # North's, South's, a corner's
+
+    def edge_kind(self, c: int, slot: int) -> int | None:
+        """0 for North's edges (N, SE, SW), 1 for South's (S, NE, NW),
+        ``CORNER`` where two sides meet."""
+        owners = {0 if side in NORTH_SIDES else 1 for side in range(6)
+                  if c in self.topology.sides[side] and slot in ((side + 4) % 6, (side + 5) % 6)}
+        return owners.pop() if len(owners) == 1 else CORNER if owners else None
 
     PLANES = ("stones", "ball", "empty", "own edge", "opponent edge")
 
@@ -554,14 +583,3 @@ class Iqishiqi(PushGame):
         out[3] = (owner == player) | (owner == CORNER)
         out[4] = (owner == 1 - player) | (owner == CORNER)
         return out
-
-
-def _side_colour(topo: Topology, c: int, slot: int) -> str | None:
-    """The colour of the board edge beyond cell ``c`` in ``slot``: its
-    owner's (North owns the top, lower-right and lower-left sides), or the
-    corner colour where two sides meet."""
-    owners = {0 if side in NORTH_SIDES else 1 for side in range(6)
-              if c in topo.sides[side] and slot in ((side + 4) % 6, (side + 5) % 6)}
-    if len(owners) == 1:
-        return EDGE_COLOURS[owners.pop()]
-    return CORNER_COLOUR if owners else None

@@ -30,16 +30,13 @@ Blocker (player 2) to move; the Escaper wins on any edge
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..kernels import njit
 from .base import PLY, TO_MOVE, TURN, WINNER, State
 from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, size_option
-
-EDGE_COLOUR = "#2b9a48"
-
 
 @njit
 def legal(s, t, out):
@@ -172,8 +169,10 @@ class Weituweiqi(PushGame):
             return f"auction: {self.PLAYERS[p]} to move (a drop, or 'block' to become the Blocker)"
         return f"{who(p)} to move; the Escaper wins on any edge"
 
-    def border_colour(self, s: np.ndarray) -> Callable[[int, int], str | None]:
-        return lambda c, slot: EDGE_COLOUR
+    EDGE_STYLE = (("#2b9a48", "#"),)  # every edge: the Escaper's goal
+
+    def edge_kind(self, c: int, slot: int) -> int | None:
+        return 0 if self.topology.nbr[c, slot] < 0 else None
 
     PLANES = ("stones", "ball", "empty", "edge", "blocker", "escaper", "auction")
 
