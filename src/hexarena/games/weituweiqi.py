@@ -38,6 +38,7 @@ from ..kernels import njit
 from .base import PLY, TO_MOVE, TURN, WINNER, State
 from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, size_option
 
+
 @njit
 def legal(s, t, out):
     if s[WINNER] >= 0:
