@@ -241,3 +241,11 @@ def test_planes_roles_and_auction_flag():
     p0, p1 = g.planes(s.array, 0), g.planes(s.array, 1)
     assert p0[4].all() and not p0[5].any() and not p0[6].any()
     assert p1[5].all() and not p1[4].any()
+
+
+def test_status_says_how_the_game_ended():
+    s = new().game.position(**RING, to_move=0)
+    s.play("g6")
+    assert str(s).split("\n")[-1] == "player 2 wins in the auction (stalemate)"
+    s = play(GAME2 + ["block", "g6", "c8", "e8e"])
+    assert str(s).split("\n")[-1] == "Escaper (player 2) wins (the ball on the edge, s8)"

@@ -507,7 +507,8 @@ class PushGame(Game):
                          "  ".join(f"{topo.name(c)} {','.join(ds)}" for c, ds in by_cell.items()))
         return "\n".join(lines)
 
-    def status(self, state) -> str:
+    def status(self, state, legend: bool = True) -> str:
+        """Who is to move or who won and how; ``legend`` adds what the edges mean."""
         raise NotImplementedError
 
     EDGE_STYLE: tuple[tuple[str, str], ...] = ()  # (SVG colour, ASCII mark) of each kind of edge
@@ -529,7 +530,7 @@ class PushGame(Game):
         moves = self.hint_moves(state) if hints else []
         return svg_render.board(self.topology, lambda c: svg_render.BALL if c == ball else int(board[c]),
                                 marks=[c for c, _ in moves], arrows=moves, border=self._edge_colour,
-                                title=self.status(state), **kw)
+                                title=self.status(state, legend=False), **kw)
 
 
 def _column_header(topo: Topology) -> list[str]:
@@ -550,7 +551,7 @@ class Iqishiqi(PushGame):
     OPTIONS = {"size": size_option(8)}
     kernels = Kernels
 
-    def status(self, state) -> str:
+    def status(self, state, legend: bool = True) -> str:
         s = state._s
         if state.is_over():
             ball = self.ball(s)
@@ -558,7 +559,7 @@ class Iqishiqi(PushGame):
             how = ("the ball on a corner" if o == CORNER else "the ball on its edge" if o >= 0 else
                    "stalemate")
             return f"{self.PLAYERS[state.winner()]} wins ({how}: {self.topology.name(ball)})"
-        return f"{self.PLAYERS[state.to_move]} to move (North: N, SE, SW edges; South: S, NE, NW)"
+        return f"{self.PLAYERS[state.to_move]} to move" + (" (North: N, SE, SW edges; South: S, NE, NW)" if legend else "")
 
     EDGE_STYLE = (("#2b6cd8", "N"), ("#d83a2b", "S"), ("#9a48c0", "*"))  # North's, South's, a corner's
 

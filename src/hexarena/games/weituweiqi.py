@@ -155,20 +155,19 @@ class Weituweiqi(PushGame):
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
         return {"roles": self.roles(s)}
 
-    def status(self, state) -> str:
+    def status(self, state, legend: bool = True) -> str:
         s = state._s
         roles = self.roles(s)
-        who = lambda p: (f"{roles[p].capitalize()} " if roles[p] else "") + f"({self.PLAYERS[p]})"  # noqa: E731
+        who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
         if state.is_over():
             w = state.winner()
-            ball = self.topology.name(self.ball(s))
-            if roles[0] is None:
-                return f"{self.PLAYERS[w]} wins in the auction ({self.PLAYERS[1 - w]} lost with the ball on {ball})"
-            return f"{who(w)} wins (ball on {ball})"
+            ball = self.ball(s)
+            how = f"the ball on the edge, {self.topology.name(ball)}" if self.topology.edge[ball] else "stalemate"
+            return f"{who(w)} wins{' in the auction' if roles[0] is None else ''} ({how})"
         p = state.to_move
         if roles[0] is None:
-            return f"auction: {self.PLAYERS[p]} to move (a drop, or 'block' to become the Blocker)"
-        return f"{who(p)} to move; the Escaper wins on any edge"
+            return f"auction: {self.PLAYERS[p]} to move" + (" (a drop, or 'block' to become the Blocker)" if legend else "")
+        return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
 
     EDGE_STYLE = (("#2b9a48", "#"),)  # every edge: the Escaper's goal
 
