@@ -78,7 +78,7 @@ def _line(xy, a, b):
     return -1, 0
 
 
-@inline
+@njit
 def _sight(s, t, dist, seen):
     """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
     the group id of the stone then met (-1 at the board's edge)."""
