@@ -172,17 +172,23 @@ def _emit(s, t, c, dist, seen, out, k):
 
 
 @njit
-def _scan(s, t, out, start, mark, epoch, first):
+def scratch(t):
+    """Working space for :func:`_scan`: a mark per cell, then 12 entries."""
+    return np.zeros(t[4][0] + 12, dtype=np.int64)
+
+
+@njit
+def _scan(s, t, out, start, work, epoch, first):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
     ``start``; returns the new end (with ``first``, stops at the first).
 
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
     group the ball sees, if that group plus one could fit beyond the ball.
-    ``mark[c] == epoch`` marks cells already tried."""
+    ``work`` (:func:`scratch`) holds ``mark``, where ``mark[c] == epoch``
+    marks cells already tried, and the ball's sight lines."""
     nbr, ray, n = t[0], t[1], t[4][0]
-    dist = np.empty(6, dtype=np.int64)
-    seen = np.empty(6, dtype=np.int64)
+    mark, dist, seen = work[:n], work[n: n + 6], work[n + 6:]
     _sight(s, t, dist, seen)
     ball, k = s[BALL], start
     for o in range(6):
@@ -229,7 +235,7 @@ def _scan(s, t, out, start, mark, epoch, first):
 @njit
 def drops(s, t, out, start):
     """Every legal drop action into ``out`` from ``start``, ascending; the new end."""
-    k = _scan(s, t, out, start, np.zeros(t[4][0], dtype=np.int32), 1, False)
+    k = _scan(s, t, out, start, scratch(t), 1, False)
     out[start:k].sort()
     return k
 
@@ -238,7 +244,7 @@ def drops(s, t, out, start):
 def has_drop(s, t):
     """True if the player to move has a legal drop."""
     out = np.empty(6, dtype=np.int32)
-    return _scan(s, t, out, 0, np.zeros(t[4][0], dtype=np.int32), 1, True) > 0
+    return _scan(s, t, out, 0, scratch(t), 1, True) > 0
 
 
 @njit
@@ -316,9 +322,9 @@ def apply(s, t, a):
 def playout(s, t):
     """Uniformly random legal drops to the end (in place)."""
     out = np.empty(t[4][0] * 6, dtype=np.int32)
-    mark = np.zeros(t[4][0], dtype=np.int32)
+    work = scratch(t)
     while s[WINNER] < 0:
-        k = _scan(s, t, out, 0, mark, s[PLY] + 1, False)
+        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
         if k == 0:
             finish(s, 1 - s[TO_MOVE])
             break

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..kernels import njit
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, size_option
+from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, scratch, size_option
 
 
 @njit
@@ -88,9 +88,9 @@ def playout(s, t):
     """Uniformly random legal moves (``block`` among them) to the end, in place."""
     n = t[4][0]
     out = np.empty(n * 6 + 1, dtype=np.int32)
-    mark = np.zeros(n, dtype=np.int32)
+    work = scratch(t)
     while s[WINNER] < 0:
-        k = _scan(s, t, out, 0, mark, s[PLY] + 1, False)
+        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
         if s[ROLE] < 0:
             out[k] = n * 6
             k += 1
