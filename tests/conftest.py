@@ -8,6 +8,8 @@ from hypothesis import HealthCheck, settings
 # Option sets the property tests cover beyond each game's defaults.
 EXTRA_CONFIGS: dict[str, list[dict]] = {
     "projective-hex": [{"size": 2, "opening": "swap"}, {"size": 4, "opening": "none"}],
+    "iqishiqi": [{"size": 3}, {"size": 4}],
+    "weituweiqi": [{"size": 3}, {"size": 4}],
     "hex-pushpin": [{"size": 3}],
     "push-and-pull": [{"size": 5}],
 }

@@ -10,6 +10,8 @@ from .base import Game, IllegalMove, State
 # name -> (module, class); aliases map to a name
 _REGISTRY: dict[str, tuple[str, str]] = {
     "projective-hex": ("projective_hex", "ProjectiveHex"),
+    "iqishiqi": ("iqishiqi", "Iqishiqi"),
+    "weituweiqi": ("weituweiqi", "Weituweiqi"),
     "hex-pushpin": ("hex_pushpin", "HexPushpin"),
     "push-and-pull": ("push_and_pull", "PushAndPull"),
 }

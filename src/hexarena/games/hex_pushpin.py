@@ -267,7 +267,7 @@ class HexPushpin(Game):
                     arrows.append((self.pin(s), int(self.rays[self.pin(s), self._side(s, c), dist - 1])))
         ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() else []
         return svg_render.board(self.topology, lambda c: int(board[c]) if board[c] != PIN_MARK else 0,
-                                highlight=ring, marks=marks, pieces={self.pin(s): "pin"}, arrows=arrows,
+                                highlight=ring, marks=marks, pieces={self.pin(s): "pin"}, paths=arrows,
                                 title=self._status(state), **kw)
 
     def _side(self, s: np.ndarray, c: int) -> int:

@@ -447,5 +447,5 @@ class PushAndPull(Game):
                     arrows.append((m, int(self.rays[m, d, -v - 1] if v < 0 else self.rays[m, OPPOSITE[d], v - 1])))
         pieces = {int(s[MARK]): "marker1", int(s[MARK + 1]): "marker2"}
         stone = [] if s[STONE] < 0 else [int(s[STONE])]
-        return svg_render.board(self.topology, lambda c: 3 if board[c] == NEUTRAL else 0, highlight=stone,
-                                marks=marks, pieces=pieces, arrows=arrows, title=self._status(state), **kw)
+        neutral = lambda c: svg_render.NEUTRAL if board[c] == NEUTRAL else 0  # noqa: E731
+        return svg_render.board(self.topology, neutral, highlight=stone, marks=marks, pieces=pieces, paths=arrows, title=self._status(state), **kw)

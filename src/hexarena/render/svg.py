@@ -6,13 +6,14 @@ import math
 from html import escape
 from typing import Callable, Iterable
 
-from ..board import Topology
+from ..board import STEP, Topology
 
 R = 20.0  # hexagon circumradius in px
 DX = R * math.sqrt(3) / 2  # half a cell's width: one doubled-x unit
 DY = R * 1.5
 
-STONE = {1: "#202020", 2: "#f4f4f4", 3: "#9a9a9a"}  # dark, light, neutral
+NEUTRAL, BALL = 3, 4  # a neutral stone (Push and Pull); the Iqishiqi family's ball
+STONE = {1: "#202020", 2: "#f4f4f4", NEUTRAL: "#9a9a9a", BALL: "#d8302b"}
 # neutral pieces drawn over a cell: (fill, outline, text colour); markers are rings in their owner's colour
 PIECE = {"pin": ("#c0392b", "#6e1f17", "#fff"), "marker1": ("#202020", "#d4a017", "#fff"),
          "marker2": ("#f4f4f4", "#d4a017", "#333")}
@@ -35,15 +36,21 @@ def board(
     title: str = "",
     pieces: dict[int, str] | None = None,
     arrows: Iterable[tuple[int, int]] = (),
+    paths: Iterable[tuple[int, int]] = (),
+    border: Callable[[int, int], str | None] | None = None,
 ) -> str:
-    """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark) or 2 (light).
+    """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark), 2 (light),
+    ``NEUTRAL`` (a grey stone) or ``BALL`` (a red neutral piece).
 
     Ghost cells (glued neighbours drawn outside the rim) are dashed and
     repeat the glued cell's stone and name; ``highlight`` rings cells (a
     winning group), ``marks`` dots cells (legal-move hints).  ``pieces``
     maps cells to neutral pieces (``"pin"``: a red diamond; ``"marker1"`` /
     ``"marker2"``: a player's marker, a gold-ringed disc in his colour);
-    ``arrows`` draws (from, to) cell arrows (push hints).
+    ``arrows`` ``(cell, slot)`` draw a short arrow in cell pointing along
+    direction slot; ``paths`` draw (from, to) cell arrows (a piece's
+    possible moves); ``border(cell, slot)`` colours the rim's hexagon sides
+    (slots with no neighbour), None leaving them plain.
     """
     pieces = pieces or {}
     label = label or topo.name
@@ -85,13 +92,15 @@ def board(
         style = ' font-style="italic"' if ghost else ""
         out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="{10 if len(name) < 3 else 8}" '
                    f'fill="{text_fill}"{style}>{escape(name)}</text>')
-    for a, b in arrows:
+    for a, b in paths:
         (xa, ra), (xb, rb) = topo.xy[a], topo.xy[b]
         out.append(f'<line class="arrow" x1="{ox + xa * DX:.1f}" y1="{oy + ra * DY:.1f}" x2="{ox + xb * DX:.1f}" '
                    f'y2="{oy + rb * DY:.1f}" stroke="#2a7" stroke-width="2" marker-end="url(#arrowhead)"/>')
-    if arrows:
+    if paths:
         out.insert(1, '<defs><marker id="arrowhead" markerWidth="6" markerHeight="6" refX="5" refY="3" '
                       'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2a7"/></marker></defs>')
+    out += _rim(topo, border, ox, oy) if border else []
+    out += [_arrow(ox + int(topo.xy[c, 0]) * DX, oy + int(topo.xy[c, 1]) * DY, d) for c, d in arrows]
     out.append("</svg>")
     return "\n".join(out)
 
@@ -105,3 +114,35 @@ def _piece(kind: str, cx: float, cy: float) -> str:
         return f'<polygon class="pin" points="{pts}" fill="{fill}" stroke="{outline}" stroke-width="1.5"/>'
     return (f'<circle class="{kind}" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.72:.1f}" fill="{fill}" '
             f'stroke="{outline}" stroke-width="4"/>')
+
+
+def _rim(topo: Topology, colour: Callable[[int, int], str | None], ox: float, oy: float) -> list[str]:
+    """Thick coloured hexagon sides where the board ends (slot d lies between corners d and d+1)."""
+    out = []
+    for c, (x, r) in enumerate(topo.xy):
+        for d in range(6):
+            col = colour(c, d) if topo.nbr[c, d] < 0 else None
+            if col:
+                (x1, y1), (x2, y2) = (_corner(ox + x * DX, oy + r * DY, i) for i in (d, d + 1))
+                out.append(f'<line class="rim" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                           f'stroke="{col}" stroke-width="4" stroke-linecap="round"/>')
+    return out
+
+
+def _corner(cx: float, cy: float, i: int) -> tuple[float, float]:
+    a = math.radians(60 * i - 30)
+    return cx + R * math.cos(a), cy + R * math.sin(a)
+
+
+def _arrow(cx: float, cy: float, slot: int) -> str:
+    """A short arrow from a cell's centre towards direction ``slot``."""
+    dx, dr = STEP[slot]
+    ux, uy = dx * DX / (R * math.sqrt(3)), dr * DY / (R * math.sqrt(3))
+    tip = (cx + ux * R * 0.85, cy + uy * R * 0.85)
+    back = (cx + ux * R * 0.5, cy + uy * R * 0.5)
+    left = (back[0] - uy * R * 0.18, back[1] + ux * R * 0.18)
+    right = (back[0] + uy * R * 0.18, back[1] - ux * R * 0.18)
+    pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in (tip, left, right))
+    return (f'<g class="push" data-slot="{slot}"><line x1="{cx + ux * R * 0.25:.1f}" y1="{cy + uy * R * 0.25:.1f}" '
+            f'x2="{back[0]:.1f}" y2="{back[1]:.1f}" stroke="#1a7f50" stroke-width="2"/>'
+            f'<polygon points="{pts}" fill="#1a7f50"/></g>')

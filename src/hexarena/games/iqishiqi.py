@@ -1,0 +1,592 @@
+"""Iqishiqi (João Pedro Neto, 2003): drop shared stones to push a neutral ball.
+
+A drop makes a group of N stones (stones are one shared colour); some stone
+of that group must see the ball along a hex line, and the ball moves exactly
+N cells straight away from it over empty cells.  North owns the N, SE and
+SW edges, South the S, NE and NW edges; a ball on an edge wins for the
+edge's owner, on a corner for the mover; a player with no legal drop loses.
+
+This module also holds the drop/push kernels Weituweiqi reuses
+(:mod:`hexarena.games.weituweiqi`).  An action is ``cell * 6 + d``: the drop
+cell and the direction slot ``d`` the *ball* moves (``hexarena.board.E`` ..
+``NE``).  Names are the source's doubled-width cells, with the ball's
+direction as a suffix only where the drop could push it several ways.
+
+>>> import hexarena
+>>> s = hexarena.load("iqishiqi", size=4).new_state()
+>>> s.play("c4")  # a lone stone west of the ball pushes it one cell east
+96
+>>> print(s)
+   abcdefghijklm
+      . . . .     1
+     . . . . .    2
+    . . . . . .   3
+   . x . . O . .  4
+    . . . . . .   5
+     . . . . .    6
+      . . . .     7
+   abcdefghijklm
+South to move (North: N, SE, SW edges; South: S, NE, NW)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numba
+import numpy as np
+
+from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
+from ..kernels import njit
+from ..render import svg as svg_render
+from .base import HEADER, PLY, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, State
+from .pushing import direction_index
+
+# state layout after the shared header
+BALL = HEADER  # the ball's cell
+ROLE = HEADER + 1  # Weituweiqi: the Blocker, -1 during the auction (always -1 in Iqishiqi)
+BOARD = HEADER + 2
+# then five blocks of ncells: 1 stone / 0 empty; each stone's group id (a member cell);
+# each group id's size; each stone's next member in its group's circular list;
+# each cell's number of neighbouring stones
+
+CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
+NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
+
+# tables: (nbr, rays, xy, owner, params); params = [ncells]
+
+# Small helpers are inlined into the loops that call them (a numba call
+# passing the tables costs more than the helper's work).
+inline = numba.njit(cache=True, nogil=True, inline="always")
+
+
+# --- the shared mechanic -------------------------------------------------------
+
+@inline
+def _line(xy, a, b):
+    """(slot, distance) of cell ``b`` seen from cell ``a`` along a hex line, or (-1, 0)."""
+    dx, dr = xy[b, 0] - xy[a, 0], xy[b, 1] - xy[a, 1]
+    if dr == 0:
+        if dx == 0:
+            return -1, 0
+        return (0, dx // 2) if dx > 0 else (3, -dx // 2)
+    if dx == dr:
+        return (1, dr) if dr > 0 else (4, -dr)
+    if dx == -dr:
+        return (2, dr) if dr > 0 else (5, -dr)
+    return -1, 0
+
+
+@njit
+def _sight(s, t, dist, seen):
+    """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
+    the group id of the stone then met (-1 at the board's edge)."""
+    ray, n = t[1], t[4][0]
+    ball = s[BALL]
+    for d in range(6):
+        k = 0
+        seen[d] = -1
+        while k < ray.shape[2]:
+            m = ray[ball, d, k]
+            if m < 0:
+                break
+            if s[BOARD + m] != 0:
+                seen[d] = s[BOARD + n + m]
+                break
+            k += 1
+        dist[d] = k
+
+
+@inline
+def _group_after(s, t, c):
+    """Size of the group a drop at ``c`` makes and the ids of the (at most
+    three) groups it joins (-1 padded)."""
+    nbr, n = t[0], t[4][0]
+    g0, g1, g2, size = -1, -1, -1, 1
+    for d in range(6):
+        m = nbr[c, d]
+        if m >= 0 and s[BOARD + m] != 0:
+            g = s[BOARD + n + m]
+            if g != g0 and g != g1 and g != g2:
+                size += s[BOARD + 2 * n + g]
+                if g0 < 0:
+                    g0 = g
+                elif g1 < 0:
+                    g1 = g
+                else:
+                    g2 = g
+    return size, g0, g1, g2
+
+
+@inline
+def _reach(s, t, c, dist, seen):
+    """What a drop on the empty cell ``c`` does: ``(n, sees, pushes, room)``.
+
+    ``n`` is the size of the group it makes; bit d of ``sees`` is set when a
+    stone of that group sees the ball from the side opposite slot d, bit d of
+    ``pushes`` when moreover the n cells beyond the ball in slot d are empty
+    (the legal directions); ``room`` is the most empty cells beyond the ball
+    in a seen direction.  ``dist``/``seen`` from :func:`_sight`."""
+    k, j = _line(t[2], s[BALL], c)
+    size, g0, g1, g2 = _group_after(s, t, c)
+    sees, pushes, room = 0, 0, 0
+    for d in range(6):
+        o = d + 3 if d < 3 else d - 3
+        g = seen[o]
+        if (k == o and j <= dist[o]) or (g >= 0 and (g == g0 or g == g1 or g == g2)):
+            run = j - 1 if k == d and j <= dist[d] else dist[d]
+            sees |= 1 << d
+            room = max(room, run)
+            if run >= size:
+                pushes |= 1 << d
+    return size, sees, pushes, room
+
+
+@njit
+def reach(s, t, c):
+    """:func:`_reach` for the empty cell ``c`` of position ``s``."""
+    dist = np.empty(6, dtype=np.int64)
+    seen = np.empty(6, dtype=np.int64)
+    _sight(s, t, dist, seen)
+    return _reach(s, t, c, dist, seen)
+
+
+@njit
+def drop_mask(s, t, c):
+    """The directions (bit mask) in which a drop at ``c`` may push the ball."""
+    if s[BOARD + c] != 0 or c == s[BALL]:
+        return 0
+    return reach(s, t, c)[2]
+
+
+@inline
+def _emit(s, t, c, dist, seen, out, k):
+    mask = _reach(s, t, c, dist, seen)[2]
+    if mask:
+        for d in range(6):
+            if mask & (1 << d):
+                out[k] = c * 6 + d
+                k += 1
+    return k
+
+
+@njit
+def scratch(t):
+    """Working space for :func:`_scan`: a mark per cell, then 12 entries."""
+    return np.zeros(t[4][0] + 12, dtype=np.int64)
+
+
+@njit
+def _scan(s, t, out, start, work, epoch, first):
+    """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
+    ``start``; returns the new end (with ``first``, stops at the first).
+
+    Only two kinds of cell can push: empty cells on the ball's lines before
+    the first stone (the drop itself sees the ball), and cells next to a
+    group the ball sees, if that group plus one could fit beyond the ball.
+    ``work`` (:func:`scratch`) holds ``mark``, where ``mark[c] == epoch``
+    marks cells already tried, and the ball's sight lines."""
+    nbr, ray, n = t[0], t[1], t[4][0]
+    mark, dist, seen = work[:n], work[n: n + 6], work[n + 6:]
+    _sight(s, t, dist, seen)
+    ball, k = s[BALL], start
+    for o in range(6):
+        d = o + 3 if o < 3 else o - 3
+        for j in range(dist[o]):
+            c = ray[ball, o, j]
+            mark[c] = epoch
+            if s[BOARD + 4 * n + c] == 0:  # a lone stone pushes the ball one cell
+                if dist[d] >= 1:
+                    out[k] = c * 6 + d
+                    k += 1
+            else:
+                k = _emit(s, t, c, dist, seen, out, k)
+            if first and k > start:
+                return k
+    for o in range(6):
+        g = seen[o]
+        for p in range(o):
+            if seen[p] == g:
+                g = -1  # met in an earlier slot
+        if g < 0:
+            continue
+        room = False  # a drop joining g makes more than its size: is there room anywhere?
+        for p in range(o, 6):
+            if seen[p] == g and dist[p + 3 if p < 3 else p - 3] > s[BOARD + 2 * n + g]:
+                room = True
+        if not room:
+            continue
+        x = g
+        while True:
+            for d in range(6):
+                c = nbr[x, d]
+                if c >= 0 and s[BOARD + c] == 0 and c != ball and mark[c] != epoch:
+                    mark[c] = epoch
+                    k = _emit(s, t, c, dist, seen, out, k)
+                    if first and k > start:
+                        return k
+            x = s[BOARD + 3 * n + x]
+            if x == g:
+                break
+    return k
+
+
+@njit
+def drops(s, t, out, start):
+    """Every legal drop action into ``out`` from ``start``, ascending; the new end."""
+    k = _scan(s, t, out, start, scratch(t), 1, False)
+    out[start:k].sort()
+    return k
+
+
+@njit
+def has_drop(s, t):
+    """True if the player to move has a legal drop."""
+    out = np.empty(6, dtype=np.int32)
+    return _scan(s, t, out, 0, scratch(t), 1, True) > 0
+
+
+@njit
+def place(s, t, c):
+    """Put a stone on ``c`` and merge its neighbours' groups into one whose
+    id is ``c``; returns the group's size."""
+    n = t[4][0]
+    G, Z, NX = BOARD + n, BOARD + 2 * n, BOARD + 3 * n
+    size, g0, g1, g2 = _group_after(s, t, c)
+    s[BOARD + c] = 1
+    for d in range(6):
+        m = t[0][c, d]
+        if m >= 0:
+            s[BOARD + 4 * n + m] += 1
+    s[G + c], s[Z + c], s[NX + c] = c, size, c
+    for g in (g0, g1, g2):
+        if g >= 0:
+            x = g
+            while True:  # relabel g's members
+                s[G + x] = c
+                x = s[NX + x]
+                if x == g:
+                    break
+            s[NX + c], s[NX + g] = s[NX + g], s[NX + c]  # splice the two circular lists
+    return size
+
+
+@njit
+def drop(s, t, a):
+    """Apply the drop action ``a``: place the stone, move the ball; the ball's new cell."""
+    c, d = a // 6, a % 6
+    size = place(s, t, c)
+    s[BALL] = t[1][s[BALL], d, size - 1]
+    s[PLY] += 1
+    s[TURN] += 1
+    s[TO_MOVE] = 1 - s[TO_MOVE]
+    return s[BALL]
+
+
+@njit
+def finish(s, winner):
+    s[WINNER] = winner
+    s[TO_MOVE] = -1
+
+
+# --- Iqishiqi's rules ----------------------------------------------------------
+
+@njit
+def _ball_ends(s, t, mover):
+    """Corner: the mover wins; edge: its owner wins.  True if the game ended."""
+    o = t[3][s[BALL]]
+    if o == CORNER:
+        finish(s, mover)
+    elif o >= 0:
+        finish(s, o)
+    return o >= 0
+
+
+@njit
+def legal(s, t, out):
+    if s[WINNER] >= 0:
+        return 0
+    return drops(s, t, out, 0)
+
+
+@njit
+def apply(s, t, a):
+    mover = s[TO_MOVE]
+    drop(s, t, a)
+    if not _ball_ends(s, t, mover) and not has_drop(s, t):
+        finish(s, mover)  # the player to move is stalemated and loses
+
+
+@njit
+def playout(s, t):
+    """Uniformly random legal drops to the end (in place)."""
+    out = np.empty(t[4][0] * 6, dtype=np.int32)
+    work = scratch(t)
+    while s[WINNER] < 0:
+        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
+        if k == 0:
+            finish(s, 1 - s[TO_MOVE])
+            break
+        mover = s[TO_MOVE]
+        drop(s, t, out[np.random.randint(0, k)])
+        _ball_ends(s, t, mover)
+
+
+@njit
+def playouts(s0, t, count):
+    """Run ``count`` random playouts from ``s0``; wins per player."""
+    wins = np.zeros(2, dtype=np.int64)
+    s = s0.copy()
+    for _ in range(count):
+        s[:] = s0
+        playout(s, t)
+        wins[s[WINNER]] += 1
+    return wins
+
+
+class Kernels:
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    playout = staticmethod(playout)
+    playouts = staticmethod(playouts)
+
+
+# --- the facade ------------------------------------------------------------------
+
+_MOVE = re.compile(r"^([a-z]+[0-9]+)(e|w|ne|nw|se|sw|n)?$")
+
+
+def size_option(default: int) -> Option:
+    return Option(default, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and 3 <= v <= 13,
+                  "an integer from 3 to 13", "base of the hexhex board (cells per side)")
+
+
+class PushGame(Game):
+    """What Iqishiqi and Weituweiqi share: the board, the ball, drops and
+    their notation.  Subclasses set ``kernels`` and the end rules."""
+
+    BLOCK: str | None = None  # the name of a non-drop move (Weituweiqi's "block")
+
+    def setup(self) -> None:
+        n = self.options["size"]
+        self.topology = topo = hexhex(n, naming="doubled")
+        owner = np.full(topo.ncells, -1, dtype=np.int32)
+        for side, cells in enumerate(topo.sides):
+            for c in cells:
+                owner[c] = CORNER if owner[c] >= 0 else (0 if side in NORTH_SIDES else 1)
+        self.owner = owner
+        params = np.array([topo.ncells], dtype=np.int32)
+        self.tables = (topo.nbr, rays(topo), topo.xy, owner, params)
+        self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
+        self.state_size = BOARD + 5 * topo.ncells
+        self.centre = topo.at(2 * (n - 1), n - 1)
+
+    def initial_array(self) -> np.ndarray:
+        s = np.zeros(self.state_size, dtype=np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
+        s[BALL], s[ROLE] = self.centre, -1
+        return s
+
+    def position(self, stones: list[str], ball: str, to_move: int = 0) -> State:
+        """A state with ``stones`` and the ball on the named cells, ``to_move``
+        to move and no history (for studying diagrams; the game goes on from it)."""
+        s = self.initial_array()
+        topo = self.topology
+        cells = [self._cell(name) for name in stones]
+        s[BALL] = self._cell(ball)
+        if s[BALL] in cells or len(set(cells)) != len(cells):
+            raise ValueError("stones and the ball need distinct cells")
+        for c in cells:
+            place(s, self.tables, c)
+        s[TO_MOVE] = to_move
+        if topo.edge[s[BALL]]:
+            raise ValueError(f"the ball on {ball!r} is on the edge: the game would be over")
+        state = self.new_state()
+        state._s = s
+        return state
+
+    def _cell(self, name: str) -> int:
+        c = self.topology.find(name.strip().lower())
+        if c is None:
+            example = ", ".join(self.topology.names[:3])
+            raise IllegalMove(f"{name!r} is not a cell of this board (cells are named like {example})")
+        return c
+
+    # notation -----------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        if action == self.topology.ncells * 6 and self.BLOCK:
+            return self.BLOCK
+        c, d = divmod(action, 6)
+        name = self.topology.name(c)
+        return name + DIRECTIONS[d] if bin(drop_mask(s, self.tables, c)).count("1") > 1 else name
+
+    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+        key = text.strip().lower()
+        if self.BLOCK and key == self.BLOCK:
+            if self.num_actions - 1 in legal:
+                return self.num_actions - 1
+            raise IllegalMove(f"{text!r} is only possible during the auction")
+        m = _MOVE.match(key)
+        if not m:
+            raise IllegalMove(f"{text!r} is not a move: a move is a cell like "
+                              f"{self.topology.names[0]}, maybe with the ball's direction "
+                              f"({', '.join(DIRECTIONS)}), like {self.topology.names[0]}ne"
+                              + (f", or {self.BLOCK!r}" if self.BLOCK else ""))
+        c = self._cell(m.group(1))
+        name = self.topology.name(c)
+        dirs = [a % 6 for a in legal if a // 6 == c and a < self.topology.ncells * 6]
+        if not dirs:
+            raise IllegalMove(self.why_illegal(s, name))
+        suffix = m.group(2)
+        if suffix is None:
+            if len(dirs) > 1:
+                choices = ", ".join(name + DIRECTIONS[d] for d in dirs)
+                raise IllegalMove(f"{text!r} can push the ball {len(dirs)} ways; say which: {choices}")
+            return c * 6 + dirs[0]
+        d = direction_index("ne" if suffix == "n" else suffix)
+        if d not in dirs:
+            can = ", ".join(DIRECTIONS[x] for x in dirs)
+            raise IllegalMove(f"{text!r}: a drop on {name} cannot push the ball {DIRECTIONS[d]}; it can push it: {can}")
+        return c * 6 + d
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        c = self.topology.find(text)
+        if c is None:
+            return f"{text!r} is not a legal move"
+        if c == s[BALL]:
+            return f"{text!r} holds the ball"
+        if s[BOARD + c]:
+            return f"{text!r} is occupied"
+        size, sees, _, room = reach(s, self.tables, c)
+        if not sees:
+            return f"{text!r} cannot push the ball: no stone of its group of {size} sees the ball"
+        return (f"{text!r} makes a group of {size}, so the ball must move exactly {size} cells, "
+                f"but there are at most {room} empty cells beyond it")
+
+    # facts ----------------------------------------------------------------
+    def stones(self, s: np.ndarray) -> np.ndarray:
+        n = self.topology.ncells
+        return s[BOARD: BOARD + n]
+
+    def ball(self, s: np.ndarray) -> int:
+        return int(s[BALL])
+
+    def hint_moves(self, state) -> list[tuple[int, int]]:
+        """The legal drops as (cell, slot the ball moves)."""
+        return [divmod(a, 6) for a in state.legal_actions() if a < self.topology.ncells * 6]
+
+    # rendering -----------------------------------------------------------
+    def ascii(self, state, hints: bool = False, edges: bool = False) -> str:
+        """The board as the source draws it (``x`` stones, ``O`` the ball),
+        column letters above and below, row numbers at the right.  With
+        ``hints``, ``+`` marks the legal drop cells and each one's directions
+        for the ball are listed; with ``edges``, a ring of marks around the
+        board says whose edge is where (``EDGE_STYLE``)."""
+        s, topo = state._s, self.topology
+        board, ball = self.stones(s), self.ball(s)
+        moves = self.hint_moves(state) if hints else []
+        marks = {c for c, _ in moves}
+        points = {(int(x), int(r)): "O" if c == ball else "x" if board[c] else "+" if c in marks else "."
+                  for c, (x, r) in enumerate(topo.xy)}
+        if edges:
+            for c in topo.perimeter:
+                for slot in range(6):
+                    kind = self.edge_kind(c, slot) if topo.nbr[c, slot] < 0 else None
+                    if kind is not None:
+                        dx, dr = STEP[slot]
+                        points[(int(topo.xy[c, 0]) + dx, int(topo.xy[c, 1]) + dr)] = self.EDGE_STYLE[kind][1]
+        x0, x1 = min(x for x, _ in points), max(x for x, _ in points)
+        pad = " " * (3 - int(topo.xy[:, 0].min()) + x0)
+        header = [" " * 3 + line for line in _column_header(topo)]
+        lines = list(header)
+        for r in range(min(r for _, r in points), max(r for _, r in points) + 1):
+            row = "".join(points.get((x, r), " ") for x in range(x0, x1 + 1))
+            label = f"  {r + 1}" if 0 <= r < topo.rows else ""
+            lines.append((pad + row + label).rstrip())
+        lines += [*header, self.status(state)]
+        if moves:
+            by_cell: dict[int, list[str]] = {}
+            for c, d in moves:
+                by_cell.setdefault(c, []).append(DIRECTIONS[d])
+            lines.append("drops (ball's directions): " +
+                         "  ".join(f"{topo.name(c)} {','.join(ds)}" for c, ds in by_cell.items()))
+        return "\n".join(lines)
+
+    def status(self, state, legend: bool = True) -> str:
+        """Who is to move or who won and how; ``legend`` adds what the edges mean."""
+        raise NotImplementedError
+
+    EDGE_STYLE: tuple[tuple[str, str], ...] = ()  # (SVG colour, ASCII mark) of each kind of edge
+
+    def edge_kind(self, c: int, slot: int) -> int | None:
+        """The kind of board edge (an index of ``EDGE_STYLE``) beyond rim cell
+        ``c`` in direction ``slot``, None where there is none."""
+        raise NotImplementedError
+
+    def _edge_colour(self, c: int, slot: int) -> str | None:
+        kind = self.edge_kind(c, slot)
+        return None if kind is None else self.EDGE_STYLE[kind][0]
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """Stones dark, the ball red, each player's edges coloured; with
+        ``hints`` the legal drop cells dotted with arrows for the ball's directions."""
+        s = state._s
+        board, ball = self.stones(s), self.ball(s)
+        moves = self.hint_moves(state) if hints else []
+        return svg_render.board(self.topology, lambda c: svg_render.BALL if c == ball else int(board[c]),
+                                marks=[c for c, _ in moves], arrows=moves, border=self._edge_colour,
+                                title=self.status(state, legend=False), **kw)
+
+
+def _column_header(topo: Topology) -> list[str]:
+    """The column letters over each doubled x (``a`` .. ``z``, ``aa`` ..), one
+    line per letter position: two lines once names need two letters."""
+    letters = {int(x): re.sub(r"[0-9]+$", "", name) for name, (x, _) in zip(topo.names, topo.xy)}
+    x0, x1 = min(letters), max(letters)
+    width = max(len(v) for v in letters.values())
+    cols = [letters[x].rjust(width) for x in range(x0, x1 + 1)]
+    return ["".join(col[i] for col in cols) for i in range(width)]
+
+
+class Iqishiqi(PushGame):
+    """Iqishiqi on the hexhex board of base ``size``: North (first) and South."""
+
+    name = "iqishiqi"
+    PLAYERS = ("North", "South")
+    OPTIONS = {"size": size_option(8)}
+    kernels = Kernels
+
+    def status(self, state, legend: bool = True) -> str:
+        s = state._s
+        if state.is_over():
+            ball = self.ball(s)
+            o = int(self.owner[ball])
+            how = ("the ball on a corner" if o == CORNER else "the ball on its edge" if o >= 0 else
+                   "stalemate")
+            return f"{self.PLAYERS[state.winner()]} wins ({how}: {self.topology.name(ball)})"
+        return f"{self.PLAYERS[state.to_move]} to move" + (" (North: N, SE, SW edges; South: S, NE, NW)" if legend else "")
+
+    EDGE_STYLE = (("#2b6cd8", "N"), ("#d83a2b", "S"), ("#9a48c0", "*"))  # North's, South's, a corner's
+
+    def edge_kind(self, c: int, slot: int) -> int | None:
+        """0 for North's edges (N, SE, SW), 1 for South's (S, NE, NW),
+        ``CORNER`` where two sides meet."""
+        owners = {0 if side in NORTH_SIDES else 1 for side in range(6)
+                  if c in self.topology.sides[side] and slot in ((side + 4) % 6, (side + 5) % 6)}
+        return owners.pop() if len(owners) == 1 else CORNER if owners else None
+
+    PLANES = ("stones", "ball", "empty", "own edge", "opponent edge")
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Stones, the ball, empty cells, ``player``'s edge cells and the
+        opponent's (a corner, which wins for whoever pushes there, is in both)."""
+        out = np.zeros((5, self.topology.ncells), dtype=np.float32)
+        board, owner = self.stones(s), self.owner
+        out[0] = board != 0
+        out[1, self.ball(s)] = 1
+        out[2] = board == 0
+        out[2, self.ball(s)] = 0
+        out[3] = (owner == player) | (owner == CORNER)
+        out[4] = (owner == 1 - player) | (owner == CORNER)
+        return out

@@ -1,0 +1,194 @@
+"""Weituweiqi (João Pedro Neto, 2005): Iqishiqi with an auction for two
+roles.  The Blocker tries to encircle the ball, the Escaper to push it to
+the board's edge.
+
+*Auction*: players alternate Iqishiqi drops; a drop that puts the ball on
+an edge cell, or leaves no legal drop, loses at once.  Instead of dropping,
+the player to move may ``block``: he becomes the Blocker, the other the
+Escaper, who moves next.  *Main phase*: Iqishiqi drops; the ball on any
+edge cell wins for the Escaper, whoever pushed it; a player with no legal
+drop loses.  Drops, pushes and their notation are Iqishiqi's
+(:mod:`hexarena.games.iqishiqi`); action ``ncells * 6`` is ``block``.
+
+>>> import hexarena
+>>> s = hexarena.load("weituweiqi", size=4).new_state()
+>>> for m in ("c4", "block", "k2"): _ = s.play(m)
+>>> s.game.roles(s.array)  # player 2 declared himself Blocker
+['escaper', 'blocker']
+>>> print(s)
+   abcdefghijklm
+      . . . .     1
+     . . . . x    2
+    . . . . . .   3
+   . x . . . . .  4
+    . . . O . .   5
+     . . . . .    6
+      . . . .     7
+   abcdefghijklm
+Blocker (player 2) to move; the Escaper wins on any edge
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..kernels import njit
+from .base import PLY, TO_MOVE, TURN, WINNER, State
+from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, scratch, size_option
+
+
+@njit
+def legal(s, t, out):
+    if s[WINNER] >= 0:
+        return 0
+    k = drops(s, t, out, 0)
+    if s[ROLE] < 0:
+        out[k] = t[4][0] * 6  # block
+        k += 1
+    return k
+
+
+@njit
+def _after_drop(s, t, mover, stalemated):
+    """End the game if this drop decides it: the ball on an edge (auction:
+    the mover loses; later: the Escaper wins), or no drop left for the
+    player to move (auction: the mover loses; later: the player to move loses)."""
+    on_edge = t[3][s[BALL]] >= 0
+    if s[ROLE] < 0:
+        if on_edge or stalemated:
+            finish(s, 1 - mover)
+    elif on_edge:
+        finish(s, 1 - s[ROLE])
+    elif stalemated:
+        finish(s, mover)
+
+
+@njit
+def _block(s):
+    s[ROLE] = s[TO_MOVE]
+    s[TO_MOVE] = 1 - s[TO_MOVE]
+    s[PLY] += 1
+    s[TURN] += 1
+
+
+@njit
+def apply(s, t, a):
+    if a == t[4][0] * 6:
+        _block(s)
+        return
+    mover = s[TO_MOVE]
+    drop(s, t, a)
+    _after_drop(s, t, mover, t[3][s[BALL]] < 0 and not has_drop(s, t))
+
+
+@njit
+def playout(s, t):
+    """Uniformly random legal moves (``block`` among them) to the end, in place."""
+    n = t[4][0]
+    out = np.empty(n * 6 + 1, dtype=np.int32)
+    work = scratch(t)
+    while s[WINNER] < 0:
+        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
+        if s[ROLE] < 0:
+            out[k] = n * 6
+            k += 1
+        if k == 0:
+            finish(s, 1 - s[TO_MOVE])
+            break
+        a = out[np.random.randint(0, k)]
+        if a == n * 6:
+            _block(s)
+            continue
+        mover = s[TO_MOVE]
+        drop(s, t, a)
+        if t[3][s[BALL]] >= 0 or s[ROLE] < 0:  # the auction needs the stalemate check now
+            _after_drop(s, t, mover, t[3][s[BALL]] < 0 and not has_drop(s, t))
+
+
+@njit
+def playouts(s0, t, count):
+    """Run ``count`` random playouts from ``s0``; wins per player."""
+    wins = np.zeros(2, dtype=np.int64)
+    s = s0.copy()
+    for _ in range(count):
+        s[:] = s0
+        playout(s, t)
+        wins[s[WINNER]] += 1
+    return wins
+
+
+class Kernels:
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    playout = staticmethod(playout)
+    playouts = staticmethod(playouts)
+
+
+class Weituweiqi(PushGame):
+    """Weituweiqi on the hexhex board of base ``size`` (the source's 6)."""
+
+    name = "weituweiqi"
+    PLAYERS = ("player 1", "player 2")
+    OPTIONS = {"size": size_option(6)}
+    BLOCK = "block"
+    kernels = Kernels
+
+    def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> State:
+        """As :meth:`PushGame.position`; ``blocker`` (0 or 1) starts in the
+        main phase with that player as Blocker, None in the auction."""
+        state = super().position(stones, ball, to_move)
+        if blocker is not None:
+            if blocker not in (0, 1):
+                raise ValueError(f"blocker is 0, 1 or None, got {blocker!r}")
+            state._s[ROLE] = blocker
+        return state
+
+    def roles(self, s: np.ndarray) -> list[str | None]:
+        """``['blocker', 'escaper']`` by player, ``[None, None]`` during the auction."""
+        blocker = int(s[ROLE])
+        if blocker < 0:
+            return [None, None]
+        return ["blocker" if p == blocker else "escaper" for p in (0, 1)]
+
+    def record_extra(self, s: np.ndarray) -> dict[str, Any]:
+        return {"roles": self.roles(s)}
+
+    def status(self, state, legend: bool = True) -> str:
+        s = state._s
+        roles = self.roles(s)
+        who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
+        if state.is_over():
+            w = state.winner()
+            ball = self.ball(s)
+            how = f"the ball on the edge, {self.topology.name(ball)}" if self.topology.edge[ball] else "stalemate"
+            return f"{who(w)} wins{' in the auction' if roles[0] is None else ''} ({how})"
+        p = state.to_move
+        if roles[0] is None:
+            return f"auction: {self.PLAYERS[p]} to move" + (" (a drop, or 'block' to become the Blocker)" if legend else "")
+        return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
+
+    EDGE_STYLE = (("#2b9a48", "#"),)  # every edge: the Escaper's goal
+
+    def edge_kind(self, c: int, slot: int) -> int | None:
+        return 0 if self.topology.nbr[c, slot] < 0 else None
+
+    PLANES = ("stones", "ball", "empty", "edge", "blocker", "escaper", "auction")
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Stones, the ball, empty cells, the edge cells (the Escaper's goal),
+        then all ones if ``player`` is the Blocker, if he is the Escaper, and
+        while the auction lasts."""
+        out = np.zeros((7, self.topology.ncells), dtype=np.float32)
+        board, ball = self.stones(s), self.ball(s)
+        out[0] = board != 0
+        out[1, ball] = 1
+        out[2] = board == 0
+        out[2, ball] = 0
+        out[3] = self.topology.edge
+        roles = self.roles(s)
+        out[4] = roles[player] == "blocker"
+        out[5] = roles[player] == "escaper"
+        out[6] = roles[player] is None
+        return out
