@@ -20,6 +20,7 @@ from . import load
 BENCH_SETUPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "projective-hex": [("n=6 (108 cells, PBeM size 7)", {"size": 6, "opening": "none"}),
                        ("n=7 (147 cells)", {"size": 7, "opening": "none"})],
+    "lisbon": [("9/8 (192 cells), progressive", {}), ("9/8 (192 cells), 12*", {"sequence": "12*"})],
 }
 OPENSPIEL_REFS = ("havannah(board_size=8)", "hex(board_size=11)")
 OPENSPIEL_VERSION = "2.0.2"

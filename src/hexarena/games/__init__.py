@@ -10,6 +10,7 @@ from .base import Game, IllegalMove, State
 # name -> (module, class); aliases map to a name
 _REGISTRY: dict[str, tuple[str, str]] = {
     "projective-hex": ("projective_hex", "ProjectiveHex"),
+    "lisbon": ("lisbon", "Lisbon"),
 }
 ALIASES: dict[str, str] = {}
 GAMES: tuple[str, ...] = tuple(_REGISTRY)

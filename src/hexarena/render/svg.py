@@ -30,16 +30,19 @@ def board(
     marks: Iterable[int] = (),
     ghosts: bool = True,
     title: str = "",
+    accent: Iterable[int] = (),
 ) -> str:
     """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark) or 2 (light).
 
     Ghost cells (glued neighbours drawn outside the rim) are dashed and
     repeat the glued cell's stone and name; ``highlight`` rings cells (a
-    winning group), ``marks`` dots cells (legal-move hints).
+    winning group), ``marks`` dots cells (legal-move hints), ``accent``
+    outlines cells (e.g. a winning group's edge cells).
     """
     label = label or topo.name
     hi = set(highlight)
     mk = set(marks)
+    ac = set(accent)
     items: list[tuple[int, int, int, bool]] = [(int(x), int(r), c, False) for c, (x, r) in enumerate(topo.xy)]
     if ghosts:
         items += [(x, r, c, True) for x, r, c in topo.ghosts]
@@ -60,6 +63,9 @@ def board(
         cls = "ghost" if ghost else "cell"
         out.append(f'<polygon class="{cls}" data-cell="{escape(topo.name(c))}" points="{hexagon(cx, cy)}" '
                    f'fill="{fill}" stroke="#6b5a3a" stroke-width="1"{dash}/>')
+        if c in ac and not ghost:
+            out.append(f'<polygon class="accent" points="{hexagon(cx, cy, R - 2.5)}" fill="none" '
+                       f'stroke="#1f5fd0" stroke-width="3"/>')
         s = stone(c)
         if s:
             ring = "#d02020" if c in hi and not ghost else "#555"
