@@ -302,13 +302,15 @@ def near_opposite(perimeter: int, i: int, j: int) -> bool:
 
 
 def triple_wins(perimeter: int, i: int, j: int, k: int) -> bool:
-    """Are the three clockwise gaps of positions i, j, k each under half the perimeter?
+    """Are the three clockwise gaps of positions i, j, k each shorter than the
+    near-opposite distance ⌊P/2⌋ (the source's "strictly less than a
+    half-perimeter"; on 45 cells: at most 21 steps)?
 
     >>> triple_wins(45, 0, 21, 24), triple_wins(45, 0, 22, 25)
     (True, False)
     """
     a, b, c = sorted((i % perimeter, j % perimeter, k % perimeter))
-    return all(2 * g < perimeter for g in (b - a, c - b, a + perimeter - c))
+    return all(g < perimeter // 2 for g in (b - a, c - b, a + perimeter - c))
 
 
 def edge_witness(perimeter: int, positions: list[int]) -> tuple[int, ...] | None:
