@@ -429,9 +429,10 @@ class Lisbon(Game):
         n = self.topology.ncells
         out = np.zeros(n, dtype=bool)
         if s[WINNER] < 0:
-            groups = np.empty(8, dtype=np.int32)
+            s, groups = s.copy(), np.empty(8, dtype=np.int32)  # a writable array, as the kernel wants
             for c in np.flatnonzero(self.stones(s) == 0):
-                out[c] = groups_around(s, self.tables[0], n, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups, False) < 0
+                out[c] = groups_around(s, self.tables[0], n, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups,
+                                       False) < 0
         return out
 
     def enclosed(self, s: np.ndarray, group: list[int]) -> list[int]:
