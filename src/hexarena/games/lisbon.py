@@ -38,11 +38,11 @@ import numpy as np
 
 from ..board import hexhex
 from ..kernels import njit
-
-inline = numba.njit(cache=True, nogil=True, inline="always")  # small kernels the playout loop inlines
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
+
+inline = numba.njit(cache=True, nogil=True, inline="always")  # small kernels the playout loop inlines
 
 # state layout after the shared header
 ALLOW = HEADER  # stones the current turn allows
