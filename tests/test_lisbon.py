@@ -662,6 +662,12 @@ def test_cli_replay_and_cells():
     assert len(cells) == 192 and sum(c["edge"] for c in cells) == 45
 
 
+def test_cli_bench_reports_lisbon_playouts():
+    code, out = run(["bench", "lisbon", "--seconds", "0.05", "--no-openspiel"])
+    assert code == 0 and re.search(r"hexarena lisbon 9/8 \(192 cells\), progressive +[\d,]+ playouts/s", out)
+    assert "12*" in out
+
+
 # --- observations and rendering --------------------------------------------------------------------------------------
 
 def test_planes_show_stones_turn_progress_and_blocked_cells():
