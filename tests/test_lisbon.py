@@ -218,8 +218,19 @@ def test_near_opposites_keep_their_distance_from_the_corners(shift):
     assert [j for j in range(P) if near_opposite(P, shift, j)] == sorted([(22 + shift) % P, (23 + shift) % P])
     if shift == 4:
         assert {p(26), p(27)} == {"p13", "p12"} and p(4) == "a5"
-        for far, wins in (("p13", True), ("p12", True), ("p14", False), ("p11", False)):
-            assert won(build(connect("a5", far))) is wins, far
+    for far, wins in ((22, True), (23, True), (21, False), (24, False)):
+        assert won(build(connect(p(shift), p(shift + far)))) is wins, (p(shift), p(shift + far))
+
+
+def test_every_edge_cell_has_two_near_opposites_21_hexes_away_corners_included():
+    """"For any edge hex, there are always two farthest hexes at distance 21
+    (half-perimeter)", counting the hexes between; corners are no different."""
+    for i in range(P):
+        far = [j for j in range(P) if near_opposite(P, i, j)]
+        assert far == sorted([(i + 22) % P, (i + 23) % P])
+        for j in far:
+            between = min((j - i) % P, (i - j) % P) - 1
+            assert between == 21
 
 
 def test_near_opposites_on_a_general_board_are_at_the_maximal_distance():
