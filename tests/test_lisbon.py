@@ -93,7 +93,7 @@ def stone(state, cell):
         state.play("end")
 
 
-def interior_path(a, b, avoid=()):
+def interior_path(a, b):
     """A shortest path from perimeter cell a to b whose other cells are interior."""
     start, goal = T.index(a), T.index(b)
     prev = {start: None}
@@ -102,7 +102,7 @@ def interior_path(a, b, avoid=()):
         nxt = []
         for c in todo:
             for m in T.neighbours(c):
-                if m in prev or m in avoid or (T.edge[m] and m != goal):
+                if m in prev or (T.edge[m] and m != goal):
                     continue
                 prev[m] = c
                 if m == goal:
