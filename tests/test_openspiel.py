@@ -15,7 +15,7 @@ from open_spiel.python.observation import make_observation
 import hexarena
 from hexarena.games.base import Option
 from hexarena.interop import max_game_length
-from hexarena.interop.openspiel import load_game, options_from_params, parameter_specification, spiel_name
+from hexarena.interop.openspiel import load_game, parameter_value, options_from_params, parameter_specification, spiel_name
 from hexarena.observe import default_form, observation, observation_shape
 
 from .small_games import config_id, random_positions, smallest_configs
@@ -24,7 +24,7 @@ SMALL = smallest_configs()
 
 
 def spiel_game(name, options):
-    return pyspiel.load_game(spiel_name(name), dict(options))
+    return pyspiel.load_game(spiel_name(name), {key: parameter_value(value) for key, value in options.items()})
 
 
 def tensor(state, player):

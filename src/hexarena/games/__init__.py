@@ -10,6 +10,7 @@ from .base import Game, IllegalMove, State
 # name -> (module, class); aliases map to a name
 _REGISTRY: dict[str, tuple[str, str]] = {
     "projective-hex": ("projective_hex", "ProjectiveHex"),
+    "lisbon": ("lisbon", "Lisbon"),
     "iqishiqi": ("iqishiqi", "Iqishiqi"),
     "weituweiqi": ("weituweiqi", "Weituweiqi"),
     "hex-pushpin": ("hex_pushpin", "HexPushpin"),

@@ -54,7 +54,7 @@ def spiel_name(name: str) -> str:
     return PREFIX + name.replace("-", "_")
 
 
-def _parameter(default: Any) -> int | float | str | bool:
+def parameter_value(default: Any) -> int | float | str | bool:
     """An option's default as an OpenSpiel parameter value."""
     if isinstance(default, (bool, int, float, str)):
         return default
@@ -65,7 +65,7 @@ def _parameter(default: Any) -> int | float | str | bool:
 
 def parameter_specification(cls: type[Game]) -> dict[str, Any]:
     """The pyspiel parameter specification of a game class's options."""
-    return {key: _parameter(opt.default) for key, opt in cls.OPTIONS.items()}
+    return {key: parameter_value(opt.default) for key, opt in cls.OPTIONS.items()}
 
 
 def options_from_params(cls: type[Game], params: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def options_from_params(cls: type[Game], params: dict[str, Any]) -> dict[str, An
                 value = tuple(kind(part.strip()) for part in re.split("[,x]", value))
             except ValueError:
                 raise ValueError(f"bad value {value!r} for option {key!r} of {cls.name}; "
-                                 f"allowed: {opt.allowed} (written like {_parameter(opt.default)!r})") from None
+                                 f"allowed: {opt.allowed} (written like {parameter_value(opt.default)!r})") from None
         options[key] = value
     return options
 
@@ -96,7 +96,7 @@ def load_game(name: str, **options: Any) -> pyspiel.Game:
     """
     cls = game_class(name)
     values = cls.validate_options(options)
-    params = {key: _parameter(value) for key, value in values.items() if key in options}
+    params = {key: parameter_value(value) for key, value in values.items() if key in options}
     return pyspiel.load_game(spiel_name(cls.name), params)
 
 

@@ -38,13 +38,15 @@ def board(
     arrows: Iterable[tuple[int, int]] = (),
     paths: Iterable[tuple[int, int]] = (),
     border: Callable[[int, int], str | None] | None = None,
+    accent: Iterable[int] = (),
 ) -> str:
     """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark), 2 (light),
     ``NEUTRAL`` (a grey stone) or ``BALL`` (a red neutral piece).
 
     Ghost cells (glued neighbours drawn outside the rim) are dashed and
     repeat the glued cell's stone and name; ``highlight`` rings cells (a
-    winning group), ``marks`` dots cells (legal-move hints).  ``pieces``
+    winning group), ``marks`` dots cells (legal-move hints), ``accent``
+    outlines cells (e.g. a winning group's edge cells).  ``pieces``
     maps cells to neutral pieces (``"pin"``: a red diamond; ``"marker1"`` /
     ``"marker2"``: a player's marker, a gold-ringed disc in his colour);
     ``arrows`` ``(cell, slot)`` draw a short arrow in cell pointing along
@@ -56,6 +58,7 @@ def board(
     label = label or topo.name
     hi = set(highlight)
     mk = set(marks)
+    ac = set(accent)
     items: list[tuple[int, int, int, bool]] = [(int(x), int(r), c, False) for c, (x, r) in enumerate(topo.xy)]
     if ghosts:
         items += [(x, r, c, True) for x, r, c in topo.ghosts]
@@ -76,6 +79,9 @@ def board(
         cls = "ghost" if ghost else "cell"
         out.append(f'<polygon class="{cls}" data-cell="{escape(topo.name(c))}" points="{hexagon(cx, cy)}" '
                    f'fill="{fill}" stroke="#6b5a3a" stroke-width="1"{dash}/>')
+        if c in ac and not ghost:
+            out.append(f'<polygon class="accent" points="{hexagon(cx, cy, R - 2.5)}" fill="none" '
+                       f'stroke="#1f5fd0" stroke-width="3"/>')
         s = stone(c)
         if s:
             ring = "#d02020" if c in hi and not ghost else "#555"

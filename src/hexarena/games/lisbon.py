@@ -1,0 +1,527 @@
+"""Lisbon (Bill Taylor and João Pedro Neto, 2004): Havannah on a round board.
+
+The 9/8 hexhex board's 45 perimeter cells form one circle (no corners, no
+sides).  Turns place 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, ... stones, each stone of a
+turn in a different group.  A group wins when its perimeter cells do not all
+fit in an arc of 21 steps (two near-opposite cells, or three with every
+clockwise gap under half the perimeter), or when it encloses a region of
+non-group cells without perimeter cells (a ring).
+
+The kernels keep union-find trees whose root is always the group's newest
+stone, so ``WHEN[root] == TURN`` says "this group holds a stone of this
+turn" (the group restriction, O(1) per neighbour).  Each root also keeps the
+shortest perimeter arc holding the group's perimeter cells; merging two such
+arcs is O(1) and exact while each is under half the perimeter (a longer one
+wins at once).  A new stone closes a ring exactly when two runs of own cells
+around it already belonged to one group (it adds runs − groups holes: the
+Euler characteristic of the triangular lattice), so no flood fill is needed.
+
+>>> import hexarena
+>>> s = hexarena.load("lisbon", size=(3, 3)).new_state()
+>>> for m in "c3 b2 end d4".split(): _ = s.play(m)
+>>> print(s)
+a     . . .        a1 .. a3
+b    . O . .       b1 .. b4
+c   . . X . .      c1 .. c5
+d    . . x .       d2 .. d5
+e     . . .        e3 .. e5
+black to move: turn 3, 2 stones (1 placed)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numba
+import numpy as np
+
+from ..board import hexhex
+from ..kernels import njit
+from ..render import ascii as ascii_render
+from ..render import svg as svg_render
+from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
+
+inline = numba.njit(cache=True, nogil=True, inline="always")  # small kernels the playout loop inlines
+
+# state layout after the shared header
+ALLOW = HEADER  # stones the current turn allows
+STONES = HEADER + 1  # stones on the board
+WIN_HOW = HEADER + 2  # EDGES | RING bits of the winning stone's group, 0 before
+WIN_CELL = HEADER + 3  # the winning stone, -1 before
+BOARD = HEADER + 4  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
+# union-find parent, turn placed (a root's: its group's newest), perimeter arc start, arc length (-1: none)
+
+BLACK, WHITE, OFF = 1, 2, 3
+EDGES, RING = 1, 2
+SEQUENCES = ("progressive", "12*")
+PROGRESSIVE, TWELVE = range(2)
+
+# tables: (links, ppos, params): links[c, d] the neighbour in direction d or n (off the board),
+# ppos[c] the perimeter position or -1, params = [ncells, perimeter P,
+# longest arc L = P // 2 - 1 of a group that has not won, sequence]
+
+
+@njit
+def allowance(turn, sequence):
+    """Stones turn ``turn`` allows: 1,2,2,2,3,4,4,4,5,... or 1,2,2,2,... (12*)."""
+    if sequence == TWELVE:
+        return 1 if turn == 1 else 2
+    k, r = (turn - 1) // 4, (turn - 1) % 4
+    return 2 * k + 1 if r == 0 else 2 * k + 2
+
+
+@inline
+def _root(s, par, x, compress):
+    """The root of x's group (halving the path on the way if ``compress``)."""
+    while s[par + x] != x:
+        if compress:
+            s[par + x] = s[par + s[par + x]]
+        x = s[par + x]
+    return x
+
+
+@inline
+def groups_around(s, links, n, c, colour, turn, out, compress):
+    """The distinct groups of ``colour`` next to c into ``out[:k]`` (their
+    roots) and the runs of such neighbours going round c into ``out[6]``;
+    returns k, or -1 if one of them holds a stone placed in ``turn`` (the
+    group restriction refuses c)."""
+    par, when = BOARD + n + 1, BOARD + 2 * n + 1
+    k, runs = 0, 0
+    was_own = s[BOARD + links[c, 5]] == colour
+    for d in range(6):
+        m = links[c, d]
+        own = s[BOARD + m] == colour
+        if own:
+            runs += not was_own
+            r = _root(s, par, m, compress)
+            if s[when + r] == turn:
+                return -1
+            new = True
+            for i in range(k):
+                new = new and out[i] != r
+            if new:
+                out[k] = r
+                k += 1
+        was_own = own
+    out[6] = runs
+    return k
+
+
+@inline
+def merge_arcs(a, la, b, lb, perimeter):
+    """The shortest arc (start, steps) holding the arcs (a, la) and (b, lb),
+    each shorter than half the perimeter; a result of half or more only says
+    "not within half".
+
+    >>> merge_arcs(40, 3, 2, 1, 45)  # p40..p43 and p2..p3: p40..p3
+    (40, 8)
+    """
+    d = b - a if b >= a else b - a + perimeter  # clockwise from a to b
+    e = perimeter - d if d else 0  # clockwise from b to a
+    c1, c2 = max(la, d + lb), max(lb, e + la)
+    return (a, c1) if c1 <= c2 else (b, c2)
+
+
+@inline
+def place(s, ppos, params, c, colour, turn, groups, k):
+    """Put a stone of ``colour`` on c, the newest stone and so the root of the
+    ``k`` groups found by :func:`groups_around`; returns its group's win bits:
+    EDGES (its perimeter cells do not fit in an arc of L steps) and RING (it
+    joins two runs of one group round c, enclosing a region: on the
+    triangular lattice a stone adds runs − groups holes)."""
+    n, perimeter = params[0], params[1]
+    par, when, arc0, arcl = BOARD + n + 1, BOARD + 2 * n + 1, BOARD + 3 * n + 1, BOARD + 4 * n + 1
+    s[BOARD + c] = colour
+    s[par + c] = c
+    s[when + c] = turn
+    start, steps = ppos[c], 0 if ppos[c] >= 0 else -1
+    for i in range(k):
+        r = groups[i]
+        s[par + r] = c
+        if s[arcl + r] >= 0:
+            if steps < 0:
+                start, steps = s[arc0 + r], s[arcl + r]
+            else:
+                start, steps = merge_arcs(start, steps, s[arc0 + r], s[arcl + r], perimeter)
+    s[arc0 + c], s[arcl + c] = start, steps
+    return (EDGES if steps > params[2] else 0) | (RING if groups[6] > k else 0)
+
+
+@njit
+def _next_turn(s, params):
+    s[TURN] += 1
+    s[TO_MOVE] = 1 - s[TO_MOVE]
+    s[STEP] = 0
+    s[ALLOW] = allowance(s[TURN], params[3])
+
+
+@njit
+def _finish(s, winner, how, cell):
+    s[WINNER] = winner
+    s[TO_MOVE] = -1
+    s[WIN_HOW] = how
+    s[WIN_CELL] = cell
+
+
+@njit
+def legal(s, t, out):
+    links, ppos, params = t
+    n = params[0]
+    if s[WINNER] >= 0:
+        return 0
+    colour = 1 + s[TO_MOVE]
+    groups = np.empty(8, dtype=np.int32)
+    k = 0
+    for c in range(n):
+        if s[BOARD + c] == 0 and groups_around(s, links, n, c, colour, s[TURN], groups, False) >= 0:
+            out[k] = c
+            k += 1
+    if s[STEP] > 0:
+        out[k] = n  # end
+        k += 1
+    return k
+
+
+@njit
+def apply(s, t, a):
+    links, ppos, params = t
+    n = params[0]
+    s[PLY] += 1
+    if a == n:  # end
+        _next_turn(s, params)
+        return
+    colour = 1 + s[TO_MOVE]
+    groups = np.empty(8, dtype=np.int32)
+    k = groups_around(s, links, n, a, colour, s[TURN], groups, True)
+    how = place(s, ppos, params, a, colour, s[TURN], groups, k)
+    s[STEP] += 1
+    s[STONES] += 1
+    if how:
+        _finish(s, s[TO_MOVE], how, a)
+    elif s[STONES] == n:  # a full board without a winner (small boards only)
+        _finish(s, DRAW, 0, -1)
+    elif s[STEP] == s[ALLOW]:
+        _next_turn(s, params)
+
+
+@njit
+def playout(s, t):
+    """Random play to the end, in place: every turn places its whole
+    allowance, each stone uniformly among the cells legal then, and ends
+    early only when no legal cell is left.  The same rules as ``apply``, with
+    the header kept in locals."""
+    links, ppos, params = t
+    n = params[0]
+    if s[WINNER] >= 0:
+        return
+    pool = np.empty(n, dtype=np.int32)  # [0, active): untried; [active, k): refused this turn
+    groups = np.empty(8, dtype=np.int32)
+    k = 0
+    for c in range(n):
+        if s[BOARD + c] == 0:
+            pool[k] = c
+            k += 1
+    mover, turn, step, allow, ply = s[TO_MOVE], s[TURN], s[STEP], s[ALLOW], s[PLY]
+    x = np.uint64(np.random.randint(1, 2**62))  # xorshift64 state, seeded from numba's generator
+    while True:
+        colour, active = 1 + mover, k
+        while step < allow and active > 0:
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            j = np.int64(((x >> np.uint64(32)) * np.uint64(active)) >> np.uint64(32))  # uniform in [0, active)
+            c = pool[j]
+            active -= 1
+            pool[j] = pool[active]
+            g = groups_around(s, links, n, c, colour, turn, groups, True)
+            if g < 0:
+                pool[active] = c
+                continue
+            k -= 1
+            pool[active] = pool[k]
+            step += 1
+            ply += 1
+            how = place(s, ppos, params, c, colour, turn, groups, g)
+            if how:
+                s[STONES] = n - k
+                s[TURN], s[STEP], s[ALLOW], s[PLY] = turn, step, allow, ply
+                _finish(s, mover, how, c)
+                return
+        if k == 0:  # a full board without a winner
+            s[STONES] = n
+            s[TURN], s[STEP], s[ALLOW], s[PLY] = turn, step, allow, ply
+            _finish(s, DRAW, 0, -1)
+            return
+        ply += step < allow  # the turn ends early: no legal cell left
+        turn, mover, step = turn + 1, 1 - mover, 0
+        allow = allowance(turn, params[3])
+
+
+@njit
+def playouts(s0, t, count):
+    """Run ``count`` random playouts from ``s0``; [black wins, white wins, draws]."""
+    wins = np.zeros(3, dtype=np.int64)
+    s = s0.copy()
+    for _ in range(count):
+        s[:] = s0
+        playout(s, t)
+        wins[s[WINNER]] += 1
+    return wins
+
+
+class Kernels:
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    playout = staticmethod(playout)
+    playouts = staticmethod(playouts)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"9,8"`` -> ``(9, 8)``."""
+    parts = text.replace("/", ",").split(",")
+    if len(parts) != 2:
+        raise ValueError(text)
+    return int(parts[0]), int(parts[1])
+
+
+def _is_size(v: Any) -> bool:
+    return isinstance(v, tuple) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and x >= 2
+                                                        for x in v)
+
+
+def near_opposite(perimeter: int, i: int, j: int) -> bool:
+    """Are perimeter positions i and j near-opposite (cyclic distance ⌊P/2⌋)?
+
+    >>> [j for j in range(45) if near_opposite(45, 0, j)]
+    [22, 23]
+    """
+    d = (j - i) % perimeter
+    return min(d, perimeter - d) == perimeter // 2
+
+
+def triple_wins(perimeter: int, i: int, j: int, k: int) -> bool:
+    """Are the three clockwise gaps of positions i, j, k each shorter than the
+    near-opposite distance ⌊P/2⌋ (the source's "strictly less than a
+    half-perimeter"; on 45 cells: at most 21 steps)?
+
+    >>> triple_wins(45, 0, 21, 24), triple_wins(45, 0, 22, 25)
+    (True, False)
+    """
+    a, b, c = sorted((i % perimeter, j % perimeter, k % perimeter))
+    return all(g < perimeter // 2 for g in (b - a, c - b, a + perimeter - c))
+
+
+def edge_witness(perimeter: int, positions: list[int]) -> tuple[int, ...] | None:
+    """A near-opposite pair among ``positions``, else a winning triple, else None."""
+    pos = sorted(set(positions))
+    for i, j in itertools.combinations(pos, 2):
+        if near_opposite(perimeter, i, j):
+            return i, j
+    for tri in itertools.combinations(pos, 3):
+        if triple_wins(perimeter, *tri):
+            return tri
+    return None
+
+
+class Lisbon(Game):
+    """Lisbon on the alternating a/b hexhex board (default 9/8)."""
+
+    name = "lisbon"
+    PLAYERS = ("black", "white")
+    OPTIONS = {
+        "size": Option((9, 8), parse_size, _is_size, "two integers a,b >= 2 (e.g. 9,8)",
+                       "sides clockwise from the top: a, b, a, b, a, b"),
+        "sequence": choice("progressive", SEQUENCES, "stones a turn: 1,2,2,2,3,4,4,4,... or 1 then 2 (12*)"),
+    }
+    PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left", "perimeter")
+    kernels = Kernels
+
+    @classmethod
+    def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        size = options.get("size")
+        if isinstance(size, list):  # a JSON record's [a, b]
+            options = {**options, "size": tuple(size)}
+        return super().validate_options(options)
+
+    def setup(self) -> None:
+        self.topology = hexhex(*self.options["size"])
+        n = self.topology.ncells
+        self.perimeter = len(self.topology.perimeter)
+        ppos = np.full(n, -1, dtype=np.int32)
+        ppos[list(self.topology.perimeter)] = np.arange(self.perimeter, dtype=np.int32)
+        links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
+        self.sequence = SEQUENCES.index(self.options["sequence"])
+        params = np.array([n, self.perimeter, self.perimeter // 2 - 1, self.sequence], dtype=np.int32)
+        self.tables = (links, ppos, params)
+        self.num_actions = n + 1
+        self.state_size = BOARD + 1 + 5 * n
+
+    def initial_array(self) -> np.ndarray:
+        s = np.zeros(self.state_size, dtype=np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN], s[WIN_CELL] = 0, -1, 1, -1
+        s[ALLOW] = self.allowance(1)
+        s[BOARD + self.topology.ncells] = OFF
+        return s
+
+    def allowance(self, turn: int) -> int:
+        """Stones turn ``turn`` (from 1) allows under this game's sequence."""
+        return int(allowance(turn, self.sequence))
+
+    # notation -----------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        return "end" if action == self.topology.ncells else self.topology.name(action)
+
+    def normalize(self, text: str) -> str:
+        return text.strip().lower()
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        topo = self.topology
+        if text == "end":
+            return "'end' needs at least one stone placed this turn"
+        cell = topo.find(text)
+        if cell is None:
+            return f"{text!r} is not a cell of this board (cells are named like a1, {topo.name(topo.ncells // 2)}) or 'end'"
+        if s[BOARD + cell]:
+            return f"{text!r} is occupied"
+        mate = self.turn_stone_joined(s, cell)
+        if mate is not None:
+            return f"{text!r} would join the group of {topo.name(mate)!r}, placed this turn"
+        return f"{text!r} is not a legal move"
+
+    # facts ----------------------------------------------------------------
+    def stones(self, s: np.ndarray) -> np.ndarray:
+        """Colour per cell: 0 empty, 1 black, 2 white."""
+        return s[BOARD: BOARD + self.topology.ncells]
+
+    def placed_turn(self, s: np.ndarray) -> np.ndarray:
+        """The turn each stone was placed in (0 for empty cells)."""
+        n = self.topology.ncells
+        return np.where(self.stones(s) > 0, s[BOARD + 2 * n + 1: BOARD + 3 * n + 1], 0)
+
+    def group(self, s: np.ndarray, cell: int) -> list[int]:
+        """The cells of the group holding the stone on ``cell`` (flood fill)."""
+        board, nbr = self.stones(s), self.topology.nbr
+        colour = board[cell]
+        seen, todo = {cell}, [cell]
+        while todo:
+            c = todo.pop()
+            for m in nbr[c]:
+                if m >= 0 and board[m] == colour and int(m) not in seen:
+                    seen.add(int(m))
+                    todo.append(int(m))
+        return sorted(seen)
+
+    def turn_stone_joined(self, s: np.ndarray, cell: int) -> int | None:
+        """The stone of this turn whose group a mover's stone on ``cell`` would join."""
+        colour = 1 + int(s[TO_MOVE])
+        board, when = self.stones(s), self.placed_turn(s)
+        for m in self.topology.neighbours(cell):
+            if board[m] == colour:
+                mates = [c for c in self.group(s, m) if when[c] == s[TURN]]
+                if mates:
+                    return mates[0]
+        return None
+
+    def blocked(self, s: np.ndarray) -> np.ndarray:
+        """bool per cell: empty but refused to the mover by the group restriction."""
+        n = self.topology.ncells
+        out = np.zeros(n, dtype=bool)
+        if s[WINNER] < 0:
+            s, groups = s.copy(), np.empty(8, dtype=np.int32)  # a writable array, as the kernel wants
+            for c in np.flatnonzero(self.stones(s) == 0):
+                out[c] = groups_around(s, self.tables[0], n, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups,
+                                       False) < 0
+        return out
+
+    def enclosed(self, s: np.ndarray, group: list[int]) -> list[int]:
+        """Non-group cells cut off from every perimeter cell by ``group``."""
+        inside = set(group)
+        outside = {c for c in self.topology.perimeter if c not in inside}
+        todo = list(outside)
+        while todo:
+            c = todo.pop()
+            for m in self.topology.neighbours(c):
+                if m not in inside and m not in outside:
+                    outside.add(m)
+                    todo.append(m)
+        return [c for c in range(self.topology.ncells) if c not in inside and c not in outside]
+
+    def win_explanation(self, s: np.ndarray) -> str:
+        """Why the game was won, naming the cells ('' if it was not)."""
+        if s[WINNER] not in (0, 1):
+            return ""
+        topo, group = self.topology, self.group(s, int(s[WIN_CELL]))
+        ppos = self.tables[1]
+        reasons = []
+        if s[WIN_HOW] & EDGES:
+            witness = edge_witness(self.perimeter, [int(ppos[c]) for c in group if ppos[c] >= 0])
+            names = " and ".join(f"{topo.name(topo.perimeter[p])} (p{p})" for p in witness or ())
+            reasons.append(("near-opposite edge cells " if len(witness or ()) == 2 else "three edge cells ") + names)
+        if s[WIN_HOW] & RING:
+            inner = self.enclosed(s, group)
+            reasons.append("a ring around " + ", ".join(topo.name(c) for c in inner[:6]) + (", ..." if len(inner) > 6 else ""))
+        return "; ".join(reasons)
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Own stones, the opponent's, empty cells, stones placed this turn
+        (either side's: only the mover places), cells the group restriction
+        refuses the mover now, the share of this turn's allowance still to
+        place (on every cell) and the perimeter cells."""
+        board = self.stones(s)
+        own = BLACK + player
+        out = np.zeros((len(self.PLANES), self.topology.ncells), dtype=np.float32)
+        out[0] = board == own
+        out[1] = board == 3 - own
+        out[2] = board == 0
+        out[3] = self.placed_turn(s) == s[TURN]
+        out[4] = self.blocked(s)
+        out[5] = (s[ALLOW] - s[STEP]) / s[ALLOW] if s[WINNER] < 0 else 0  # stones left / allowance
+        out[6] = self.topology.edge
+        return out
+
+    # rendering -----------------------------------------------------------
+    def status(self, state) -> str:
+        s = state._s
+        if state.is_over():
+            w = state.winner()
+            if w is None:
+                return "the board is full: a draw"
+            return f"{self.PLAYERS[w]} wins with {self.win_explanation(s)}"
+        return (f"{self.PLAYERS[state.to_move]} to move: turn {state.turn}, {int(s[ALLOW])} stone"
+                f"{'s' if s[ALLOW] != 1 else ''} ({state.step} placed)")
+
+    def ascii(self, state) -> str:
+        """Row letters at the left, each row's cells at the right; X black,
+        O white, lower case for the stones of the turn in progress."""
+        s, topo = state._s, self.topology
+        board, when = self.stones(s), self.placed_turn(s)
+        current = int(s[TURN]) if not state.is_over() else -1
+
+        def char(c: int) -> str:
+            ch = ".XO"[int(board[c])]
+            return ch.lower() if when[c] == current else ch
+
+        letters = [topo.name(next(c for c in range(topo.ncells) if topo.xy[c, 1] == r)).rstrip("0123456789")
+                   for r in range(topo.rows)]
+        width = max(map(len, letters)) + 1
+        text = ascii_render.grid(topo, char, left=lambda r: letters[r].ljust(width) + "  ",
+                                 right=lambda r: "      " + ascii_render.row_range(topo, r))
+        return text + "\n" + self.status(state)
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The board with coordinates; a won game rings the winning group's
+        stones and outlines its perimeter cells (or, for a ring, the enclosed cells)."""
+        s = state._s
+        board = self.stones(s)
+        group: list[int] = []
+        accent: list[int] = []
+        if state.winner() is not None:
+            group = self.group(s, int(s[WIN_CELL]))
+            accent = [c for c in group if self.topology.edge[c]]
+            if s[WIN_HOW] & RING:
+                accent += self.enclosed(s, group)
+        marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
+        return svg_render.board(self.topology, lambda c: int(board[c]), highlight=group, marks=marks,
+                                accent=accent, title=self.status(state), **kw)
