@@ -20,10 +20,9 @@ import hexarena
 from hexarena import IllegalMove
 from hexarena.board import hexhex
 from hexarena.cli import main
-from hexarena.games.base import State
-from hexarena.games.base import PLY, TURN
-from hexarena.games.lisbon import (BOARD, EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite, playout,
-                                   recorded_playout, triple_wins)
+from hexarena.games.base import PLY, TURN, State
+from hexarena.games.lisbon import (BOARD, EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite,
+                                   playout, recorded_playout, triple_wins)
 
 T = hexhex(9, 8)
 P = len(T.perimeter)
