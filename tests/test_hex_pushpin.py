@@ -304,3 +304,32 @@ def test_legal_moves_match_plain_geometry(rnd):
                     expected.add(f"{t.name(c)} {k}")
         assert set(s.legal_moves()) == expected
         s.apply(rnd.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("size, cut", [(4, 0), (4, 5), (6, 0)])
+def test_recorded_playout_actions_replay_through_the_facade_to_the_same_position(size, cut):
+    """Recorded moves (passes included) are legal in order with their movers,
+    lead to the playout's final array, and ``playout`` plays the same game."""
+    from hexarena.games.base import PLY
+    from hexarena.games.hex_pushpin import playout, recorded_playout
+
+    g = hexarena.load("hex-pushpin", size=size)
+    recorded = 0
+    for seed in range(6):
+        rng, s = np.random.default_rng(seed), g.new_state()
+        while s.ply < cut and not s.is_over():
+            s.apply(int(rng.choice(s.legal_actions())))
+        arr, plain = s.array.copy(), s.array.copy()
+        actions, movers = np.full(2000, -1, np.int32), np.full(2000, -1, np.int32)
+        hexarena.kernels.seed(seed)
+        count = recorded_playout(arr, g.tables, actions, movers)
+        assert count == arr[PLY] - s.array[PLY]
+        recorded += count
+        for a, p in zip(actions[:count], movers[:count]):
+            assert s.to_move == p
+            s.apply(int(a))
+        assert s.is_over() and np.array_equal(s.array, arr)
+        hexarena.kernels.seed(seed)
+        playout(plain, g.tables)
+        assert np.array_equal(plain, arr)
+    assert recorded > 6

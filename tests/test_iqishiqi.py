@@ -382,3 +382,31 @@ def test_planes_stones_ball_empty_and_each_players_edges():
     assert p0[3, t.index("j1")] == 1 and p0[4, t.index("j1")] == 0  # the top edge is North's
     assert p0[3, t.index("h1")] == p0[4, t.index("h1")] == 1  # a corner
     assert np.array_equal(p0[3], p1[4]) and np.array_equal(p0[4], p1[3])
+
+
+@pytest.mark.parametrize("size, cut", [(8, 0), (8, 6), (4, 1)])
+def test_recorded_playout_actions_replay_through_the_facade_to_the_same_position(size, cut):
+    """Recorded drops are legal in order with their movers, lead to the
+    playout's final array, and ``playout`` plays the same game."""
+    from hexarena.games.iqishiqi import PLY, playout, recorded_playout
+
+    g = game(size=size)
+    recorded = 0
+    for seed in range(6):
+        rng, s = np.random.default_rng(seed), g.new_state()
+        while s.ply < cut and not s.is_over():
+            s.apply(int(rng.choice(s.legal_actions())))
+        arr, plain = s.array.copy(), s.array.copy()
+        actions, movers = np.full(400, -1, np.int32), np.full(400, -1, np.int32)
+        hexarena.kernels.seed(seed)
+        count = recorded_playout(arr, g.tables, actions, movers)
+        assert count == arr[PLY] - s.array[PLY]
+        recorded += count
+        for a, p in zip(actions[:count], movers[:count]):
+            assert s.to_move == p
+            s.apply(int(a))
+        assert s.is_over() and np.array_equal(s.array, arr)
+        hexarena.kernels.seed(seed)
+        playout(plain, g.tables)
+        assert np.array_equal(plain, arr)
+    assert recorded > 6

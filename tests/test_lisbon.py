@@ -20,10 +20,9 @@ import hexarena
 from hexarena import IllegalMove
 from hexarena.board import hexhex
 from hexarena.cli import main
-from hexarena.games.base import State
-from hexarena.games.base import TURN
-from hexarena.games.lisbon import (EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite, playout,
-                                   triple_wins)
+from hexarena.games.base import PLY, TURN, State
+from hexarena.games.lisbon import (BOARD, EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite,
+                                   playout, recorded_playout, triple_wins)
 
 T = hexhex(9, 8)
 P = len(T.perimeter)
@@ -723,3 +722,48 @@ def test_svg_rings_the_winning_group_and_outlines_its_edge_cells():
 def test_svg_of_a_ring_outlines_the_enclosed_cell():
     s = build(ring_around("f6"))
     assert s.svg().count('class="accent"') == 1
+
+
+
+def same_roots(g, arr):
+    """``arr`` with each union-find parent replaced by its root: the playout
+    also halves paths while trying cells it then refuses, which legal moves
+    never do, so only the trees' shapes may differ."""
+    n, out = g.topology.ncells, arr.copy()
+    par = out[BOARD + n + 1: BOARD + 2 * n + 1]
+    for c in range(n):
+        r = c
+        while arr[BOARD + n + 1 + r] != r:
+            r = arr[BOARD + n + 1 + r]
+        par[c] = r
+    return out
+
+
+@pytest.mark.parametrize("size, cut", [((9, 8), 0), ((9, 8), 7), ((3, 3), 2), ((4, 3), 0)])
+def test_recorded_playout_actions_replay_through_the_facade_to_the_same_position(size, cut):
+    """The recorded actions (``end`` included when a turn runs out of legal
+    cells) are legal in order, their movers are the players to move, and they
+    lead to the playout's final array; ``playout`` plays the same game, and
+    short arrays keep the record's start."""
+    g = hexarena.load("lisbon", size=size)
+    for seed in range(8):
+        rng, s = random.Random(seed), g.new_state()
+        for _ in range(cut):
+            s.apply(rng.choice(s.legal_actions()))
+        start = s.array.copy()
+        arr, plain, short = start.copy(), start.copy(), start.copy()
+        actions, movers = np.full(600, -1, np.int32), np.full(600, -1, np.int32)
+        hexarena.kernels.seed(seed)
+        count = recorded_playout(arr, g.tables, actions, movers)
+        for a, p in zip(actions[:count], movers[:count]):
+            assert s.to_move == p
+            s.apply(int(a))
+        assert s.is_over() and np.array_equal(same_roots(g, s.array), same_roots(g, arr))
+        assert count == arr[PLY] - start[PLY]
+        hexarena.kernels.seed(seed)
+        playout(plain, g.tables)
+        assert np.array_equal(plain, arr)
+        few_a, few_p = np.full(3, -1, np.int32), np.full(3, -1, np.int32)
+        hexarena.kernels.seed(seed)
+        assert recorded_playout(short, g.tables, few_a, few_p) == min(3, count)
+        assert list(few_a[:count]) == list(actions[:3][:count]) and np.array_equal(short, arr)

@@ -90,16 +90,6 @@ def _reward(winner, player):
 
 
 @njit
-def _amaf_of(ints, flts, ref, action, amap):
-    """AMAF visits and reward of ``action`` at the reference node ``ref``."""
-    i = amap[action]
-    first = ints[ref, FIRST]
-    if first <= i < first + ints[ref, COUNT] and ints[i, ACTION] == action:
-        return flts[i, RN], flts[i, RW]
-    return 0.0, 0.0
-
-
-@njit
 def _map_children(ints, node, amap):
     first = ints[node, FIRST]
     for i in range(first, first + ints[node, COUNT]):
@@ -111,6 +101,7 @@ def _select(ints, flts, node, cfg, ref, amap):
     """The child of ``node`` to descend into (UCT, RAVE or GRAVE, solver-aware)."""
     p = ints[node, MOVER]
     first, count = ints[node, FIRST], ints[node, COUNT]
+    ref_first, ref_end = ints[ref, FIRST], ints[ref, FIRST] + ints[ref, COUNT]  # amap entries in here are current
     log_n = math.log(max(flts[node, N], 1.0))
     c, rave, bias, solver = cfg[C_UCT], cfg[RAVE] > 0, cfg[RAVE_BIAS], cfg[SOLVER] > 0
     best, best_v = first, -1e300
@@ -122,13 +113,13 @@ def _select(ints, flts, node, cfg, ref, amap):
             v = 0.5 if proven == DRAW else -1.0
         else:
             n = flts[i, N]
-            if rave:
-                if ref == node:
-                    rn, rw = flts[i, RN], flts[i, RW]
-                else:
-                    rn, rw = _amaf_of(ints, flts, ref, ints[i, ACTION], amap)
-                    if rn == 0.0:
-                        rn, rw = flts[i, RN], flts[i, RW]
+            if rave:  # the reference's AMAF values of this move if it has some, else the child's own
+                rn, rw = float(flts[i, RN]), float(flts[i, RW])
+                if ref != node:
+                    a = ints[i, ACTION]
+                    r = amap[a]
+                    if ref_first <= r < ref_end and ints[r, ACTION] == a and flts[r, RN] != 0.0:
+                        rn, rw = float(flts[r, RN]), float(flts[r, RW])
                 if n == 0.0 and rn == 0.0:
                     v = 1e9
                 else:

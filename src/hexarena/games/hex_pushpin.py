@@ -119,11 +119,26 @@ def apply(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal moves to the end (in place)."""
+    none = np.empty(0, dtype=np.int32)
+    recorded_playout(s, t, none, none)
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """``playout`` that also writes each move and its mover into ``actions``
+    and ``movers`` while they have room; returns the number written (for
+    MCTS's AMAF)."""
     params = t[3]
     buf = np.empty(params[0] * (params[1] + 1) + 1, dtype=np.int32)
+    room, written = actions.shape[0], 0
     while s[WINNER] < 0:
         k = legal(s, t, buf)
-        apply(s, t, buf[np.random.randint(0, k)])
+        a = buf[np.random.randint(0, k)]
+        if written < room:
+            actions[written], movers[written] = a, s[TO_MOVE]
+            written += 1
+        apply(s, t, a)
+    return written
 
 
 @njit
@@ -142,6 +157,7 @@ class Kernels:
     legal = staticmethod(legal)
     apply = staticmethod(apply)
     playout = staticmethod(playout)
+    recorded_playout = staticmethod(recorded_playout)
     playouts = staticmethod(playouts)
 
 

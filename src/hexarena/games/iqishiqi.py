@@ -321,16 +321,30 @@ def apply(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal drops to the end (in place)."""
+    none = np.empty(0, dtype=np.int32)
+    recorded_playout(s, t, none, none)
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """``playout`` that also writes each drop and its mover into ``actions``
+    and ``movers`` while they have room; returns the number written (for
+    MCTS's AMAF)."""
     out = np.empty(t[4][0] * 6, dtype=np.int32)
     work = scratch(t)
+    room, written = actions.shape[0], 0
     while s[WINNER] < 0:
         k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
         if k == 0:
             finish(s, 1 - s[TO_MOVE])
             break
-        mover = s[TO_MOVE]
-        drop(s, t, out[np.random.randint(0, k)])
+        mover, a = s[TO_MOVE], out[np.random.randint(0, k)]
+        if written < room:
+            actions[written], movers[written] = a, mover
+            written += 1
+        drop(s, t, a)
         _ball_ends(s, t, mover)
+    return written
 
 
 @njit
@@ -349,6 +363,7 @@ class Kernels:
     legal = staticmethod(legal)
     apply = staticmethod(apply)
     playout = staticmethod(playout)
+    recorded_playout = staticmethod(recorded_playout)
     playouts = staticmethod(playouts)
 
 

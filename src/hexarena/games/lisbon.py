@@ -210,12 +210,20 @@ def apply(s, t, a):
 def playout(s, t):
     """Random play to the end, in place: every turn places its whole
     allowance, each stone uniformly among the cells legal then, and ends
-    early only when no legal cell is left.  The same rules as ``apply``, with
-    the header kept in locals."""
+    early (``end``) only when no legal cell is left."""
+    none = np.empty(0, dtype=np.int32)
+    recorded_playout(s, t, none, none)
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """``playout`` that also writes each action and its mover into ``actions``
+    and ``movers`` while they have room; returns the number written (for
+    MCTS's AMAF).  The same rules as ``apply``, with the header kept in locals."""
     links, ppos, params = t
     n = params[0]
     if s[WINNER] >= 0:
-        return
+        return 0
     pool = np.empty(n, dtype=np.int32)  # [0, active): untried; [active, k): refused this turn
     groups = np.empty(8, dtype=np.int32)
     k = 0
@@ -224,6 +232,7 @@ def playout(s, t):
             pool[k] = c
             k += 1
     mover, turn, step, allow, ply = s[TO_MOVE], s[TURN], s[STEP], s[ALLOW], s[PLY]
+    room, written = actions.shape[0], 0
     x = np.uint64(np.random.randint(1, 2**62))  # xorshift64 state, seeded from numba's generator
     while True:
         colour, active = 1 + mover, k
@@ -243,18 +252,25 @@ def playout(s, t):
             pool[active] = pool[k]
             step += 1
             ply += 1
+            if written < room:
+                actions[written], movers[written] = c, mover
+                written += 1
             how = place(s, ppos, params, c, colour, turn, groups, g)
             if how:
                 s[STONES] = n - k
                 s[TURN], s[STEP], s[ALLOW], s[PLY] = turn, step, allow, ply
                 _finish(s, mover, how, c)
-                return
+                return written
         if k == 0:  # a full board without a winner
             s[STONES] = n
             s[TURN], s[STEP], s[ALLOW], s[PLY] = turn, step, allow, ply
             _finish(s, DRAW, 0, -1)
-            return
-        ply += step < allow  # the turn ends early: no legal cell left
+            return written
+        if step < allow:  # the turn ends early: no legal cell left
+            ply += 1
+            if written < room:
+                actions[written], movers[written] = n, mover
+                written += 1
         turn, mover, step = turn + 1, 1 - mover, 0
         allow = allowance(turn, params[3])
 
@@ -275,6 +291,7 @@ class Kernels:
     legal = staticmethod(legal)
     apply = staticmethod(apply)
     playout = staticmethod(playout)
+    recorded_playout = staticmethod(recorded_playout)
     playouts = staticmethod(playouts)
 
 
