@@ -10,6 +10,9 @@ import numba
 import numpy as np
 
 njit = numba.njit(cache=True, nogil=True)
+# Small helpers inlined into the loops that call them (a numba call passing
+# the tables can cost more than the helper's work).
+inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @njit

@@ -34,11 +34,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import numba
 import numpy as np
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
-from ..kernels import njit
+from ..kernels import inline, njit
 from ..render import svg as svg_render
 from .base import HEADER, PLY, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, State
 from .pushing import direction_index
@@ -55,10 +54,6 @@ CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
 NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
 
 # tables: (nbr, rays, xy, owner, params); params = [ncells]
-
-# Small helpers are inlined into the loops that call them (a numba call
-# passing the tables costs more than the helper's work).
-inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 # --- the shared mechanic -------------------------------------------------------

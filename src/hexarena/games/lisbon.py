@@ -33,16 +33,14 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import numba
 import numpy as np
 
 from ..board import hexhex
-from ..kernels import njit
+from ..kernels import inline, njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
 
-inline = numba.njit(cache=True, nogil=True, inline="always")  # small kernels the playout loop inlines
 
 # state layout after the shared header
 ALLOW = HEADER  # stones the current turn allows
