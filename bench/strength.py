@@ -4,7 +4,9 @@
                                         [--a AGENT] [--b AGENT] [--seed K]
 
 AGENT is ``random``, an MCTS variant (``uct``, ``rave``, ``grave``,
-``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS), or
+``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS; each
+also as ``NAME-nopolicy``: uniform playouts instead of the game's playout
+policy, to measure what the policy brings), or
 ``openspiel-mcts`` (OpenSpiel's Python MCTS bot playing through
 hexarena.interop.openspiel, about the same time a move).
 Prints each game's result, then A's wins, B's wins and a 95% (Wilson)
@@ -25,7 +27,7 @@ from typing import Callable
 from hexarena import load
 from hexarena.ai import Agent, agent
 from hexarena.ai.arena import match
-from hexarena.ai.mcts import VARIANTS
+from hexarena.ai.mcts import NO_POLICY, VARIANTS
 from hexarena.cli import parse_options
 
 
@@ -33,7 +35,7 @@ def factories(seconds: float, seed: int) -> dict[str, Callable[[], Agent]]:
     """Agent name -> a maker of fresh agents (seeds differ from game to game)."""
     seeds = itertools.count(seed)
     out: dict[str, Callable[[], Agent]] = {"random": lambda: agent("random", seed=next(seeds))}
-    for variant in VARIANTS:
+    for variant in [*VARIANTS, *(v + NO_POLICY for v in VARIANTS)]:
         out[variant] = lambda v=variant: agent("mcts", seconds=seconds, variant=v, seed=next(seeds))
     out["openspiel-mcts"] = lambda: _openspiel_mcts(seconds, next(seeds))
     return out
