@@ -251,3 +251,95 @@ def test_status_says_how_the_game_ended():
     assert str(s).split("\n")[-1] == "player 2 wins in the auction (stalemate)"
     s = play(GAME2 + ["block", "g6", "c8", "e8e"])
     assert str(s).split("\n")[-1] == "Escaper (player 2) wins (the ball on the edge, s8)"
+
+
+# --- the playout policy -----------------------------------------------------------------
+
+from hexarena.games import weituweiqi as wq  # noqa: E402
+from hexarena.games.base import WINNER  # noqa: E402
+from hexarena.games.iqishiqi import ROLE  # noqa: E402
+from hexarena.kernels import seed as seed_numba  # noqa: E402
+
+
+def outcomes(state):
+    """The legal actions of ``state`` and the winner right after each (-1: none yet)."""
+    game, actions, winners = state.game, state.legal_actions(), []
+    for a in actions:
+        s = state.array.copy()
+        wq.apply(s, game.tables, a)
+        winners.append(int(s[WINNER]))
+    return np.array(actions, np.int32), winners
+
+
+def policy_choices(state, count=100):
+    moves, winners = outcomes(state)
+    picks = []
+    for k in range(count):
+        seed_numba(k)
+        picks.append(wq.policy(state.array.copy(), state.game.tables, moves, len(moves)))
+    return [winners[i] for i in picks], winners
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_policy_picks_a_legal_index_in_the_auction_and_the_main_phase(compiled):
+    game = new(size=5).game
+    policy = wq.policy if compiled else wq.policy.py_func  # py_func: the code NUMBA_DISABLE_JIT runs
+    moves = np.empty(game.num_actions, np.int32)
+    rng = np.random.default_rng(2)
+    seed_numba(2)
+    phases = set()
+    for _ in range(40):
+        s = game.new_state().array.copy()
+        if rng.random() < 0.5:
+            s[ROLE] = rng.integers(0, 2)  # the main phase from the start, either player Blocker
+        for _ in range(rng.integers(0, 30)):
+            n = wq.legal(s, game.tables, moves)
+            if n == 0:
+                break
+            before = s.copy()
+            i = policy(s, game.tables, moves, n)
+            assert 0 <= i < n and np.array_equal(s, before)
+            phases.add(int(s[ROLE] >= 0))
+            wq.apply(s, game.tables, moves[i])
+    assert phases == {0, 1}
+
+
+def test_in_the_auction_the_policy_never_puts_the_ball_on_the_edge_when_it_can_help_it():
+    state = new().game.position(["m6"], ball="s6", to_move=0)
+    picked, winners = policy_choices(state)
+    assert winners.count(1) > len(winners) / 2 and -1 in winners  # most moves lose; 'block' and a few drops do not
+    assert set(picked) == {-1}
+    assert any(w == -1 for w, a in zip(winners, state.legal_actions()) if a != state.game.num_actions - 1)
+
+
+def test_in_the_auction_the_policy_never_stalemates_when_it_can_help_it():
+    state = new().game.position(**RING, to_move=0)
+    picked, winners = policy_choices(state)
+    assert winners.count(1) >= 1 and set(picked) == {-1}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_policy_plays_the_auction_safely_and_blocks_only_when_every_drop_loses(seed):
+    state = new()
+    seed_numba(seed)
+    while state.array[ROLE] < 0:
+        moves, winners = outcomes(state)
+        i = wq.policy(state.array.copy(), state.game.tables, moves, len(moves))
+        if i == len(moves) - 1:  # block
+            assert all(w == 1 - state.to_move for w in winners[:-1])
+        assert winners[i] == -1
+        state.apply(int(moves[i]))
+    assert not state.is_over() and state.game.roles(state.array)[1 - state.to_move] == "blocker"
+
+
+def test_the_blocker_never_pushes_the_ball_onto_the_edge_when_it_can_help_it():
+    state = new().game.position(["m6"], ball="s6", to_move=0, blocker=0)
+    picked, winners = policy_choices(state)
+    assert winners.count(1) > len(winners) / 2 and set(picked) == {-1}
+
+
+def test_the_escaper_finds_an_immediate_win_far_more_often_than_chance():
+    state = new().game.position(["m6"], ball="q6", to_move=0, blocker=1)
+    picked, winners = policy_choices(state, 200)
+    chance = winners.count(0) / len(winners)  # 6 of 22 drops push the ball two cells onto u6
+    assert 0 < chance < 0.3 and picked.count(0) / len(picked) > 0.5  # measured: 0.64

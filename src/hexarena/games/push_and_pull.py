@@ -241,8 +241,8 @@ def playouts(s0, t, count):
 # Uniform play loses ~98% of games by a placement that leaves the owed markers
 # unmovable by any single last placement.  The policy places where every owed
 # marker can move, and moves markers (both are the mover's to move) to keep
-# his own mobile and the opponent's hemmed in.  It looks at the board only
-# (the position is restored after each trial): no copy, no apply.
+# his own mobile and the opponent's hemmed in.  It tries moves on a copy of
+# the board only: no state copy, no apply.
 SAMPLES = 4  # placements weighed among the equally safe ones
 NOISE = 2.0  # random spread added to the scores, so playouts differ
 STUCK_SCORE = 100.0  # a marker no placement could move loses for its owner when owed
@@ -305,7 +305,7 @@ def policy(s, t, moves, count):
     rays_, params = t
     n = params[0]
     p = s[TO_MOVE]
-    board = s[BOARD:BOARD + n]
+    board = s[BOARD:BOARD + n].copy()  # trials change it and put it back
     best, best_v = 0, -1e300
     if s[PHASE] == PLACE:
         safe = np.arange(count)
