@@ -120,18 +120,15 @@ def playouts(s0, t, count):
 
 
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
-# Uniform play ends most auctions at once (74% of uniform playouts from the
-# start on the base-6 board): a random drop puts the ball on an edge or
-# stalemates (the dropper loses), or a random ``block`` hands the ball to the
-# Escaper wherever it stands.  The policy never makes a drop that loses at
-# once when another move does not and takes a drop that wins at once when it
-# meets one.  In the auction it drops at random among the safe drops and
-# blocks only when every drop loses: played on with this policy, a block at
-# any stage of such auctions won for the Blocker 1-23% of the time (measured
-# by turn; 6-10% by the ball's distance to the edge), never near half, so a
-# voluntary block is a blunder.  In the main phase it weighs a few drops by
-# where they leave the ball: the Escaper nearest the edge, the Blocker
-# farthest from it.
+# In the main phase, uniform drops ignore the roles; the policy weighs a few
+# drops by where they leave the ball (the Escaper nearest the edge, the
+# Blocker farthest from it), takes a drop that wins at once when it meets one
+# and never makes one that loses at once when another does not.  In the
+# auction it plays uniformly: a policy that avoided losing drops there (and
+# blocked only when every drop lost) made MCTS weaker at equal time (3-17 in
+# 20 games), its playouts six times dearer and their outcome, who is forced
+# to block some 30 drops later, close to a coin toss; uniform auction drops
+# instead end quickly where the ball is in danger (docs/ai.md).
 SAMPLES = 3  # drops weighed per main-phase step (more are tried while they all lose)
 NOISE = 1.0  # random spread added to the distance scores, so playouts differ
 
@@ -149,15 +146,15 @@ def edge_distance(rays_, c):
 
 
 @njit
-def _weigh(s, t, moves, count, sign, samples):
+def _weigh(s, t, moves, count, sign):
     """The index of the drop to play among ``moves[:count]``: one that wins at
     once if met, else the best by ``sign`` times the ball's distance to the
-    edge (plus noise) among ``samples`` that do not lose at once (tried in
-    random order, more while every one tried loses), else -1."""
+    edge (plus noise) among ``SAMPLES`` that do not lose at once (tried in
+    random order, more while every one tried loses), else 0."""
     p = s[TO_MOVE]
     order = np.arange(count)
     after = s.copy()
-    best, best_v, safe = -1, -1e300, 0
+    best, best_v, safe = 0, -1e300, 0
     for j in range(count):
         r = j + np.random.randint(0, count - j)
         order[j], order[r] = order[r], order[j]
@@ -172,18 +169,19 @@ def _weigh(s, t, moves, count, sign, samples):
         if v > best_v:
             best, best_v = i, v
         safe += 1
-        if safe == samples:
+        if safe == SAMPLES:
             break
     return best
 
 
 @njit
 def policy(s, t, moves, count):
-    """The index of the move to play among ``moves[:count]`` (see above)."""
-    if s[ROLE] < 0:  # the auction: ``block`` is the last move, always legal and never losing
-        i = _weigh(s, t, moves, count - 1, 0, 1)  # the first drop that does not lose
-        return count - 1 if i < 0 else i
-    return max(_weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1, SAMPLES), 0)
+    """The index of the move to play among ``moves[:count]``: uniform in the
+    auction; in the main phase :func:`_weigh`, the Blocker away from the
+    edge, the Escaper toward it."""
+    if s[ROLE] < 0:
+        return np.random.randint(0, count)
+    return _weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1)
 
 
 class Kernels:
