@@ -10,11 +10,14 @@ policy, to measure what the policy brings), or
 ``openspiel-mcts`` (OpenSpiel's Python MCTS bot playing through
 hexarena.interop.openspiel, about the same time a move).
 ``--simulations N`` gives MCTS agents N simulations a move instead (what
-a playout policy is worth apart from its cost).  Prints each game's result, then A's wins, B's wins and a 95% (Wilson)
-interval of A's score.  Example:
+a playout policy is worth apart from its cost).  Prints each game's
+result, then A's wins, B's wins and a 95% (Wilson) interval of A's score.
+Examples:
 
     .venv/bin/python bench/strength.py projective-hex -o size=6 -o opening=none \\
         --games 20 --seconds 0.25 --a enhanced --b uct
+    .venv/bin/python bench/strength.py push-and-pull --games 20 --seconds 0.25 \\
+        --a enhanced --b enhanced-nopolicy
 """
 
 from __future__ import annotations
