@@ -36,7 +36,7 @@ import numpy as np
 
 from ..kernels import njit
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi import BALL, ROLE, PushGame, _group_after, _scan, drop, drops, finish, has_drop, scratch, size_option
+from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, scratch, size_option
 
 
 @njit
@@ -121,10 +121,9 @@ def playouts(s0, t, count):
 
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
 # In the main phase, uniform drops ignore the roles; the policy weighs a few
-# drops by where they would leave the ball (the Escaper nearest the edge, the
-# Blocker farthest from it; worked out from the group's size, without a
-# copy or apply): the Escaper takes a drop onto the edge when he meets one,
-# the Blocker never makes one when another drop does not.  In the
+# drops by where they leave the ball (the Escaper nearest the edge, the
+# Blocker farthest from it), takes a drop that wins at once when it meets one
+# and never makes one that loses at once when another does not.  In the
 # auction it plays uniformly: a policy that avoided losing drops there (and
 # blocked only when every drop lost) made MCTS weaker at equal time (3-17 in
 # 20 games), its playouts six times dearer and their outcome, who is forced
@@ -147,27 +146,26 @@ def edge_distance(rays_, c):
 
 
 @njit
-def _weigh(s, t, moves, count, escaper):
-    """The index of the drop to play among ``moves[:count]`` in the main
-    phase, tried in random order where each would leave the ball: the
-    Escaper's first that reaches the edge, else the best of ``SAMPLES`` that
-    do not by the ball's distance to the edge (the Escaper nearest, the
-    Blocker farthest; plus noise), more tried while the Blocker's all reach
-    it; 0 if they all do."""
+def _weigh(s, t, moves, count, sign):
+    """The index of the drop to play among ``moves[:count]``: one that wins at
+    once if met, else the best by ``sign`` times the ball's distance to the
+    edge (plus noise) among ``SAMPLES`` that do not lose at once (tried in
+    random order, more while every one tried loses), else 0."""
+    p = s[TO_MOVE]
     order = np.arange(count)
-    sign = -1.0 if escaper else 1.0
+    after = s.copy()
     best, best_v, safe = 0, -1e300, 0
     for j in range(count):
         r = j + np.random.randint(0, count - j)
         order[j], order[r] = order[r], order[j]
         i = order[j]
-        size = _group_after(s, t, moves[i] // 6)[0]
-        ball = t[1][s[BALL], moves[i] % 6, size - 1]
-        if t[3][ball] >= 0:  # on the edge: the Escaper wins
-            if escaper:
-                return i
+        after[:] = s
+        apply(after, t, moves[i])
+        if after[WINNER] == p:
+            return i
+        if after[WINNER] >= 0:
             continue
-        v = sign * edge_distance(t[1], ball) + NOISE * np.random.random()
+        v = sign * edge_distance(t[1], after[BALL]) + NOISE * np.random.random()
         if v > best_v:
             best, best_v = i, v
         safe += 1
@@ -183,7 +181,7 @@ def policy(s, t, moves, count):
     edge, the Escaper toward it."""
     if s[ROLE] < 0:
         return np.random.randint(0, count)
-    return _weigh(s, t, moves, count, s[TO_MOVE] != s[ROLE])
+    return _weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1)
 
 
 class Kernels:
