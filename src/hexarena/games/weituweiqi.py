@@ -126,7 +126,7 @@ def playouts(s0, t, count):
 # and never makes one that loses at once when another does not.  In the
 # auction it plays uniformly: a policy that avoided losing drops there (and
 # blocked only when every drop lost) made MCTS weaker at equal time (3-17 in
-# 20 games), its playouts six times dearer and their outcome, who is forced
+# 20 games), its playouts several times dearer and their outcome, who is forced
 # to block some 30 drops later, close to a coin toss; uniform auction drops
 # instead end quickly where the ball is in danger (docs/ai.md).
 SAMPLES = 3  # drops weighed per main-phase step (more are tried while they all lose)
