@@ -1,17 +1,23 @@
 """Strength matches at equal wall-clock time per move, colours alternated.
 
     .venv/bin/python bench/strength.py GAME [-o key=value ...] [--games N] [--seconds S]
-                                        [--a AGENT] [--b AGENT] [--seed K]
+                                        [--a AGENT] [--b AGENT] [--seed K] [--simulations N]
 
 AGENT is ``random``, an MCTS variant (``uct``, ``rave``, ``grave``,
-``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS), or
+``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS; each
+also as ``NAME-nopolicy``: uniform playouts instead of the game's playout
+policy, to measure what the policy brings), or
 ``openspiel-mcts`` (OpenSpiel's Python MCTS bot playing through
 hexarena.interop.openspiel, about the same time a move).
-Prints each game's result, then A's wins, B's wins and a 95% (Wilson)
-interval of A's score.  Example:
+``--simulations N`` gives MCTS agents N simulations a move instead (what
+a playout policy is worth apart from its cost).  Prints each game's
+result, then A's wins, B's wins and a 95% (Wilson) interval of A's score.
+Examples:
 
     .venv/bin/python bench/strength.py projective-hex -o size=6 -o opening=none \\
         --games 20 --seconds 0.25 --a enhanced --b uct
+    .venv/bin/python bench/strength.py push-and-pull --games 20 --seconds 0.25 \\
+        --a enhanced --b enhanced-nopolicy
 """
 
 from __future__ import annotations
@@ -25,16 +31,18 @@ from typing import Callable
 from hexarena import load
 from hexarena.ai import Agent, agent
 from hexarena.ai.arena import match
-from hexarena.ai.mcts import VARIANTS
+from hexarena.ai.mcts import NO_POLICY, VARIANTS
 from hexarena.cli import parse_options
 
 
-def factories(seconds: float, seed: int) -> dict[str, Callable[[], Agent]]:
-    """Agent name -> a maker of fresh agents (seeds differ from game to game)."""
+def factories(seconds: float, seed: int, simulations: int | None = None) -> dict[str, Callable[[], Agent]]:
+    """Agent name -> a maker of fresh agents (seeds differ from game to game);
+    MCTS agents search ``simulations`` per move when given, else ``seconds``."""
     seeds = itertools.count(seed)
+    budget = {"simulations": simulations} if simulations else {"seconds": seconds}
     out: dict[str, Callable[[], Agent]] = {"random": lambda: agent("random", seed=next(seeds))}
-    for variant in VARIANTS:
-        out[variant] = lambda v=variant: agent("mcts", seconds=seconds, variant=v, seed=next(seeds))
+    for variant in [*VARIANTS, *(v + NO_POLICY for v in VARIANTS)]:
+        out[variant] = lambda v=variant: agent("mcts", variant=v, seed=next(seeds), **budget)
     out["openspiel-mcts"] = lambda: _openspiel_mcts(seconds, next(seeds))
     return out
 
@@ -53,10 +61,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seconds", type=float, default=0.25, help="time per move for both agents")
     p.add_argument("--a", default="enhanced")
     p.add_argument("--b", default="uct")
+    p.add_argument("--simulations", type=int, help="simulations per move for MCTS agents instead of time")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     game = load(args.game, **parse_options(args.option))
-    makers = factories(args.seconds, args.seed)
+    makers = factories(args.seconds, args.seed, args.simulations)
     for name in (args.a, args.b):
         if name not in makers:
             p.error(f"unknown agent {name!r}; agents: {', '.join(makers)}")
@@ -72,7 +81,8 @@ def main(argv: list[str]) -> int:
 
     r = match(game, makers[args.a], makers[args.b], args.games, report)
     low, high = r.interval()
-    print(f"{game!r}, {args.seconds} s/move, {args.games} games ({time.perf_counter() - start:.0f} s): "
+    budget = f"{args.simulations} simulations/move" if args.simulations else f"{args.seconds} s/move"
+    print(f"{game!r}, {budget}, {args.games} games ({time.perf_counter() - start:.0f} s): "
           f"{args.a} {r.wins[0]}, {args.b} {r.wins[1]}, draws {r.draws}; "
           f"{args.a} scores {r.score():.0%} (95% interval {low:.0%}..{high:.0%})")
     return 0

@@ -412,3 +412,54 @@ def test_strength_script_reports_a_match(capsys):
     with pytest.raises(SystemExit):
         strength.main(["projective-hex", "--a", "alphazero"])
     assert "unknown agent 'alphazero'; agents: random, uct" in capsys.readouterr().err
+
+
+# --- playout policies and the no-policy variants -------------------------------------------
+
+def test_nopolicy_variants_are_the_variants_without_the_games_policy():
+    from dataclasses import replace
+
+    from hexarena.ai.mcts import config_of
+
+    for name, config in VARIANTS.items():
+        assert config.policy and config_of(name) == config
+        assert config_of(name + "-nopolicy") == replace(config, policy=False)
+    with pytest.raises(ValueError, match="NAME-nopolicy"):
+        agent("mcts", variant="magic-nopolicy")
+
+
+def test_without_its_policy_a_game_is_searched_as_one_that_has_none():
+    from hexarena.ai.mcts import compiled_search
+    from hexarena.games import push_and_pull as pp
+
+    class Plain:  # the kernels of push-and-pull without its policy
+        legal, apply, playout = pp.Kernels.legal, pp.Kernels.apply, pp.Kernels.playout
+
+    assert compiled_search(pp.Kernels, use_policy=False) is compiled_search(Plain)
+    assert compiled_search(pp.Kernels) is not compiled_search(Plain)
+
+
+@pytest.mark.parametrize("name,options", [("push-and-pull", {"size": 5}), ("weituweiqi", {"size": 4})])
+def test_mcts_with_and_without_the_policy_plays_games_with_one_to_the_end(name, options):
+    game = hexarena.load(name, **options)
+    assert hasattr(game.kernels, "policy")
+    for variant in ("enhanced", "uct-nopolicy"):
+        state = game.new_state()
+        bots = (agent("mcts", simulations=40, seed=1, variant=variant), agent("mcts", simulations=40, seed=2))
+        while not state.is_over():
+            move = bots[state.to_move].choose(state)
+            assert move in state.legal_moves()
+            state.play(move)
+
+
+def test_strength_script_matches_a_variant_against_itself_without_the_policy(capsys):
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "strength.py")
+    spec = importlib.util.spec_from_file_location("strength", path)
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    code = strength.main(["weituweiqi", "-o", "size=4", "--games", "2", "--simulations", "20", "--a", "uct",
+                          "--b", "uct-nopolicy"])
+    text = capsys.readouterr().out
+    assert code == 0 and text.count("won by") == 2 and "20 simulations/move" in text and "uct-nopolicy" in text

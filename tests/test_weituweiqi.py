@@ -251,3 +251,79 @@ def test_status_says_how_the_game_ended():
     assert str(s).split("\n")[-1] == "player 2 wins in the auction (stalemate)"
     s = play(GAME2 + ["block", "g6", "c8", "e8e"])
     assert str(s).split("\n")[-1] == "Escaper (player 2) wins (the ball on the edge, s8)"
+
+
+# --- the playout policy -----------------------------------------------------------------
+
+from hexarena.games import weituweiqi as wq  # noqa: E402
+from hexarena.games.base import WINNER  # noqa: E402
+from hexarena.games.iqishiqi import ROLE  # noqa: E402
+from hexarena.kernels import seed as seed_numba  # noqa: E402
+
+
+def outcomes(state):
+    """The legal actions of ``state`` and the winner right after each (-1: none yet)."""
+    game, actions, winners = state.game, state.legal_actions(), []
+    for a in actions:
+        s = state.array.copy()
+        wq.apply(s, game.tables, a)
+        winners.append(int(s[WINNER]))
+    return np.array(actions, np.int32), winners
+
+
+def picked_indices(state, count):
+    moves, _ = outcomes(state)
+    picks = []
+    for k in range(count):
+        seed_numba(k)
+        picks.append(wq.policy(state.array.copy(), state.game.tables, moves, len(moves)))
+    return picks
+
+
+def policy_choices(state, count=100):
+    """The winner right after each of the policy's ``count`` choices, and after each legal action."""
+    _, winners = outcomes(state)
+    return [winners[i] for i in picked_indices(state, count)], winners
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_policy_picks_a_legal_index_in_the_auction_and_the_main_phase(compiled):
+    game = new(size=5).game
+    policy = wq.policy if compiled else wq.policy.py_func  # py_func: the code NUMBA_DISABLE_JIT runs
+    moves = np.empty(game.num_actions, np.int32)
+    rng = np.random.default_rng(2)
+    seed_numba(2)
+    phases = set()
+    for _ in range(40):
+        s = game.new_state().array.copy()
+        if rng.random() < 0.5:
+            s[ROLE] = rng.integers(0, 2)  # the main phase from the start, either player Blocker
+        for _ in range(rng.integers(0, 30)):
+            n = wq.legal(s, game.tables, moves)
+            if n == 0:
+                break
+            before = s.copy()
+            i = policy(s, game.tables, moves, n)
+            assert 0 <= i < n and np.array_equal(s, before)
+            phases.add(int(s[ROLE] >= 0))
+            wq.apply(s, game.tables, moves[i])
+    assert phases == {0, 1}
+
+
+def test_in_the_auction_the_policy_plays_uniformly():
+    state = new().game.position(["m6"], ball="s6", to_move=0)
+    counts = np.bincount(picked_indices(state, 600), minlength=len(state.legal_actions()))
+    assert len(counts) == 15 and counts.min() >= 15 and counts.max() <= 70  # 40 expected each
+
+
+def test_the_blocker_never_pushes_the_ball_onto_the_edge_when_it_can_help_it():
+    state = new().game.position(["m6"], ball="s6", to_move=0, blocker=0)
+    picked, winners = policy_choices(state)
+    assert winners.count(1) > len(winners) / 2 and set(picked) == {-1}
+
+
+def test_the_escaper_finds_an_immediate_win_far_more_often_than_chance():
+    state = new().game.position(["m6"], ball="q6", to_move=0, blocker=1)
+    picked, winners = policy_choices(state, 200)
+    chance = winners.count(0) / len(winners)  # 6 of 22 drops push the ball two cells onto u6
+    assert 0 < chance < 0.3 and picked.count(0) / len(picked) > 0.5  # measured: 0.64

@@ -36,7 +36,7 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -190,12 +190,14 @@ def cache_dir() -> Path:
     return path
 
 
-def compiled_search(kernels):
+def compiled_search(kernels, use_policy: bool = True):
     """``search(root_state, tables, ints, flts, meta, cfg, sims, work, seen) -> done``
     specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
-    optional ``policy`` and ``recorded_playout`` (used only without a policy)."""
+    optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
+    uniform, as for a game without one) and ``recorded_playout`` (used only
+    without a policy)."""
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
-    policy = getattr(kernels, "policy", None)
+    policy = getattr(kernels, "policy", None) if use_policy else None
     recorded = getattr(kernels, "recorded_playout", None) if policy is None else None
     return _compiled(tuple(names), _where(policy or uniform_policy), recorded and _where(recorded))
 
@@ -297,7 +299,8 @@ class Config:
     ``rave_bias``; ``solver`` proves wins and losses; ``decisive`` (``anti``)
     tries that many sampled moves (opponent replies) per playout step for an
     immediate win (an immediate loss to block); ``expand`` is the visits a leaf
-    needs before its children are allocated."""
+    needs before its children are allocated; ``policy`` False ignores the
+    game's playout policy (uniform playouts, for comparisons)."""
 
     c: float = 0.7
     rave: bool = False
@@ -307,6 +310,7 @@ class Config:
     decisive: int = 0
     anti: int = 0
     expand: int = 1
+    policy: bool = True
 
     def vector(self, custom_policy: bool) -> np.ndarray:
         generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
@@ -322,6 +326,22 @@ VARIANTS: dict[str, Config] = {
     "enhanced": Config(c=0.2, rave=True, grave_ref=50, solver=True),
     "decisive": Config(c=0.2, rave=True, grave_ref=50, solver=True, decisive=8, anti=8),
 }
+NO_POLICY = "-nopolicy"
+
+
+def config_of(variant: str) -> Config:
+    """The Config of a variant name; ``NAME-nopolicy`` is ``NAME`` ignoring the game's playout policy.
+
+    >>> config_of("uct-nopolicy") == Config(policy=False)
+    True
+    """
+    base = variant[:-len(NO_POLICY)] if isinstance(variant, str) and variant.endswith(NO_POLICY) else variant
+    if base not in VARIANTS:
+        raise ValueError(f"unknown MCTS variant {variant!r}; variants: {', '.join(VARIANTS)} "
+                         f"(each also as NAME{NO_POLICY}: uniform playouts instead of the game's policy)")
+    return VARIANTS[base] if base == variant else replace(VARIANTS[base], policy=False)
+
+
 # Level -> simulations per move (all levels search with the "enhanced" variant).
 LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
 MAX_NODES = 1 << 22
@@ -346,11 +366,7 @@ class MCTSAgent:
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
                                         or simulations < 1):
             raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
-        if isinstance(variant, str):
-            if variant not in VARIANTS:
-                raise ValueError(f"unknown MCTS variant {variant!r}; variants: {', '.join(VARIANTS)}")
-            variant = VARIANTS[variant]
-        self.config = variant
+        self.config = variant if isinstance(variant, Config) else config_of(variant)
         self.level, self.seed, self.seconds = level, seed, seconds
         self.simulations = simulations if simulations is not None else (None if seconds else LEVELS[level])
         self.name = f"mcts:{level}"
@@ -396,8 +412,9 @@ class MCTSAgent:
             tree = self._new_tree(game)
         self._tree, self._key, self._history = tree, _game_key(game), state.history
         ints, flts, meta, work, seen = tree
-        search = compiled_search(game.kernels)
-        cfg = self.config.vector(custom_policy=hasattr(game.kernels, "policy"))
+        use_policy = self.config.policy
+        search = compiled_search(game.kernels, use_policy)
+        cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
         if self.simulations is not None and self.seconds is None:

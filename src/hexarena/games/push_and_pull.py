@@ -237,11 +237,111 @@ def playouts(s0, t, count):
     return results
 
 
+# --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
+# Uniform play loses ~98% of games by a placement that leaves the owed markers
+# unmovable by any single last placement.  The policy places where every owed
+# marker can move, and moves markers (both are the mover's to move) to keep
+# his own mobile and the opponent's hemmed in.  It tries moves on a copy of
+# the board only: no state copy, no apply.
+SAMPLES = 4  # placements weighed among the equally safe ones
+NOISE = 2.0  # random spread added to the scores, so playouts differ
+STUCK_SCORE = 100.0  # a marker no placement could move loses for its owner when owed
+MOVE_BONUS = 50.0  # moving a marker still owed a move this turn
+
+
+@njit
+def mobility(board, rays_, m):
+    """How many empty cells a stone could go on to let the marker on ``m`` move."""
+    count = 0
+    for d in range(6):
+        run = empty_run(board, rays_, m, d)
+        if run > 0:
+            back = rays_[m, OPPOSITE[d], 0]
+            count += run if back >= 0 and board[back] == EMPTY else run - 1
+    return count
+
+
+@njit
+def score(board, rays_, mine, theirs):
+    """The board as seen by the owner of the marker on ``mine``: his
+    marker's mobility minus the other's, STUCK_SCORE for each that no
+    placement could move, plus noise."""
+    own, other = mobility(board, rays_, mine), mobility(board, rays_, theirs)
+    v = own - other + NOISE * np.random.random()
+    if own == 0:
+        v -= STUCK_SCORE
+    if other == 0:
+        v += STUCK_SCORE
+    return v
+
+
+@njit
+def safe_placements(s, rays_, n, moves, count, out):
+    """Write into ``out`` the indices of the placements in ``moves[:count]``
+    that let every owed marker move (else those that let one move, else
+    all); their number."""
+    owed = owed_bits(s)
+    mask = owed_reach(s, rays_, n)
+    for want in (owed, -1):  # -1: any owed marker
+        k = 0
+        for i in range(count):
+            bits = mask[moves[i]]
+            if bits == want or (want == -1 and bits != 0):
+                out[k] = i
+                k += 1
+        if k > 0:
+            return k
+    for i in range(count):
+        out[i] = i
+    return count
+
+
+@njit
+def policy(s, t, moves, count):
+    """The index of the step to play among ``moves[:count]``: a placement,
+    the best by :func:`score` (with the stone on it) of ``SAMPLES`` drawn
+    among the safest (:func:`safe_placements`); a marker move, the best of
+    all by :func:`score` after it, moving an owed marker first."""
+    rays_, params = t
+    n = params[0]
+    p = s[TO_MOVE]
+    board = s[BOARD:BOARD + n].copy()  # trials change it and put it back
+    best, best_v = 0, -1e300
+    if s[PHASE] == PLACE:
+        safe = np.arange(count)
+        k = count if owed_bits(s) == 0 else safe_placements(s, rays_, n, moves, count, safe)
+        for _ in range(min(k, SAMPLES)):
+            i = safe[np.random.randint(0, k)]
+            board[moves[i]] = NEUTRAL
+            v = score(board, rays_, s[MARK + p], s[MARK + 1 - p])
+            board[moves[i]] = EMPTY
+            if v > best_v:
+                best, best_v = i, v
+        return best
+    q = asked(s)
+    m = s[MARK + q]
+    d, _ = marker_line(s, rays_, n, q)
+    owed = s[MOVED + q] == 0
+    for i in range(count):
+        v = moves[i] - n - rays_.shape[2]
+        land = m if v == 0 else (rays_[m, d, -v - 1] if v < 0 else rays_[m, OPPOSITE[d], v - 1])
+        board[m] = EMPTY
+        board[land] = 2 + q
+        x = score(board, rays_, land, s[MARK + 1 - q]) if q == p else score(board, rays_, s[MARK + p], land)
+        board[land] = EMPTY
+        board[m] = 2 + q
+        if owed and v != 0:
+            x += MOVE_BONUS
+        if x > best_v:
+            best, best_v = i, x
+    return best
+
 class Kernels:
     legal = staticmethod(legal)
     apply = staticmethod(apply)
     playout = staticmethod(playout)
     playouts = staticmethod(playouts)
+    policy = staticmethod(policy)
 
 
 # the markers' starting cells as offsets (doubled x, rows) from the centre: g5 and s9 on base 7
