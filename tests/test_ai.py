@@ -431,12 +431,12 @@ def test_nopolicy_variants_are_the_variants_without_the_games_policy():
 def test_without_its_policy_a_game_is_searched_as_one_that_has_none():
     from hexarena.ai.mcts import compiled_search
     from hexarena.games import push_and_pull as pp
+    from hexarena.kernels import kernel_set
 
-    class Plain:  # the kernels of push-and-pull without its policy
-        legal, apply, playout = pp.Kernels.legal, pp.Kernels.apply, pp.Kernels.playout
+    plain = kernel_set(pp.KERNELS.legal, pp.KERNELS.apply, pp.KERNELS.playout)  # without its policy
 
-    assert compiled_search(pp.Kernels, use_policy=False) is compiled_search(Plain)
-    assert compiled_search(pp.Kernels) is not compiled_search(Plain)
+    assert compiled_search(pp.KERNELS, use_policy=False) is compiled_search(plain)
+    assert compiled_search(pp.KERNELS) is not compiled_search(plain)
 
 
 @pytest.mark.parametrize("name,options", [("push-and-pull", {"size": 5}), ("weituweiqi", {"size": 4})])

@@ -6,8 +6,12 @@ Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numba
 import numpy as np
+
+from .games.base import WINNER
 
 njit = numba.njit(cache=True, nogil=True)
 # Small helpers inlined into the loops that call them (a numba call passing
@@ -27,3 +31,27 @@ def shuffle_prefix(arr: np.ndarray, n: int) -> None:
     for i in range(n - 1, 0, -1):
         j = int(np.random.random() * (i + 1))
         arr[i], arr[j] = arr[j], arr[i]
+
+
+def kernel_set(legal, apply, playout, **optional) -> SimpleNamespace:
+    """A game's kernels as its ``Game.kernels``: ``legal``, ``apply``,
+    ``playout``, the optional ones the AI reads (``recorded_playout``,
+    ``policy``), and ``playouts(s0, t, count)``: ``count`` playouts from
+    ``s0``, counted as [player 0 wins, player 1 wins, draws] (the bench's unit).
+
+    ``playouts`` closes over this game's ``playout``, so numba compiles it
+    once per process (a function that takes or captures a jitted function
+    cannot be cached); the playout it calls is cached as usual.
+    """
+
+    @numba.njit(nogil=True)
+    def playouts(s0, t, count):
+        results = np.zeros(3, dtype=np.int64)
+        s = s0.copy()
+        for _ in range(count):
+            s[:] = s0
+            playout(s, t)
+            results[s[WINNER]] += 1
+        return results
+
+    return SimpleNamespace(legal=legal, apply=apply, playout=playout, playouts=playouts, **optional)

@@ -70,7 +70,7 @@ class Game:
     """A game with fixed options: its tables and kernels.
 
     Subclasses set ``name``, ``OPTIONS``, ``num_actions``, ``tables``,
-    ``kernels`` (an object with ``legal``, ``apply``, ``playout``) and the
+    ``kernels`` (``hexarena.kernels.kernel_set(legal, apply, playout, ...)``) and the
     notation methods ``action_name`` and ``parse_move``.
     """
 

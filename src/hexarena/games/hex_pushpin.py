@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import njit
+from ..kernels import kernel_set, njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, Game, Option, int_at_least
@@ -141,24 +141,7 @@ def recorded_playout(s, t, actions, movers):
     return written
 
 
-@njit
-def playouts(s0, t, count):
-    """Run ``count`` random playouts from ``s0``; wins of each player, then draws."""
-    results = np.zeros(3, dtype=np.int64)
-    s = s0.copy()
-    for _ in range(count):
-        s[:] = s0
-        playout(s, t)
-        results[s[WINNER]] += 1
-    return results
-
-
-class Kernels:
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    playout = staticmethod(playout)
-    recorded_playout = staticmethod(recorded_playout)
-    playouts = staticmethod(playouts)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
 
 
 class HexPushpin(Game):
@@ -168,7 +151,7 @@ class HexPushpin(Game):
     PLAYERS = ("first", "second")
     OPTIONS = {"size": Option(4, int, int_at_least(3).check, "an integer >= 3",
                               "base of the hexhex board (the pin starts on its centre)")}
-    kernels = Kernels
+    kernels = KERNELS
 
     def setup(self) -> None:
         self.topology = hexhex(self.options["size"], naming="doubled")

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
-from ..kernels import inline, njit
+from ..kernels import inline, kernel_set, njit
 from ..render import svg as svg_render
 from .base import HEADER, PLY, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, State
 from .pushing import direction_index
@@ -342,24 +342,7 @@ def recorded_playout(s, t, actions, movers):
     return written
 
 
-@njit
-def playouts(s0, t, count):
-    """Run ``count`` random playouts from ``s0``; wins per player."""
-    wins = np.zeros(2, dtype=np.int64)
-    s = s0.copy()
-    for _ in range(count):
-        s[:] = s0
-        playout(s, t)
-        wins[s[WINNER]] += 1
-    return wins
-
-
-class Kernels:
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    playout = staticmethod(playout)
-    recorded_playout = staticmethod(recorded_playout)
-    playouts = staticmethod(playouts)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
 
 
 # --- the facade ------------------------------------------------------------------
@@ -565,7 +548,7 @@ class Iqishiqi(PushGame):
     name = "iqishiqi"
     PLAYERS = ("North", "South")
     OPTIONS = {"size": size_option(8)}
-    kernels = Kernels
+    kernels = KERNELS
 
     def status(self, state, legend: bool = True) -> str:
         s = state._s

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..board import hexhex
-from ..kernels import inline, njit
+from ..kernels import inline, kernel_set, njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
@@ -273,24 +273,7 @@ def recorded_playout(s, t, actions, movers):
         allow = allowance(turn, params[3])
 
 
-@njit
-def playouts(s0, t, count):
-    """Run ``count`` random playouts from ``s0``; [black wins, white wins, draws]."""
-    wins = np.zeros(3, dtype=np.int64)
-    s = s0.copy()
-    for _ in range(count):
-        s[:] = s0
-        playout(s, t)
-        wins[s[WINNER]] += 1
-    return wins
-
-
-class Kernels:
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    playout = staticmethod(playout)
-    recorded_playout = staticmethod(recorded_playout)
-    playouts = staticmethod(playouts)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -351,7 +334,7 @@ class Lisbon(Game):
         "sequence": choice("progressive", SEQUENCES, "stones a turn: 1,2,2,2,3,4,4,4,... or 1 then 2 (12*)"),
     }
     PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left", "perimeter")
-    kernels = Kernels
+    kernels = KERNELS
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:

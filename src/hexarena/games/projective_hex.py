@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..board import projective
-from ..kernels import njit, shuffle_prefix
+from ..kernels import kernel_set, njit, shuffle_prefix
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
@@ -200,24 +200,7 @@ def recorded_playout(s, t, actions, movers):
     return written
 
 
-@njit
-def playouts(s0, t, count):
-    """Run ``count`` random playouts from ``s0``; wins per player."""
-    wins = np.zeros(2, dtype=np.int64)
-    s = s0.copy()
-    for _ in range(count):
-        s[:] = s0
-        playout(s, t)
-        wins[s[WINNER]] += 1
-    return wins
-
-
-class Kernels:
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    playout = staticmethod(playout)
-    recorded_playout = staticmethod(recorded_playout)
-    playouts = staticmethod(playouts)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
 
 
 class ProjectiveHex(Game):
@@ -230,7 +213,7 @@ class ProjectiveHex(Game):
                        "an integer >= 2", "n: rows n..2n..n+1, 3n^2 cells (PBeM size = n+1)"),
         "opening": choice("cut-and-choose", OPENINGS, "equalisation protocol"),
     }
-    kernels = Kernels
+    kernels = KERNELS
 
     def setup(self) -> None:
         n = self.options["size"]

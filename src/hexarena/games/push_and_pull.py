@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import njit
+from ..kernels import kernel_set, njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option
@@ -225,18 +225,6 @@ def playout(s, t):
         apply(s, t, buf[np.random.randint(0, k)])
 
 
-@njit
-def playouts(s0, t, count):
-    """Run ``count`` random playouts from ``s0``; wins of each player, then draws."""
-    results = np.zeros(3, dtype=np.int64)
-    s = s0.copy()
-    for _ in range(count):
-        s[:] = s0
-        playout(s, t)
-        results[s[WINNER]] += 1
-    return results
-
-
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
 # Uniform play loses ~98% of games by a placement that leaves the owed markers
 # unmovable by any single last placement.  The policy places where every owed
@@ -336,12 +324,7 @@ def policy(s, t, moves, count):
             best, best_v = i, x
     return best
 
-class Kernels:
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    playout = staticmethod(playout)
-    playouts = staticmethod(playouts)
-    policy = staticmethod(policy)
+KERNELS = kernel_set(legal, apply, playout, policy=policy)
 
 
 # the markers' starting cells as offsets (doubled x, rows) from the centre: g5 and s9 on base 7
@@ -356,7 +339,7 @@ class PushAndPull(Game):
     PLAYERS = ("first", "second")
     OPTIONS = {"size": Option(7, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 5,
                               "an integer >= 5", "base of the hexhex board (markers start at g5, s9 on base 7)")}
-    kernels = Kernels
+    kernels = KERNELS
 
     def setup(self) -> None:
         self.topology = hexhex(self.options["size"], naming="doubled")

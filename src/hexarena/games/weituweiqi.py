@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels import njit
+from ..kernels import kernel_set, njit
 from .base import PLY, TO_MOVE, TURN, WINNER, State
 from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, scratch, size_option
 
@@ -107,18 +107,6 @@ def playout(s, t):
             _after_drop(s, t, mover, t[3][s[BALL]] < 0 and not has_drop(s, t))
 
 
-@njit
-def playouts(s0, t, count):
-    """Run ``count`` random playouts from ``s0``; wins per player."""
-    wins = np.zeros(2, dtype=np.int64)
-    s = s0.copy()
-    for _ in range(count):
-        s[:] = s0
-        playout(s, t)
-        wins[s[WINNER]] += 1
-    return wins
-
-
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
 # In the main phase, uniform drops ignore the roles; the policy weighs a few
 # drops by where they leave the ball (the Escaper nearest the edge, the
@@ -184,12 +172,7 @@ def policy(s, t, moves, count):
     return _weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1)
 
 
-class Kernels:
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    playout = staticmethod(playout)
-    playouts = staticmethod(playouts)
-    policy = staticmethod(policy)
+KERNELS = kernel_set(legal, apply, playout, policy=policy)
 
 
 class Weituweiqi(PushGame):
@@ -199,7 +182,7 @@ class Weituweiqi(PushGame):
     PLAYERS = ("player 1", "player 2")
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
-    kernels = Kernels
+    kernels = KERNELS
 
     def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> State:
         """As :meth:`PushGame.position`; ``blocker`` (0 or 1) starts in the
