@@ -12,6 +12,8 @@ from hexarena import IllegalMove
 from hexarena.board import STEP
 from hexarena.games.hex_pushpin import BOARD, PIN, PIN_MARK
 
+from .playout_checks import check_recorded_playout
+
 # The source's sample match (Bill: o, first; João: x, second); `-` is "no push", `!` an annotation.
 SAMPLE = "e4 2, l5 2, j1 2, h3 2, f7 2, k6 -, j5 -, h5 -, e2 -, i4 -, e6!-, g2 -, f3 -".split(", ")
 # The pin after each push: g4 -> k4 -> i2 -> g4 -> e6 -> c4.
@@ -310,26 +312,11 @@ def test_legal_moves_match_plain_geometry(rnd):
 def test_recorded_playout_actions_replay_through_the_facade_to_the_same_position(size, cut):
     """Recorded moves (passes included) are legal in order with their movers,
     lead to the playout's final array, and ``playout`` plays the same game."""
-    from hexarena.games.base import PLY
-    from hexarena.games.hex_pushpin import playout, recorded_playout
-
     g = hexarena.load("hex-pushpin", size=size)
     recorded = 0
     for seed in range(6):
         rng, s = np.random.default_rng(seed), g.new_state()
         while s.ply < cut and not s.is_over():
             s.apply(int(rng.choice(s.legal_actions())))
-        arr, plain = s.array.copy(), s.array.copy()
-        actions, movers = np.full(2000, -1, np.int32), np.full(2000, -1, np.int32)
-        hexarena.kernels.seed(seed)
-        count = recorded_playout(arr, g.tables, actions, movers)
-        assert count == arr[PLY] - s.array[PLY]
-        recorded += count
-        for a, p in zip(actions[:count], movers[:count]):
-            assert s.to_move == p
-            s.apply(int(a))
-        assert s.is_over() and np.array_equal(s.array, arr)
-        hexarena.kernels.seed(seed)
-        playout(plain, g.tables)
-        assert np.array_equal(plain, arr)
+        recorded += check_recorded_playout(s, seed, 2000)[0]
     assert recorded > 6

@@ -18,6 +18,8 @@ from hexarena.cli import main
 from hexarena.games.iqishiqi import CORNER, Iqishiqi, has_drop
 from hexarena.render.svg import STONE, BALL
 
+from .playout_checks import check_recorded_playout
+
 
 def game(**options):
     return hexarena.load("iqishiqi", **options)
@@ -388,25 +390,11 @@ def test_planes_stones_ball_empty_and_each_players_edges():
 def test_recorded_playout_actions_replay_through_the_facade_to_the_same_position(size, cut):
     """Recorded drops are legal in order with their movers, lead to the
     playout's final array, and ``playout`` plays the same game."""
-    from hexarena.games.iqishiqi import PLY, playout, recorded_playout
-
     g = game(size=size)
     recorded = 0
     for seed in range(6):
         rng, s = np.random.default_rng(seed), g.new_state()
         while s.ply < cut and not s.is_over():
             s.apply(int(rng.choice(s.legal_actions())))
-        arr, plain = s.array.copy(), s.array.copy()
-        actions, movers = np.full(400, -1, np.int32), np.full(400, -1, np.int32)
-        hexarena.kernels.seed(seed)
-        count = recorded_playout(arr, g.tables, actions, movers)
-        assert count == arr[PLY] - s.array[PLY]
-        recorded += count
-        for a, p in zip(actions[:count], movers[:count]):
-            assert s.to_move == p
-            s.apply(int(a))
-        assert s.is_over() and np.array_equal(s.array, arr)
-        hexarena.kernels.seed(seed)
-        playout(plain, g.tables)
-        assert np.array_equal(plain, arr)
+        recorded += check_recorded_playout(s, seed, 400)[0]
     assert recorded > 6

@@ -20,9 +20,11 @@ import hexarena
 from hexarena import IllegalMove
 from hexarena.board import hexhex
 from hexarena.cli import main
-from hexarena.games.base import PLY, TURN, State
+from hexarena.games.base import TURN, State
 from hexarena.games.lisbon import (BOARD, EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite,
                                    playout, recorded_playout, triple_wins)
+
+from .playout_checks import check_recorded_playout
 
 T = hexhex(9, 8)
 P = len(T.perimeter)
@@ -750,19 +752,9 @@ def test_recorded_playout_actions_replay_through_the_facade_to_the_same_position
         rng, s = random.Random(seed), g.new_state()
         for _ in range(cut):
             s.apply(rng.choice(s.legal_actions()))
-        start = s.array.copy()
-        arr, plain, short = start.copy(), start.copy(), start.copy()
-        actions, movers = np.full(600, -1, np.int32), np.full(600, -1, np.int32)
-        hexarena.kernels.seed(seed)
-        count = recorded_playout(arr, g.tables, actions, movers)
-        for a, p in zip(actions[:count], movers[:count]):
-            assert s.to_move == p
-            s.apply(int(a))
-        assert s.is_over() and np.array_equal(same_roots(g, s.array), same_roots(g, arr))
-        assert count == arr[PLY] - start[PLY]
-        hexarena.kernels.seed(seed)
-        playout(plain, g.tables)
-        assert np.array_equal(plain, arr)
+        short = s.array.copy()
+        count, actions, arr = check_recorded_playout(
+            s, seed, 600, same=lambda a, b: np.array_equal(same_roots(g, a), same_roots(g, b)))
         few_a, few_p = np.full(3, -1, np.int32), np.full(3, -1, np.int32)
         hexarena.kernels.seed(seed)
         assert recorded_playout(short, g.tables, few_a, few_p) == min(3, count)
