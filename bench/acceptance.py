@@ -1,10 +1,10 @@
 """Issue 5's strength criteria on every game, as one table.
 
     .venv/bin/python bench/acceptance.py [GAME ...] [--games 20] [--seconds 0.25]
-        [--pairs enhanced:openspiel-mcts,enhanced:uct]
+        [--pair A B ...]   (default: --pair enhanced openspiel-mcts --pair enhanced uct)
 
 For each game (default options; ``GAME:key=value:key=value`` for others, e.g.
-``projective-hex:size=6:opening=none``) and each pair ``A:B`` it plays ``--games`` games
+``projective-hex:size=6:opening=none``) and each pair ``A B`` it plays ``--games`` games
 at equal wall-clock time per move, colours alternated (bench/strength.py's
 agents), and prints a Markdown row: A's wins, B's wins, draws, A's score
 with its 95% Wilson interval, and the minutes the match took.
@@ -13,10 +13,11 @@ with its 95% Wilson interval, and the minutes the match took.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 
-from strength import factories
+from strength import maker
 
 from hexarena import GAMES, load
 from hexarena.ai.arena import match
@@ -34,14 +35,16 @@ def main(argv: list[str]) -> int:
     p.add_argument("games_", nargs="*", metavar="GAME", help="GAME or GAME:key=value:key=value (default: all)")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seconds", type=float, default=0.25)
-    p.add_argument("--pairs", default="enhanced:openspiel-mcts,enhanced:uct")
+    p.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
+                   help="agents as in bench/strength.py (repeatable)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",")]
-    makers = factories(args.seconds, args.seed)
-    for pair in pairs:
-        if len(pair) != 2 or any(a not in makers for a in pair):
-            p.error(f"a pair is A:B with agents among {', '.join(makers)}; got {':'.join(pair)!r}")
+    pairs = args.pair or [("enhanced", "openspiel-mcts"), ("enhanced", "uct")]
+    seeds = itertools.count(args.seed)
+    try:
+        makers = {name: maker(name, args.seconds, seeds) for pair in pairs for name in pair}
+    except ValueError as e:
+        p.error(str(e))
     print(f"| game | A | B | A wins | B wins | draws | A's score (95% interval) | minutes |  "
           f"({args.games} games, {args.seconds} s a move)")
     print("|---|---|---|---|---|---|---|---|")

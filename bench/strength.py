@@ -6,7 +6,8 @@
 AGENT is ``random``, an MCTS variant (``uct``, ``rave``, ``grave``,
 ``solver``, ``enhanced``, ``decisive``; see hexarena.ai.mcts.VARIANTS; each
 also as ``NAME-nopolicy``: uniform playouts instead of the game's playout
-policy, to measure what the policy brings), or
+policy, to measure what the policy brings; and with ``:key=value``
+settings of hexarena.ai.mcts.Config, e.g. ``enhanced:c=0.4:grave_ref=100``), or
 ``openspiel-mcts`` (OpenSpiel's Python MCTS bot playing through
 hexarena.interop.openspiel, about the same time a move).
 ``--simulations N`` gives MCTS agents N simulations a move instead (what
@@ -26,25 +27,29 @@ import argparse
 import itertools
 import sys
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from hexarena import load
 from hexarena.ai import Agent, agent
 from hexarena.ai.arena import match
-from hexarena.ai.mcts import NO_POLICY, VARIANTS
+from hexarena.ai.mcts import config_of
 from hexarena.cli import parse_options
 
 
-def factories(seconds: float, seed: int, simulations: int | None = None) -> dict[str, Callable[[], Agent]]:
-    """Agent name -> a maker of fresh agents (seeds differ from game to game);
-    MCTS agents search ``simulations`` per move when given, else ``seconds``."""
-    seeds = itertools.count(seed)
+def maker(name: str, seconds: float, seeds: Iterator[int], simulations: int | None = None) -> Callable[[], Agent]:
+    """A maker of fresh agents called ``name`` (seeds differ from game to game);
+    MCTS agents search ``simulations`` per move when given, else ``seconds``.
+    ValueError naming the agents for an unknown name."""
+    if name == "random":
+        return lambda: agent("random", seed=next(seeds))
+    if name == "openspiel-mcts":
+        return lambda: _openspiel_mcts(seconds, next(seeds))
+    try:
+        config_of(name)
+    except ValueError as e:
+        raise ValueError(f"unknown agent {name!r}; agents: random, openspiel-mcts, or an MCTS variant: {e}") from None
     budget = {"simulations": simulations} if simulations else {"seconds": seconds}
-    out: dict[str, Callable[[], Agent]] = {"random": lambda: agent("random", seed=next(seeds))}
-    for variant in [*VARIANTS, *(v + NO_POLICY for v in VARIANTS)]:
-        out[variant] = lambda v=variant: agent("mcts", variant=v, seed=next(seeds), **budget)
-    out["openspiel-mcts"] = lambda: _openspiel_mcts(seconds, next(seeds))
-    return out
+    return lambda: agent("mcts", variant=name, seed=next(seeds), **budget)
 
 
 def _openspiel_mcts(seconds: float, seed: int) -> Agent:
@@ -65,10 +70,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     game = load(args.game, **parse_options(args.option))
-    makers = factories(args.seconds, args.seed, args.simulations)
-    for name in (args.a, args.b):
-        if name not in makers:
-            p.error(f"unknown agent {name!r}; agents: {', '.join(makers)}")
+    seeds = itertools.count(args.seed)
+    try:
+        makers = {name: maker(name, args.seconds, seeds, args.simulations) for name in (args.a, args.b)}
+    except ValueError as e:
+        p.error(str(e))
     makers[args.a]().choose(game.new_state())  # compile before the clock matters
     makers[args.b]().choose(game.new_state())
     start = time.perf_counter()

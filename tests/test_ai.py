@@ -428,6 +428,27 @@ def test_nopolicy_variants_are_the_variants_without_the_games_policy():
         agent("mcts", variant="magic-nopolicy")
 
 
+def test_variant_settings_and_per_game_enhanced_settings(monkeypatch):
+    from dataclasses import replace
+
+    from hexarena.ai.mcts import Config, config_of
+
+    assert config_of("uct:c=1.5:solver=1") == Config(c=1.5, solver=True)
+    assert config_of("grave-nopolicy:grave_ref=20") == replace(VARIANTS["grave"], grave_ref=20, policy=False)
+    for bad, says in (("uct:cc=1", "keys: c, rave"), ("uct:c=high", "'high' for 'c'"), ("uct:rave=maybe", "bool"),
+                      ("uct:c", "bad setting 'c'")):
+        with pytest.raises(ValueError, match=says):
+            agent("mcts", variant=bad)
+    game = hexarena.load("projective-hex", size=2, opening="none")
+    monkeypatch.setattr(type(game), "MCTS", {"c": 0.9, "rave": False})
+    assert config_of("enhanced", game) == replace(VARIANTS["enhanced"], c=0.9, rave=False)
+    assert config_of("enhanced:c=0.3", game).c == 0.3  # explicit settings win
+    assert config_of("uct", game) == VARIANTS["uct"]  # only the default variant is per game
+    bot = agent("mcts", simulations=50, seed=1)
+    bot.choose(game.new_state())
+    assert bot.config == replace(VARIANTS["enhanced"], c=0.9, rave=False)
+
+
 def test_without_its_policy_a_game_is_searched_as_one_that_has_none():
     from hexarena.ai.mcts import compiled_search
     from hexarena.games import push_and_pull as pp

@@ -36,9 +36,10 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -329,17 +330,47 @@ VARIANTS: dict[str, Config] = {
 NO_POLICY = "-nopolicy"
 
 
-def config_of(variant: str) -> Config:
-    """The Config of a variant name; ``NAME-nopolicy`` is ``NAME`` ignoring the game's playout policy.
+def config_of(variant: str, game=None) -> Config:
+    """The Config of a variant name: ``NAME[-nopolicy][:key=value...]``.
+
+    ``NAME-nopolicy`` is ``NAME`` ignoring the game's playout policy;
+    ``:key=value`` sets a field of :class:`Config`; ``enhanced`` for a
+    ``game`` takes that game's measured settings (``game.MCTS``) first.
 
     >>> config_of("uct-nopolicy") == Config(policy=False)
     True
+    >>> config_of("enhanced:c=0.4:rave=0").c, config_of("enhanced:c=0.4:rave=0").rave
+    (0.4, False)
     """
-    base = variant[:-len(NO_POLICY)] if isinstance(variant, str) and variant.endswith(NO_POLICY) else variant
+    name, *settings = variant.split(":") if isinstance(variant, str) else [variant]
+    base = name[:-len(NO_POLICY)] if isinstance(name, str) and name.endswith(NO_POLICY) else name
     if base not in VARIANTS:
         raise ValueError(f"unknown MCTS variant {variant!r}; variants: {', '.join(VARIANTS)} "
-                         f"(each also as NAME{NO_POLICY}: uniform playouts instead of the game's policy)")
-    return VARIANTS[base] if base == variant else replace(VARIANTS[base], policy=False)
+                         f"(each also as NAME{NO_POLICY}: uniform playouts instead of the game's policy, "
+                         f"and with :key=value settings, keys: {', '.join(f.name for f in fields(Config))})")
+    config = VARIANTS[base]
+    if base == "enhanced" and game is not None:
+        config = replace(config, **getattr(game, "MCTS", {}))
+    if base != name:
+        config = replace(config, policy=False)
+    return replace(config, **dict(_setting(s, variant) for s in settings))
+
+
+def _setting(text: str, variant: str) -> tuple[str, Any]:
+    """``key=value`` of a variant name as a Config field and its typed value."""
+    key, _, value = text.partition("=")
+    kinds = {f.name: type(getattr(Config(), f.name)) for f in fields(Config)}
+    if key not in kinds or not value:
+        raise ValueError(f"bad setting {text!r} in MCTS variant {variant!r}; "
+                         f"settings are key=value with keys: {', '.join(kinds)}")
+    kind = kinds[key]
+    try:
+        if kind is bool:
+            return key, {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}[value.lower()]
+        return key, kind(value)
+    except (KeyError, ValueError):
+        raise ValueError(f"bad value {value!r} for {key!r} in MCTS variant {variant!r}: "
+                         f"{kind.__name__} expected") from None
 
 
 # Level -> simulations per move (all levels search with the "enhanced" variant).
@@ -366,7 +397,8 @@ class MCTSAgent:
         if simulations is not None and (isinstance(simulations, bool) or not isinstance(simulations, int)
                                         or simulations < 1):
             raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
-        self.config = variant if isinstance(variant, Config) else config_of(variant)
+        self.variant = variant
+        self.config = variant if isinstance(variant, Config) else config_of(variant)  # checks the name
         self.level, self.seed, self.seconds = level, seed, seconds
         self.simulations = simulations if simulations is not None else (None if seconds else LEVELS[level])
         self.name = f"mcts:{level}"
@@ -412,6 +444,8 @@ class MCTSAgent:
             tree = self._new_tree(game)
         self._tree, self._key, self._history = tree, _game_key(game), state.history
         ints, flts, meta, work, seen = tree
+        if not isinstance(self.variant, Config):
+            self.config = config_of(self.variant, game)
         use_policy = self.config.policy
         search = compiled_search(game.kernels, use_policy)
         cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))

@@ -71,12 +71,16 @@ class Game:
 
     Subclasses set ``name``, ``OPTIONS``, ``num_actions``, ``tables``,
     ``kernels`` (``hexarena.kernels.kernel_set(legal, apply, playout, ...)``) and the
-    notation methods ``action_name`` and ``parse_move``.
+    notation methods ``action_name`` and ``parse_move``.  ``MCTS`` holds the
+    settings of :class:`hexarena.ai.mcts.Config` that the default
+    ``enhanced`` search uses for this game, where they differ from the
+    generic ones (measured: docs/ai.md).
     """
 
     name: ClassVar[str]
     OPTIONS: ClassVar[dict[str, Option]] = {}
     PLAYERS: ClassVar[tuple[str, str]] = ("first", "second")
+    MCTS: ClassVar[dict[str, Any]] = {}
     topology: Topology
     tables: tuple
     num_actions: int
