@@ -411,7 +411,7 @@ def test_strength_script_reports_a_match(capsys):
     assert code == 0 and text.count("won by") == 2 and "95% interval" in text
     with pytest.raises(SystemExit):
         strength.main(["projective-hex", "--a", "alphazero"])
-    assert "unknown agent 'alphazero'; agents: random, uct" in capsys.readouterr().err
+    assert "unknown agent 'alphazero'; agents: random, openspiel-mcts, or an MCTS variant" in capsys.readouterr().err
 
 
 # --- playout policies and the no-policy variants -------------------------------------------

@@ -548,6 +548,7 @@ class Iqishiqi(PushGame):
     name = "iqishiqi"
     PLAYERS = ("North", "South")
     OPTIONS = {"size": size_option(8)}
+    MCTS = {"rave": False, "c": 0.5}  # AMAF misleads where a cell's worth depends on the ball: docs/ai.md
     kernels = KERNELS
 
     def status(self, state, legend: bool = True) -> str:
