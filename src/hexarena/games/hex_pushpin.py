@@ -151,6 +151,7 @@ class HexPushpin(Game):
     PLAYERS = ("first", "second")
     OPTIONS = {"size": Option(4, int, int_at_least(3).check, "an integer >= 3",
                               "base of the hexhex board (the pin starts on its centre)")}
+    MCTS = {"rave_bias": 0.1}  # AMAF values fade by ~10 visits: where the pin is matters (docs/ai.md)
     kernels = KERNELS
 
     def setup(self) -> None:
