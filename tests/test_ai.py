@@ -449,6 +449,15 @@ def test_variant_settings_and_per_game_enhanced_settings(monkeypatch):
     assert bot.config == replace(VARIANTS["enhanced"], c=0.9, rave=False)
 
 
+def test_every_games_enhanced_settings_are_config_fields():
+    from hexarena.ai.mcts import config_of
+
+    for name in hexarena.GAMES:
+        game = hexarena.load(name)
+        config = config_of("enhanced", game)  # a misspelt key would raise TypeError
+        assert all(getattr(config, key) == value for key, value in type(game).MCTS.items())
+
+
 def test_without_its_policy_a_game_is_searched_as_one_that_has_none():
     from hexarena.ai.mcts import compiled_search
     from hexarena.games import push_and_pull as pp
