@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.base import DRAW, State, _seed_numba
+from ..games.base import DRAW, Game, State, _seed_numba
 from ..kernels import njit
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
@@ -330,7 +330,7 @@ VARIANTS: dict[str, Config] = {
 NO_POLICY = "-nopolicy"
 
 
-def config_of(variant: str, game=None) -> Config:
+def config_of(variant: str, game: Game | None = None) -> Config:
     """The Config of a variant name: ``NAME[-nopolicy][:key=value...]``.
 
     ``NAME-nopolicy`` is ``NAME`` ignoring the game's playout policy;
