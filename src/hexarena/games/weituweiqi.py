@@ -182,6 +182,7 @@ class Weituweiqi(PushGame):
     PLAYERS = ("player 1", "player 2")
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
+    MCTS = {"rave": False, "c": 0.7}  # AMAF misleads where a cell's worth depends on the ball: docs/ai.md
     kernels = KERNELS
 
     def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> State:
