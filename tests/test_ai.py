@@ -4,7 +4,6 @@ solved positions, multi-step turns, tree reuse, hints and terminal play."""
 import io
 import os
 import subprocess
-import random
 import sys
 
 import numpy as np
@@ -448,30 +447,6 @@ def test_variant_settings_and_per_game_enhanced_settings(monkeypatch):
     bot = agent("mcts", simulations=50, seed=1)
     bot.choose(game.new_state())
     assert bot.config == replace(VARIANTS["enhanced"], c=0.9, rave=False)
-
-
-def test_a_proven_loss_is_fought_on_with_the_rest_of_the_budget():
-    from hexarena.ai.mcts import N, ROOT
-
-    game = hexarena.load("projective-hex", size=2, opening="none")
-    rng = random.Random(5)
-    for _ in range(50):
-        state = game.new_state()
-        for _ in range(rng.randrange(2, 8)):
-            if not state.is_over():
-                state.apply(rng.choice(state.legal_actions()))
-        if state.is_over():
-            continue
-        bot = agent("mcts", variant="solver", simulations=3000, seed=1)
-        move, rate = bot.hint(state)
-        if bot._lost:
-            break
-    else:
-        pytest.fail("no proven loss for the player to move in 50 random positions")
-    ints, flts, meta = bot._tree[:3]
-    assert flts[meta[ROOT], N] < 3000  # the proof came early; the rest went to the search without proofs
-    assert bot.last_simulations == 3000 and move in state.legal_moves() and rate == 0.0
-    assert all(r == 0.0 for _, _, r in bot.stats(state))
 
 
 def test_every_games_enhanced_settings_are_config_fields():

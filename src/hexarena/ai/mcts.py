@@ -406,7 +406,6 @@ class MCTSAgent:
         self._tree: tuple | None = None
         self._key: tuple | None = None
         self._history: list[int] = []
-        self._lost = False  # the last search proved the position lost for the player to move
 
     # public ------------------------------------------------------------------
     def choose(self, state: State) -> str:
@@ -447,46 +446,27 @@ class MCTSAgent:
         ints, flts, meta, work, seen = tree
         if not isinstance(self.variant, Config):
             self.config = config_of(self.variant, game)
-        start = time.perf_counter()
-        self.last_simulations = self._run(state, tree, self.config, self.simulations, self.seconds)
-        proven = ints[meta[ROOT], PROVEN]
-        self._lost = self.config.solver and proven >= 0 and proven not in (state.to_move, DRAW)
-        if not self._lost:
-            return ints, flts, meta
-        # Proven lost: every move loses to best play, but not every opponent finds it.  The rest
-        # of the budget goes to a search without proofs, whose most visited move resists best.
-        left = None if self.simulations is None else self.simulations - self.last_simulations
-        seconds = None if self.seconds is None else self.seconds - (time.perf_counter() - start)
-        if (left is not None and left <= 0) or (seconds is not None and seconds <= 0):
-            return ints, flts, meta
-        fight = self._new_tree(game)
-        self.last_simulations += self._run(state, fight, replace(self.config, solver=False), left, seconds)
-        return fight[:3]
-
-    def _run(self, state: State, tree: tuple, config: Config, simulations: int | None,
-             seconds: float | None) -> int:
-        """Search ``tree`` from ``state`` within the budget; the simulations done."""
-        ints, flts, meta, work, seen = tree
-        game = state.game
-        search = compiled_search(game.kernels, config.policy)
-        cfg = config.vector(custom_policy=config.policy and hasattr(game.kernels, "policy"))
+        use_policy = self.config.policy
+        search = compiled_search(game.kernels, use_policy)
+        cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
-        if seconds is None:
-            return run(simulations)
-        return self._timed(run, ints, meta, seconds, simulations, config.solver)
+        if self.simulations is not None and self.seconds is None:
+            self.last_simulations = run(self.simulations)
+        else:
+            self.last_simulations = self._timed(run, ints, meta)
+        return ints, flts, meta
 
-    @staticmethod
-    def _timed(run, ints, meta, seconds: float, simulations: int | None, solver: bool) -> int:
-        deadline = time.perf_counter() + seconds
+    def _timed(self, run, ints, meta) -> int:
+        deadline = time.perf_counter() + self.seconds
         done, chunk = 0, 16
-        limit = simulations or 1 << 62
+        limit = self.simulations or 1 << 62
         while done < limit:
             start = time.perf_counter()
             n = run(min(chunk, limit - done))
             done += n
             now = time.perf_counter()
-            if n < chunk or now >= deadline or ints[meta[ROOT], PROVEN] >= 0 and solver:
+            if n < chunk or now >= deadline or ints[meta[ROOT], PROVEN] >= 0 and self.config.solver:
                 break
             rate = n / max(now - start, 1e-6)
             chunk = max(16, min(int(rate * (deadline - now)), int(rate * 0.05)))
@@ -531,8 +511,6 @@ class MCTSAgent:
         return max(range(first, first + count), key=key)
 
     def _rate(self, ints, flts, meta, child) -> float:
-        if self._lost:
-            return 0.0
         p, proven = ints[meta[ROOT], MOVER], ints[child, PROVEN]
         if proven >= 0:
             return _reward(proven, p)
