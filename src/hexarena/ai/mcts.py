@@ -350,7 +350,7 @@ def config_of(variant: str, game: Game | None = None) -> Config:
                          f"and with :key=value settings, keys: {', '.join(f.name for f in fields(Config))})")
     config = VARIANTS[base]
     if base == "enhanced" and game is not None:
-        config = replace(config, **getattr(game, "MCTS", {}))
+        config = replace(config, **game.MCTS)
     if base != name:
         config = replace(config, policy=False)
     return replace(config, **dict(_setting(s, variant) for s in settings))
