@@ -165,5 +165,120 @@ def search(root_state, t, ints, flts, meta, cfg, sims, work, seen):
     return done
 
 
+# --- proof probes: a depth-limited AND/OR search (an MCTS-minimax hybrid) -----------
+
+@njit
+def _hash(s):
+    """A 64-bit FNV-1a hash of a position array."""
+    h = np.int64(-3750763034362895579)
+    for x in s:
+        h = (h ^ np.int64(x)) * np.int64(1099511628211)
+    return h
+
+
+@njit
+def forced_win(s, t, d, p, moves, states, ended, killers, tt_key, tt_depth, stats):
+    """True if player ``p`` wins by force from ``s`` (not over) within ``d`` plies.
+
+    ``moves``, ``states``, ``ended`` and ``killers`` (the move that last
+    decided a node there, tried first) hold one row per remaining depth; the
+    table keeps, per position and player, the fewest plies known to win
+    (``tt_depth[i, 0]``) and the most known not to (``tt_depth[i, 1]``).
+    ``stats`` counts nodes (``stats[0]``) against the limit ``stats[1]``;
+    past it the search gives up (``stats[2]`` = 1) and stores nothing more."""
+    stats[0] += 1
+    if stats[0] > stats[1]:
+        stats[2] = 1
+    if d <= 0 or stats[2]:
+        return False
+    h, i = np.int64(0), -1
+    if d > 1:
+        h = _hash(s) ^ (np.int64(p) * np.int64(0x5BD1E9955BD1E995))
+        i = h & (tt_key.shape[0] - 1)
+        if tt_key[i] == h:
+            if tt_depth[i, 0] <= d:
+                return True
+            if tt_depth[i, 1] >= d:
+                return False
+    n = legal(s, t, moves[d])
+    if n == 0:
+        return False
+    mine = s[TO_MOVE] == p
+    child = states[d]
+    # what ends at once first: a win for p (at p's move) or an escape (at the other's)
+    result, open_ = not mine, 0
+    for k in range(n):
+        child[:] = s
+        apply(child, t, moves[d, k])
+        w = child[WINNER]
+        ended[d, k] = w >= 0
+        if w >= 0 and (w == p) == mine:
+            result = mine
+            break
+        open_ += w < 0
+    else:
+        if open_ and d == 1:
+            result = False  # p's move: no win at once; the other's: a move that goes on
+        elif open_:
+            for k in range(n):  # the move that last decided a node at this depth first
+                if moves[d, k] == killers[d]:
+                    moves[d, 0], moves[d, k] = moves[d, k], moves[d, 0]
+                    ended[d, 0], ended[d, k] = ended[d, k], ended[d, 0]
+                    break
+            for k in range(n):
+                if ended[d, k]:
+                    continue  # it ends badly for the mover (seen above)
+                child[:] = s
+                apply(child, t, moves[d, k])
+                if forced_win(child, t, d - 1, p, moves, states, ended, killers, tt_key, tt_depth, stats) == mine:
+                    result = mine
+                    killers[d] = moves[d, k]
+                    break
+    if stats[2]:
+        return False
+    if i >= 0:
+        if tt_key[i] != h:
+            tt_key[i] = h
+            tt_depth[i, 0], tt_depth[i, 1] = 127, 0
+        if result:
+            tt_depth[i, 0] = min(tt_depth[i, 0], d)
+        else:
+            tt_depth[i, 1] = max(tt_depth[i, 1], d)
+    return result
+
+
+@njit
+def probe(root_state, t, ints, meta, order, width, d, moves, states, ended, killers, tt_key, tt_depth, stats,
+          lost_at):
+    """Search the first ``width`` root children in ``order`` not yet proven for
+    a forced result within ``d`` plies from the root; mark those proven
+    (``PROVEN``) and note in ``lost_at[k]`` the depth at which child ``k`` was
+    found lost.  Stops when the root is proven or the node limit is hit."""
+    root = meta[ROOT]
+    p = ints[root, MOVER]
+    first = ints[root, FIRST]
+    s = root_state.copy()
+    for k in order:
+        i = first + k
+        if ints[i, PROVEN] >= 0:
+            continue
+        if width == 0:
+            return
+        width -= 1
+        s[:] = root_state
+        apply(s, t, ints[i, ACTION])
+        if s[WINNER] >= 0:
+            continue  # the tree proves it on its first visit
+        if forced_win(s, t, d - 1, 1 - p, moves, states, ended, killers, tt_key, tt_depth, stats):
+            ints[i, PROVEN] = 1 - p
+            lost_at[k] = d
+        elif not stats[2] and forced_win(s, t, d - 1, p, moves, states, ended, killers, tt_key, tt_depth, stats):
+            ints[i, PROVEN] = p
+        if stats[2]:
+            return
+        if _prove(ints, root):
+            return
+
+
 # the game's kernels (numba reads globals when it compiles, after this module has run)
 legal = apply = playout = policy = recorded_playout = GAME_RECORDS = None  # KERNELS: compiled_search binds them
