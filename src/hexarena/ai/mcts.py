@@ -197,16 +197,6 @@ def compiled_search(kernels, use_policy: bool = True):
     optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
     uniform, as for a game without one) and ``recorded_playout`` (used only
     without a policy)."""
-    return _module(kernels, use_policy).search
-
-
-def compiled_probe(kernels):
-    """``probe(root_state, tables, ints, meta, order, width, depth, moves, states, ended,
-    killers, tt_key, tt_depth, stats, lost_at)`` of ``search_template`` specialised to a game's kernels."""
-    return _module(kernels, True).probe
-
-
-def _module(kernels, use_policy: bool):
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
     recorded = getattr(kernels, "recorded_playout", None) if policy is None else None
@@ -245,7 +235,7 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    return module
+    return module.search
 
 
 def work_shape(num_actions: int) -> tuple[int, int]:
@@ -311,11 +301,7 @@ class Config:
     tries that many sampled moves (opponent replies) per playout step for an
     immediate win (an immediate loss to block); ``expand`` is the visits a leaf
     needs before its children are allocated; ``policy`` False ignores the
-    game's playout policy (uniform playouts, for comparisons); ``probe`` is
-    the share of each move's budget given first to proof probes: a
-    depth-limited AND/OR search of the root's moves, deepened while time
-    lasts, that marks moves proven won or lost (the tree then avoids lost
-    ones, and among lost moves the one lost at the greatest depth is played)."""
+    game's playout policy (uniform playouts, for comparisons)."""
 
     c: float = 0.7
     rave: bool = False
@@ -326,7 +312,6 @@ class Config:
     anti: int = 0
     expand: int = 1
     policy: bool = True
-    probe: float = 0.0
 
     def vector(self, custom_policy: bool) -> np.ndarray:
         generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
@@ -389,11 +374,6 @@ def _setting(text: str, variant: str) -> tuple[str, Any]:
 
 
 # Level -> simulations per move (all levels search with the "enhanced" variant).
-PROBE_NODES = 4  # proof-probe nodes per simulation of the budget, for simulation budgets
-MAX_PROBE = 40  # the deepest proof probe, in plies
-PROBE_WIDTH = 3  # root moves probed at each depth: the most visited not yet proven
-PROBE_TABLE = 1 << 20  # proof-probe transposition table entries
-
 LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
 MAX_NODES = 1 << 22
 
@@ -426,8 +406,6 @@ class MCTSAgent:
         self._tree: tuple | None = None
         self._key: tuple | None = None
         self._history: list[int] = []
-        self._probe_bufs: tuple | None = None
-        self._lost_at: np.ndarray | None = None  # per root move: the probe depth it was found lost at
 
     # public ------------------------------------------------------------------
     def choose(self, state: State) -> str:
@@ -473,58 +451,14 @@ class MCTSAgent:
         cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
-        timed = self.simulations is None or self.seconds is not None
-        start = time.perf_counter()
-        self._lost_at = None
-        if self.config.probe > 0:
-            if ints[meta[ROOT], FIRST] < 0:
-                run(1)  # expand the root
-            share = self.config.probe
-            self._probe(game, s, ints, flts, meta, self.seconds * share if timed else None,
-                        None if timed else int(share * self.simulations * PROBE_NODES))
-        if timed:
-            self.last_simulations = self._timed(run, ints, meta, start + self.seconds)
-        else:
+        if self.simulations is not None and self.seconds is None:
             self.last_simulations = run(self.simulations)
+        else:
+            self.last_simulations = self._timed(run, ints, meta)
         return ints, flts, meta
 
-    def _probe(self, game, s, ints, flts, meta, seconds: float | None, nodes: int | None) -> None:
-        """Proof probes of the root's moves (``Config.probe``), deepened while
-        the budget (``seconds``, else ``nodes``) lasts; notes the depth each
-        lost move was found lost at."""
-        probe = compiled_probe(game.kernels)
-        root = meta[ROOT]
-        first, count = ints[root, FIRST], ints[root, COUNT]
-        if self._probe_bufs is None or self._probe_bufs[0].shape[1] != game.num_actions \
-                or self._probe_bufs[1].shape[1] != s.shape[0]:
-            self._probe_bufs = (np.zeros((MAX_PROBE + 1, game.num_actions), dtype=np.int32),
-                                np.zeros((MAX_PROBE + 1, s.shape[0]), dtype=s.dtype),
-                                np.zeros((MAX_PROBE + 1, game.num_actions), dtype=np.bool_),
-                                np.full(MAX_PROBE + 1, -1, dtype=np.int32),
-                                np.zeros(PROBE_TABLE, dtype=np.int64), np.zeros((PROBE_TABLE, 2), dtype=np.int8))
-        moves, states, ended, killers, tt_key, tt_depth = self._probe_bufs
-        order = np.argsort(-flts[first:first + count, N], kind="stable").astype(np.int64)
-        lost_at = np.zeros(count, dtype=np.int64)
-        stats = np.zeros(3, dtype=np.int64)
-        deadline = time.perf_counter() + seconds if seconds is not None else None
-        rate = 2e4  # nodes per second, measured as the probes go
-        for d in range(2, MAX_PROBE + 1):
-            now = time.perf_counter()
-            if deadline is not None:
-                stats[1] = stats[0] + max(1, int(rate * (deadline - now)))
-            else:
-                stats[1] = nodes
-            before = stats[0]
-            probe(s, game.tables, ints, meta, order, PROBE_WIDTH, d, moves, states, ended, killers, tt_key, tt_depth,
-                  stats, lost_at)
-            spent = time.perf_counter() - now
-            if spent > 1e-3:
-                rate = (stats[0] - before) / spent
-            if stats[2] or ints[root, PROVEN] >= 0 or (deadline is not None and time.perf_counter() >= deadline):
-                break
-        self._lost_at, self.probe_depth = lost_at, d
-
-    def _timed(self, run, ints, meta, deadline: float) -> int:
+    def _timed(self, run, ints, meta) -> int:
+        deadline = time.perf_counter() + self.seconds
         done, chunk = 0, 16
         limit = self.simulations or 1 << 62
         while done < limit:
@@ -557,8 +491,6 @@ class MCTSAgent:
             if node < 0:
                 return None
         meta[ROOT] = node
-        if ints[node, FIRST] < 0:
-            ints[node, PROVEN] = -1  # proven by a probe, never expanded: search it afresh
         if meta[USED] > meta[CAPACITY] // 2:
             compact(ints, flts, meta, node)
             if meta[USED] > meta[CAPACITY] // 2:
@@ -574,8 +506,7 @@ class MCTSAgent:
         def key(i: int) -> tuple:
             proven = ints[i, PROVEN]
             rank = 2 if proven == p else (0 if proven == 1 - p else 1)
-            resisted = self._lost_at[i - first] if rank == 0 and self._lost_at is not None else 0
-            return rank, resisted, flts[i, N], flts[i, W]
+            return rank, flts[i, N], flts[i, W]
 
         return max(range(first, first + count), key=key)
 
