@@ -52,6 +52,11 @@ N, W, RN, RW = range(4)
 USED, CAPACITY, ROOT, SIMS, STAMP = range(5)
 # configuration vector (float64), see Config
 C_UCT, RAVE, RAVE_BIAS, GRAVE_REF, SOLVER, DECISIVE, ANTI, GENERIC, EXPAND = range(9)
+# proof-number search (Config.pns): node columns, numbers, and its meta (nodes in use, a draw seen, root)
+P_ACTION, P_PARENT, P_FIRST, P_COUNT, P_OR = range(5)
+PN, DN = range(2)
+P_USED, P_DRAWS, P_ROOT = range(3)
+PN_INF = 1 << 40
 
 
 @njit
@@ -197,6 +202,16 @@ def compiled_search(kernels, use_policy: bool = True):
     optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
     uniform, as for a game without one) and ``recorded_playout`` (used only
     without a policy)."""
+    return _module(kernels, use_policy).search
+
+
+def compiled_proof_search(kernels, use_policy: bool = True):
+    """``proof_search(root_state, tables, pints, pnum, meta_p, iterations, moves, replies) -> done``
+    from the same specialised module as :func:`compiled_search`."""
+    return _module(kernels, use_policy).proof_search
+
+
+def _module(kernels, use_policy: bool):
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
     recorded = getattr(kernels, "recorded_playout", None) if policy is None else None
@@ -235,7 +250,7 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    return module.search
+    return module
 
 
 def work_shape(num_actions: int) -> tuple[int, int]:
@@ -251,6 +266,18 @@ def descend(ints, node, action):
         return -1
     for i in range(first, first + ints[node, COUNT]):
         if ints[i, ACTION] == action:
+            return i
+    return -1
+
+
+@njit
+def _pns_child(pints, node, action):
+    """The proof-number search's child of ``node`` by ``action``, or -1."""
+    first = pints[node, P_FIRST]
+    if first < 0:
+        return -1
+    for i in range(first, first + pints[node, P_COUNT]):
+        if pints[i, P_ACTION] == action:
             return i
     return -1
 
@@ -301,7 +328,11 @@ class Config:
     tries that many sampled moves (opponent replies) per playout step for an
     immediate win (an immediate loss to block); ``expand`` is the visits a leaf
     needs before its children are allocated; ``policy`` False ignores the
-    game's playout policy (uniform playouts, for comparisons)."""
+    game's playout policy (uniform playouts, for comparisons); ``pns`` is the
+    share of each move's budget given first to a proof-number search from the
+    root, whose proven root moves (won, or lost when it met no draw) are
+    marked in the tree: the search then plays a win at once and avoids the
+    losses."""
 
     c: float = 0.7
     rave: bool = False
@@ -312,6 +343,7 @@ class Config:
     anti: int = 0
     expand: int = 1
     policy: bool = True
+    pns: float = 0.0
 
     def vector(self, custom_policy: bool) -> np.ndarray:
         generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
@@ -374,6 +406,7 @@ def _setting(text: str, variant: str) -> tuple[str, Any]:
 
 
 # Level -> simulations per move (all levels search with the "enhanced" variant).
+PNS_NODES = 1 << 20  # proof-number search nodes (36 MB), kept by an agent that uses it
 LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
 MAX_NODES = 1 << 22
 
@@ -406,6 +439,8 @@ class MCTSAgent:
         self._tree: tuple | None = None
         self._key: tuple | None = None
         self._history: list[int] = []
+        self._pns_arrays: tuple | None = None
+        self._pns_history: tuple | None = None  # (game, history) at the proof-number search's root
 
     # public ------------------------------------------------------------------
     def choose(self, state: State) -> str:
@@ -451,14 +486,84 @@ class MCTSAgent:
         cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
-        if self.simulations is not None and self.seconds is None:
-            self.last_simulations = run(self.simulations)
+        start, share = time.perf_counter(), self.config.pns
+        timed = self.simulations is None or self.seconds is not None
+        simulations = self.simulations
+        if share > 0:
+            if ints[meta[ROOT], FIRST] < 0:
+                run(1)  # expand the root: proofs are marked on its children
+            if timed:
+                self._proof_search(game, s, ints, meta, state.history, deadline=start + share * self.seconds)
+            else:
+                self._proof_search(game, s, ints, meta, state.history, iterations=max(1, int(share * simulations)))
+                simulations = max(1, simulations - int(share * simulations))
+        if timed:
+            self.last_simulations = self._timed(run, ints, meta, start + self.seconds)
         else:
-            self.last_simulations = self._timed(run, ints, meta)
+            self.last_simulations = run(simulations)
         return ints, flts, meta
 
-    def _timed(self, run, ints, meta) -> int:
-        deadline = time.perf_counter() + self.seconds
+    def _proof_search(self, game, s, ints, meta, history: list[int], deadline: float | None = None,
+                      iterations: int = 0) -> None:
+        """Proof-number search from the root (``Config.pns``) until ``deadline``,
+        else for ``iterations`` expansions, in the tree of earlier moves when it
+        leads here; marks the root moves it proves."""
+        prove = compiled_proof_search(game.kernels, self.config.policy)
+        pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
+        run = lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies)  # noqa: E731
+        if deadline is None:
+            run(iterations)
+        else:
+            chunk = 16
+            while True:
+                begin = time.perf_counter()
+                n = run(chunk)
+                now = time.perf_counter()
+                if n < chunk or now >= deadline:
+                    break
+                rate = n / max(now - begin, 1e-6)
+                chunk = max(16, min(int(rate * (deadline - now)), int(rate * 0.02)))
+        root, proof_root = meta[ROOT], meta_p[P_ROOT]
+        p = ints[root, MOVER]
+        first = pints[proof_root, P_FIRST]
+        for k in range(first, first + pints[proof_root, P_COUNT]):  # none when unexpanded
+            child = descend(ints, root, pints[k, P_ACTION])
+            if child < 0:
+                continue  # the tree was too full to expand the root
+            if pnum[k, PN] == 0:
+                ints[child, PROVEN] = p
+            elif pnum[k, DN] == 0 and not meta_p[P_DRAWS]:
+                ints[child, PROVEN] = 1 - p
+        _prove(ints, root)
+
+    def _pns_reuse(self, game, history: list[int]) -> tuple:
+        """The proof-number search arrays, rooted at ``history``'s position: the
+        earlier search's node there when it has one for the same player to
+        move and room to spare, else a fresh root."""
+        a = game.num_actions
+        arrays = self._pns_arrays
+        if arrays is None or arrays[3].shape[0] != a:
+            arrays = self._pns_arrays = (np.zeros((PNS_NODES, 5), dtype=np.int32),
+                                         np.zeros((PNS_NODES, 2), dtype=np.int64), np.zeros(3, dtype=np.int64),
+                                         np.zeros(a, dtype=np.int32), np.zeros(a, dtype=np.int32))
+            self._pns_history = None
+        pints, pnum, meta_p = arrays[:3]
+        key, old = self._pns_history or (None, None)
+        node = -1
+        if key == _game_key(game) and history[:len(old)] == old and meta_p[P_USED] < PNS_NODES // 2:
+            node = int(meta_p[P_ROOT])
+            for action in history[len(old):]:
+                node = _pns_child(pints, node, action)
+                if node < 0:
+                    break
+        if node < 0 or not pints[node, P_OR]:
+            meta_p[:] = (1, 0, 0)
+            pints[0], pnum[0], node = (-1, -1, -1, 0, 1), (1, 1), 0
+        meta_p[P_ROOT] = node
+        self._pns_history = _game_key(game), list(history)
+        return arrays
+
+    def _timed(self, run, ints, meta, deadline: float) -> int:
         done, chunk = 0, 16
         limit = self.simulations or 1 << 62
         while done < limit:

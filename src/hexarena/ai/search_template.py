@@ -10,7 +10,8 @@ cache).  Its tree helpers live in :mod:`hexarena.ai.mcts`.
 
 import numpy as np
 
-from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, EXPAND, FIRST, GENERIC, GRAVE_REF, MOVER, N,
+from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, DN, EXPAND, FIRST, GENERIC, GRAVE_REF, MOVER,
+                              N, P_ACTION, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_PARENT, P_ROOT, P_USED, PN, PN_INF,
                               PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children, _new_node, _prove,
                               _reward, _select, _update_amaf)
 from hexarena.games.base import TO_MOVE, WINNER
@@ -162,6 +163,88 @@ def search(root_state, t, ints, flts, meta, cfg, sims, work, seen):
             _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, meta[STAMP], num_actions)
         done += 1
     meta[SIMS] = done
+    return done
+
+
+# --- proof-number search (Allis), run at the root before the tree search ---------------
+
+@njit
+def _pn_leaf(c, t, p, pints, pnum, i, meta_p, moves):
+    """Proof and disproof numbers of the new node ``i`` (position ``c``) for
+    player ``p``: 0 / INF at an end, else the mover's legal moves count
+    against him (the mobility initialisation)."""
+    w = c[WINNER]
+    if w >= 0:
+        pnum[i, PN] = 0 if w == p else PN_INF
+        pnum[i, DN] = PN_INF if w == p else 0
+        if w != p and w != 1 - p:
+            meta_p[P_DRAWS] = 1
+        return
+    m = legal(c, t, moves)
+    if m == 0:  # not over, yet no move: a state outside the protocol; count it as not a win
+        pnum[i, PN], pnum[i, DN] = PN_INF, 0
+        meta_p[P_DRAWS] = 1
+        return
+    pnum[i, PN], pnum[i, DN] = (1, m) if pints[i, P_OR] else (m, 1)
+
+
+@njit
+def _pn_backup(pints, pnum, node, root):
+    """Recompute the numbers of ``node`` and its ancestors up to ``root`` while they change."""
+    while True:
+        first, count = pints[node, P_FIRST], pints[node, P_COUNT]
+        least, total = PN_INF, 0
+        key_min, key_sum = (PN, DN) if pints[node, P_OR] else (DN, PN)
+        for i in range(first, first + count):
+            least = min(least, pnum[i, key_min])
+            total = min(PN_INF, total + pnum[i, key_sum])
+        if pnum[node, key_min] == least and pnum[node, key_sum] == total or node == root:
+            pnum[node, key_min], pnum[node, key_sum] = least, total
+            return
+        pnum[node, key_min], pnum[node, key_sum] = least, total
+        node = pints[node, P_PARENT]
+
+
+@njit
+def proof_search(root_state, t, pints, pnum, meta_p, iterations, moves, replies):
+    """Proof-number search for the player to move at ``root_state``: expand
+    the most-proving node ``iterations`` times (fewer when the root is
+    decided or the arrays are full; more calls go on where the last one
+    stopped).  ``meta_p[P_ROOT]`` is the root's node; ``pints[i]`` holds ``P_ACTION``,
+    ``P_PARENT``, ``P_FIRST``, ``P_COUNT``, ``P_OR`` (the root's player moves
+    there), ``pnum[i]`` the proof and disproof numbers (``PN``, ``DN``):
+    proof 0 is a proven win for that player, disproof 0 a proof that he
+    cannot win.  Returns the expansions done."""
+    p, root = root_state[TO_MOVE], meta_p[P_ROOT]
+    s, c = root_state.copy(), root_state.copy()
+    done = 0
+    while done < iterations and pnum[root, PN] != 0 and pnum[root, DN] != 0:
+        node = root
+        s[:] = root_state
+        while pints[node, P_FIRST] >= 0:  # the most-proving node
+            first, count = pints[node, P_FIRST], pints[node, P_COUNT]
+            key = PN if pints[node, P_OR] else DN
+            best = first
+            for i in range(first + 1, first + count):
+                if pnum[i, key] < pnum[best, key]:
+                    best = i
+            apply(s, t, pints[best, P_ACTION])
+            node = best
+        n = legal(s, t, moves)
+        used = meta_p[P_USED]
+        if used + n > pints.shape[0]:
+            break
+        for k in range(n):
+            i = used + k
+            c[:] = s
+            apply(c, t, moves[k])
+            pints[i, P_ACTION], pints[i, P_PARENT], pints[i, P_FIRST], pints[i, P_COUNT] = moves[k], node, -1, 0
+            pints[i, P_OR] = c[TO_MOVE] == p
+            _pn_leaf(c, t, p, pints, pnum, i, meta_p, replies)
+        pints[node, P_FIRST], pints[node, P_COUNT] = used, n
+        meta_p[P_USED] = used + n
+        _pn_backup(pints, pnum, node, root)
+        done += 1
     return done
 
 
