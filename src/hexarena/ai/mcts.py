@@ -57,6 +57,7 @@ P_ACTION, P_PARENT, P_FIRST, P_COUNT, P_OR = range(5)
 PN, DN = range(2)
 P_USED, P_DRAWS, P_ROOT = range(3)
 PN_INF = 1 << 40
+PN_PATH = 1024  # the longest line the proof-number search follows (its positions are kept)
 
 
 @njit

@@ -12,8 +12,8 @@ import numpy as np
 
 from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, DN, EXPAND, FIRST, GENERIC, GRAVE_REF, MOVER,
                               N, P_ACTION, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_PARENT, P_ROOT, P_USED, PN, PN_INF,
-                              PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children, _new_node, _prove,
-                              _reward, _select, _update_amaf)
+                              PN_PATH, PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children, _new_node,
+                              _prove, _reward, _select, _update_amaf)
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.kernels import njit, shuffle_prefix
 
@@ -190,7 +190,10 @@ def _pn_leaf(c, t, p, pints, pnum, i, meta_p, moves):
 
 @njit
 def _pn_backup(pints, pnum, node, root):
-    """Recompute the numbers of ``node`` and its ancestors up to ``root`` while they change."""
+    """Recompute the numbers of ``node`` and its ancestors up to ``root`` while
+    they change; returns how many levels above ``node`` it stopped (the
+    most-proving node is then found again from there)."""
+    up = 0
     while True:
         first, count = pints[node, P_FIRST], pints[node, P_COUNT]
         least, total = PN_INF, 0
@@ -198,11 +201,12 @@ def _pn_backup(pints, pnum, node, root):
         for i in range(first, first + count):
             least = min(least, pnum[i, key_min])
             total = min(PN_INF, total + pnum[i, key_sum])
-        if pnum[node, key_min] == least and pnum[node, key_sum] == total or node == root:
-            pnum[node, key_min], pnum[node, key_sum] = least, total
-            return
+        unchanged = pnum[node, key_min] == least and pnum[node, key_sum] == total
         pnum[node, key_min], pnum[node, key_sum] = least, total
+        if unchanged or node == root:
+            return up
         node = pints[node, P_PARENT]
+        up += 1
 
 
 @njit
@@ -210,26 +214,35 @@ def proof_search(root_state, t, pints, pnum, meta_p, iterations, moves, replies)
     """Proof-number search for the player to move at ``root_state``: expand
     the most-proving node ``iterations`` times (fewer when the root is
     decided or the arrays are full; more calls go on where the last one
-    stopped).  ``meta_p[P_ROOT]`` is the root's node; ``pints[i]`` holds ``P_ACTION``,
-    ``P_PARENT``, ``P_FIRST``, ``P_COUNT``, ``P_OR`` (the root's player moves
-    there), ``pnum[i]`` the proof and disproof numbers (``PN``, ``DN``):
-    proof 0 is a proven win for that player, disproof 0 a proof that he
-    cannot win.  Returns the expansions done."""
+    stopped).  ``meta_p[P_ROOT]`` is the root's node; ``pints[i]`` holds
+    ``P_ACTION``, ``P_PARENT``, ``P_FIRST``, ``P_COUNT``, ``P_OR`` (the root's
+    player moves there), ``pnum[i]`` the proof and disproof numbers (``PN``,
+    ``DN``): proof 0 is a proven win for that player, disproof 0 a proof that
+    he cannot win.  Returns the expansions done.  The positions along the
+    current path are kept, so each search for the most-proving node starts
+    where the last backup stopped changing numbers."""
     p, root = root_state[TO_MOVE], meta_p[P_ROOT]
-    s, c = root_state.copy(), root_state.copy()
+    path = np.empty(PN_PATH, np.int64)
+    states = np.empty((PN_PATH, root_state.shape[0]), root_state.dtype)
+    c = root_state.copy()
+    path[0], states[0], depth = root, root_state, 0
     done = 0
     while done < iterations and pnum[root, PN] != 0 and pnum[root, DN] != 0:
-        node = root
-        s[:] = root_state
-        while pints[node, P_FIRST] >= 0:  # the most-proving node
+        node = path[depth]
+        while pints[node, P_FIRST] >= 0:  # down to the most-proving node
+            if depth + 1 == PN_PATH:
+                return done  # a line longer than any game here: stop rather than lose track
             first, count = pints[node, P_FIRST], pints[node, P_COUNT]
             key = PN if pints[node, P_OR] else DN
             best = first
             for i in range(first + 1, first + count):
                 if pnum[i, key] < pnum[best, key]:
                     best = i
-            apply(s, t, pints[best, P_ACTION])
-            node = best
+            states[depth + 1] = states[depth]
+            apply(states[depth + 1], t, pints[best, P_ACTION])
+            depth += 1
+            path[depth] = node = best
+        s = states[depth]
         n = legal(s, t, moves)
         used = meta_p[P_USED]
         if used + n > pints.shape[0]:
@@ -243,7 +256,7 @@ def proof_search(root_state, t, pints, pnum, meta_p, iterations, moves, replies)
             _pn_leaf(c, t, p, pints, pnum, i, meta_p, replies)
         pints[node, P_FIRST], pints[node, P_COUNT] = used, n
         meta_p[P_USED] = used + n
-        _pn_backup(pints, pnum, node, root)
+        depth -= _pn_backup(pints, pnum, node, root)
         done += 1
     return done
 
