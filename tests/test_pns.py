@@ -7,8 +7,8 @@ import pytest
 
 import hexarena
 from hexarena.ai import agent
-from hexarena.ai.mcts import (ACTION, COUNT, DN, FIRST, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_ROOT, P_USED, PN, PROVEN,
-                              ROOT, compiled_proof_search)
+from hexarena.ai.mcts import (ACTION, COUNT, DN, FIRST, MOVER, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_ROOT, P_USED, PN,
+                              PROVEN, ROOT, compiled_proof_search)
 from hexarena.games.base import TO_MOVE
 
 from .test_ai import Nim, near_end_positions, solve
@@ -141,3 +141,32 @@ def test_marked_proofs_are_exact(name, options, empties):
             after = s.copy()
             game.kernels.apply(after, game.tables, state.parse(move))
             assert solve(game, after, memo) == s[TO_MOVE] and rate == 1.0
+
+
+@pytest.mark.parametrize("pick", [1, 2])
+def test_pns_pick_plays_the_move_hardest_to_refute(pick):
+    """Among root moves not proven, ``pns_pick`` plays the highest disproof
+    number (then the lowest proof number); 2 only once some move is proven
+    lost, and before that the most visited, as without it."""
+    game = hexarena.load("weituweiqi")
+    state = game.new_state()
+    for move in AUCTION[:12]:
+        state.play(move)
+    bot = agent("mcts", variant=f"solver:pns=0.5:pns_pick={pick}", simulations=2000, seed=1)
+    ints, flts, meta = bot.search(state)
+    root = meta[ROOT]
+    children = range(ints[root, FIRST], ints[root, FIRST] + ints[root, COUNT])
+    assert all(ints[i, PROVEN] < 0 for i in children)  # nothing proven yet
+    if pick == 2:
+        assert bot._best_child(ints, flts, meta) == max(children, key=lambda i: (flts[i, 0], flts[i, 1]))
+    state.play(AUCTION[12])
+    ints, flts, meta = bot.search(state)
+    pints, pnum, meta_p = bot._pns_arrays[:3]
+    root, proof_root = meta[ROOT], meta_p[P_ROOT]
+    first = pints[proof_root, P_FIRST]
+    numbers = {int(pints[k, 0]): (int(pnum[k, DN]), -int(pnum[k, PN]))
+               for k in range(first, first + pints[proof_root, P_COUNT])}
+    children = range(ints[root, FIRST], ints[root, FIRST] + ints[root, COUNT])
+    open_ = [i for i in children if ints[i, PROVEN] < 0]
+    assert open_ and any(ints[i, PROVEN] == 1 - ints[root, MOVER] for i in children)
+    assert bot._best_child(ints, flts, meta) == max(open_, key=lambda i: numbers[int(ints[i, ACTION])])

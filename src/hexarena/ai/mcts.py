@@ -333,7 +333,10 @@ class Config:
     share of each move's budget given first to a proof-number search from the
     root, whose proven root moves (won, or lost when it met no draw) are
     marked in the tree: the search then plays a win at once and avoids the
-    losses."""
+    losses; with ``pns_pick`` the move played among those not proven is the
+    one that search found hardest to refute (highest disproof number, then
+    lowest proof number) instead of the most visited: 1 always, 2 once it
+    has proven some root move lost."""
 
     c: float = 0.7
     rave: bool = False
@@ -345,6 +348,7 @@ class Config:
     expand: int = 1
     policy: bool = True
     pns: float = 0.0
+    pns_pick: int = 0
 
     def vector(self, custom_policy: bool) -> np.ndarray:
         generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
@@ -442,6 +446,7 @@ class MCTSAgent:
         self._history: list[int] = []
         self._pns_arrays: tuple | None = None
         self._pns_history: tuple | None = None  # (game, history) at the proof-number search's root
+        self._pns_pick: dict[int, tuple] | None = None  # root child -> (disproof, -proof) when they choose
 
     # public ------------------------------------------------------------------
     def choose(self, state: State) -> str:
@@ -488,6 +493,7 @@ class MCTSAgent:
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
         start, share = time.perf_counter(), self.config.pns
+        self._pns_pick = None
         timed = self.simulations is None or self.seconds is not None
         simulations = self.simulations
         if share > 0:
@@ -527,15 +533,20 @@ class MCTSAgent:
         root, proof_root = meta[ROOT], meta_p[P_ROOT]
         p = ints[root, MOVER]
         first = pints[proof_root, P_FIRST]
+        numbers = {}
         for k in range(first, first + pints[proof_root, P_COUNT]):  # none when unexpanded
             child = descend(ints, root, pints[k, P_ACTION])
             if child < 0:
                 continue  # the tree was too full to expand the root
+            numbers[child] = int(pnum[k, DN]), -int(pnum[k, PN])
             if pnum[k, PN] == 0:
                 ints[child, PROVEN] = p
             elif pnum[k, DN] == 0 and not meta_p[P_DRAWS]:
                 ints[child, PROVEN] = 1 - p
         _prove(ints, root)
+        pick = self.config.pns_pick
+        if pick == 1 or pick == 2 and any(dn == 0 for dn, _ in numbers.values()):
+            self._pns_pick = numbers
 
     def _pns_reuse(self, game, history: list[int]) -> tuple:
         """The proof-number search arrays, rooted at ``history``'s position: the
@@ -605,14 +616,16 @@ class MCTSAgent:
         return self._tree
 
     def _best_child(self, ints, flts, meta) -> int:
-        """The most visited root move, except that proofs come first."""
+        """The most visited root move, except that proofs come first (and,
+        with ``Config.pns_pick``, the proof-number search's numbers next)."""
         root = meta[ROOT]
         p, first, count = ints[root, MOVER], ints[root, FIRST], ints[root, COUNT]
+        numbers = self._pns_pick or {}
 
         def key(i: int) -> tuple:
             proven = ints[i, PROVEN]
             rank = 2 if proven == p else (0 if proven == 1 - p else 1)
-            return rank, flts[i, N], flts[i, W]
+            return rank, numbers.get(i, (0, 0)) if rank == 1 else (0, 0), flts[i, N], flts[i, W]
 
         return max(range(first, first + count), key=key)
 
