@@ -182,7 +182,9 @@ class Weituweiqi(PushGame):
     PLAYERS = ("player 1", "player 2")
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
-    MCTS = {"rave": False, "c": 0.7}  # AMAF misleads where a cell's worth depends on the ball: docs/ai.md
+    # No AMAF (a cell's worth depends on the ball); half of each move to proof-number
+    # search, whose numbers choose among unproven moves (the auction's traps): docs/ai.md
+    MCTS = {"rave": False, "c": 0.7, "pns": 0.5, "pns_pick": 1}
     kernels = KERNELS
 
     def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> State:
