@@ -383,11 +383,12 @@ def test_play_rejects_a_bad_level(capsys, level):
 def test_search_runs_without_jit():
     code = ("import hexarena; from hexarena.ai import agent; "
             "s = hexarena.load('projective-hex', size=2, opening='swap').new_state(); s.play('a1'); "
-            "print(agent('mcts', simulations=30, seed=1).hint(s)[0] in s.legal_moves())")
+            "w = hexarena.load('weituweiqi', size=3).new_state(); "
+            "print(agent('mcts', simulations=30, seed=1).hint(s)[0] in s.legal_moves(), "
+            "agent('mcts', simulations=30, seed=1, variant='solver:pns=0.5').hint(w)[0] in w.legal_moves())")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert out.stdout.strip() == "True", out.stderr
-
+    assert out.stdout.strip() == "True True", out.stderr
 
 
 def test_bench_ai_prints_simulation_rates():

@@ -97,10 +97,12 @@ def openspiel_rollout_rate(game_string: str, seconds: float) -> float:
 
 def mcts_rate(name: str, options: dict[str, Any], variant: str, seconds: float) -> float:
     """MCTS simulations per second from the initial position (fresh trees of
-    at most half a second each, so the tree never fills up)."""
+    at most half a second each, so the tree never fills up); the tree search
+    alone, without a game's proof-number search share (``Config.pns``)."""
     from .ai.mcts import MCTSAgent
 
     state = load(name, **options).new_state()
+    variant += ":pns=0"
     MCTSAgent(simulations=8, variant=variant, seed=1).choose(state)  # compile or load the search
     done, elapsed = 0, 0.0
     while elapsed < seconds:
