@@ -54,10 +54,12 @@ def test_proofs_agree_with_minimax(name, options, kind, depth):
     game = hexarena.load(name, **options)
     states = (near_end_positions(game, 8, depth) if kind == "near-end" else random_positions(game, 8, depth))
     memo: dict = {}
+    draws = False
     for state in states:
         s = state._s
         p = int(s[TO_MOVE])
         pints, pnum, meta_p = prove_fully(game, s)
+        draws = draws or bool(meta_p[P_DRAWS])
         assert (pnum[0, PN] == 0) == (solve(game, s, memo) == p)
         assert (pnum[0, DN] == 0) == (solve(game, s, memo) != p)
         first = pints[0, P_FIRST]
@@ -70,6 +72,7 @@ def test_proofs_agree_with_minimax(name, options, kind, depth):
             if pnum[k, DN] == 0:
                 assert value != p
                 assert value == 1 - p or meta_p[P_DRAWS]
+    assert draws == (name == "hex-pushpin")  # these positions include a drawn one there
 
 
 @pytest.mark.parametrize("pile", range(1, 9))
@@ -78,10 +81,8 @@ def test_multi_step_turns(pile):
     game = Nim(pile)
     pints, pnum, _ = prove_fully(game, game.initial_array())
     assert (pnum[0, PN] == 0) == (pile % 3 != 0)
-    first = pints[0, P_FIRST]
-    if pile > 1:
-        after_one = first  # 'take': the same player moves again
-        assert pints[after_one, P_OR] == 1
+    if pile > 1:  # after 'take' (the first child) the same player moves again: an OR node
+        assert pints[pints[0, P_FIRST], P_OR] == 1
 
 
 def test_a_full_array_stops_the_search_and_keeps_what_it_found():

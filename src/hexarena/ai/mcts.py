@@ -410,8 +410,8 @@ def _setting(text: str, variant: str) -> tuple[str, Any]:
                          f"{kind.__name__} expected") from None
 
 
-# Level -> simulations per move (all levels search with the "enhanced" variant).
 PNS_NODES = 1 << 20  # proof-number search nodes (36 MB), kept by an agent that uses it
+# Level -> simulations per move (all levels search with the "enhanced" variant).
 LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
 MAX_NODES = 1 << 22
 
