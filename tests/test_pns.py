@@ -18,7 +18,7 @@ def prove_fully(game, s, nodes=200_000):
     """Run the proof-number search on ``s`` until the root is decided; (pints, pnum, meta_p)."""
     pints, pnum = np.zeros((nodes, 5), np.int32), np.zeros((nodes, 2), np.int64)
     meta_p = np.array([1, 0, 0], np.int64)
-    pints[0], pnum[0] = (-1, -1, -1, 0, 1), (1, 1)
+    pints[0], pnum[0] = (-1, -1, 0, -1, 1), (1, 1)
     moves, replies = np.zeros(game.num_actions, np.int32), np.zeros(game.num_actions, np.int32)
     compiled_proof_search(game.kernels)(s, game.tables, pints, pnum, meta_p, 10**9, moves, replies)
     return pints, pnum, meta_p

@@ -52,8 +52,9 @@ N, W, RN, RW = range(4)
 USED, CAPACITY, ROOT, SIMS, STAMP = range(5)
 # configuration vector (float64), see Config
 C_UCT, RAVE, RAVE_BIAS, GRAVE_REF, SOLVER, DECISIVE, ANTI, GENERIC, EXPAND = range(9)
-# proof-number search (Config.pns): node columns, numbers, and its meta (nodes in use, a draw seen, root)
-P_ACTION, P_PARENT, P_FIRST, P_COUNT, P_OR = range(5)
+# proof-number search (Config.pns): node columns (the first three as in ``ints``, so
+# ``descend`` walks both trees), numbers, and its meta (nodes in use, a draw seen, root)
+P_ACTION, P_FIRST, P_COUNT, P_PARENT, P_OR = range(5)
 PN, DN = range(2)
 P_USED, P_DRAWS, P_ROOT = range(3)
 PN_INF = 1 << 40
@@ -267,18 +268,6 @@ def descend(ints, node, action):
         return -1
     for i in range(first, first + ints[node, COUNT]):
         if ints[i, ACTION] == action:
-            return i
-    return -1
-
-
-@njit
-def _pns_child(pints, node, action):
-    """The proof-number search's child of ``node`` by ``action``, or -1."""
-    first = pints[node, P_FIRST]
-    if first < 0:
-        return -1
-    for i in range(first, first + pints[node, P_COUNT]):
-        if pints[i, P_ACTION] == action:
             return i
     return -1
 
@@ -565,12 +554,12 @@ class MCTSAgent:
         if key == _game_key(game) and history[:len(old)] == old and meta_p[P_USED] < PNS_NODES // 2:
             node = int(meta_p[P_ROOT])
             for action in history[len(old):]:
-                node = _pns_child(pints, node, action)
+                node = descend(pints, node, action)
                 if node < 0:
                     break
         if node < 0 or not pints[node, P_OR]:
             meta_p[:] = (1, 0, 0)
-            pints[0], pnum[0], node = (-1, -1, -1, 0, 1), (1, 1), 0
+            pints[0], pnum[0], node = (-1, -1, 0, -1, 1), (1, 1), 0
         meta_p[P_ROOT] = node
         self._pns_history = _game_key(game), list(history)
         return arrays
