@@ -171,3 +171,14 @@ def test_pns_pick_plays_the_move_hardest_to_refute(pick):
     open_ = [i for i in children if ints[i, PROVEN] < 0]
     assert open_ and any(ints[i, PROVEN] == 1 - ints[root, MOVER] for i in children)
     assert bot._best_child(ints, flts, meta) == max(open_, key=lambda i: numbers[int(ints[i, ACTION])])
+
+
+def test_seeded_levels_with_a_proof_search_share_are_reproducible():
+    game = hexarena.load("weituweiqi", size=4)
+    games = []
+    for _ in range(2):
+        state, bots = game.new_state(), [agent("mcts", level=4, seed=5), agent("mcts", level=4, seed=6)]
+        while not state.is_over():
+            state.play(bots[state.to_move].choose(state))
+        games.append(state.moves())
+    assert games[0] == games[1] and bots[0].config.pns == 0.5
