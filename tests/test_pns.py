@@ -182,3 +182,10 @@ def test_seeded_levels_with_a_proof_search_share_are_reproducible():
             state.play(bots[state.to_move].choose(state))
         games.append(state.moves())
     assert games[0] == games[1] and bots[0].config.pns == 0.5
+
+
+@pytest.mark.parametrize("setting,message", [("pns=1.5", "pns is the share"), ("pns=-0.1", "pns is the share"),
+                                             ("pns_pick=3", "pns_pick must be 0")])
+def test_bad_proof_search_settings_are_refused(setting, message):
+    with pytest.raises(ValueError, match=message):
+        agent("mcts", variant=f"enhanced:{setting}")

@@ -339,6 +339,13 @@ class Config:
     pns: float = 0.0
     pns_pick: int = 0
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.pns <= 1.0:
+            raise ValueError(f"pns is the share of each move for proof-number search, 0..1; got {self.pns!r}")
+        if self.pns_pick not in (0, 1, 2):
+            raise ValueError(f"pns_pick must be 0 (off), 1 (always) or 2 (once a root move is proven lost); "
+                             f"got {self.pns_pick!r}")
+
     def vector(self, custom_policy: bool) -> np.ndarray:
         generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
         return np.array([self.c, self.rave, self.rave_bias, self.grave_ref, self.solver, self.decisive,
