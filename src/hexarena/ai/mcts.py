@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -501,7 +501,8 @@ class MCTSAgent:
                 self._proof_search(game, s, ints, meta, state.history, iterations=max(1, int(share * simulations)))
                 simulations = max(1, simulations - int(share * simulations))
         if timed:
-            self.last_simulations = self._timed(run, ints, meta, start + self.seconds)
+            proven = lambda: self.config.solver and ints[meta[ROOT], PROVEN] >= 0  # noqa: E731
+            self.last_simulations = run_until(run, start + self.seconds, self.simulations or 1 << 62, 0.05, proven)
         else:
             self.last_simulations = run(simulations)
         return ints, flts, meta
@@ -517,15 +518,7 @@ class MCTSAgent:
         if deadline is None:
             run(iterations)
         else:
-            chunk = 16
-            while True:
-                begin = time.perf_counter()
-                n = run(chunk)
-                now = time.perf_counter()
-                if n < chunk or now >= deadline:
-                    break
-                rate = n / max(now - begin, 1e-6)
-                chunk = max(16, min(int(rate * (deadline - now)), int(rate * 0.02)))
+            run_until(run, deadline, slice_seconds=0.02)
         root, proof_root = meta[ROOT], meta_p[P_ROOT]
         p = ints[root, MOVER]
         first = pints[proof_root, P_FIRST]
@@ -570,20 +563,6 @@ class MCTSAgent:
         meta_p[P_ROOT] = node
         self._pns_history = _game_key(game), list(history)
         return arrays
-
-    def _timed(self, run, ints, meta, deadline: float) -> int:
-        done, chunk = 0, 16
-        limit = self.simulations or 1 << 62
-        while done < limit:
-            start = time.perf_counter()
-            n = run(min(chunk, limit - done))
-            done += n
-            now = time.perf_counter()
-            if n < chunk or now >= deadline or ints[meta[ROOT], PROVEN] >= 0 and self.config.solver:
-                break
-            rate = n / max(now - start, 1e-6)
-            chunk = max(16, min(int(rate * (deadline - now)), int(rate * 0.05)))
-        return done
 
     def _new_tree(self, game) -> tuple:
         a = game.num_actions
@@ -631,6 +610,25 @@ class MCTSAgent:
             return _reward(proven, p)
         n = flts[child, N]
         return float(flts[child, W] / n) if n > 0 else 0.5
+
+
+def run_until(run: Callable[[int], int], deadline: float, limit: int = 1 << 62, slice_seconds: float = 0.05,
+              stop: Callable[[], bool] = lambda: False) -> int:
+    """Call ``run(n)`` (at most ``n`` units of work; returns those done) in chunks
+    sized from the measured rate, at most ``slice_seconds`` each, until
+    ``deadline``, ``limit`` units, a chunk that stops short, or ``stop()``;
+    returns the units done."""
+    done, chunk = 0, 16
+    while done < limit:
+        begin = time.perf_counter()
+        n = run(min(chunk, limit - done))
+        done += n
+        now = time.perf_counter()
+        if n < chunk or now >= deadline or stop():
+            break
+        rate = n / max(now - begin, 1e-6)
+        chunk = max(16, min(int(rate * (deadline - now)), int(rate * slice_seconds)))
+    return done
 
 
 def _game_key(game) -> tuple:
