@@ -494,3 +494,42 @@ def test_strength_script_matches_a_variant_against_itself_without_the_policy(cap
                           "--b", "uct-nopolicy"])
     text = capsys.readouterr().out
     assert code == 0 and text.count("won by") == 2 and "20 simulations/move" in text and "uct-nopolicy" in text
+
+
+def test_a_child_without_shared_amaf_explores_with_c_plain():
+    """Two children whose AMAF counts are only their own visits (a colour choice): one
+    lost its only visit, the other won 60% of 1000; with RAVE's small ``c`` the first
+    would never be tried again, with ``c_plain`` (plain UCT's 0.7) it is."""
+    from hexarena.ai.mcts import ACTION, COUNT, FIRST, MOVER, N, PROVEN, RN, RW, W, Config, _select
+
+    ints, flts = np.zeros((3, 5), np.int32), np.zeros((3, 4), np.float32)
+    ints[:, PROVEN], ints[:, FIRST], ints[0, FIRST], ints[0, COUNT], ints[:, MOVER] = -1, -1, 1, 2, 0
+    ints[1:, ACTION] = [0, 1]
+    flts[0, N], flts[1] = 1001, [1, 0, 1, 0]  # N, W, RN, RW
+    flts[2, N], flts[2, W], flts[2, RN], flts[2, RW] = 1000, 600, 1500, 900
+    assert (N, W, RN, RW) == (0, 1, 2, 3)
+    amap = np.full(2, -1, np.int64)
+    assert _select(ints, flts, 0, Config(c=0.2, rave=True).vector(False), 0, amap) == 1
+    assert _select(ints, flts, 0, Config(c=0.2, rave=True, c_plain=0.2).vector(False), 0, amap) == 2
+    flts[1, RN] = 50  # 49 AMAF losses beyond its own visit: the small c applies, not c_plain
+    assert _select(ints, flts, 0, Config(c=0.2, rave=True, c_plain=9.0).vector(False), 0, amap) == 2
+
+
+def test_enhanced_weighs_both_colours_at_the_choice():
+    """After the cut the chooser's two answers are the same position with sides swapped:
+    the search gives each enough visits to compare them, and picks the better one."""
+    state = hexarena.load("projective-hex").new_state()
+    for move in "ABC":
+        state.play(move)
+    bot = agent("mcts", simulations=20000, seed=3)
+    stats = {move: (visits, rate) for move, visits, rate in bot.stats(state)}
+    (best, (n_best, rate_best)), (_, (n_other, rate_other)) = sorted(stats.items(), key=lambda kv: -kv[1][0])
+    assert n_other >= 50 and rate_best >= rate_other and bot.choose(state) == best
+
+
+def test_only_games_with_a_pattern_playout_bind_one():
+    from hexarena.ai.mcts import _module
+
+    assert _module(hexarena.load("projective-hex").kernels, True).GAME_PATTERNS
+    assert not _module(hexarena.load("lisbon").kernels, True).GAME_PATTERNS
+    assert VARIANTS["enhanced"].patterns and not VARIANTS["uct"].patterns

@@ -14,6 +14,8 @@ from hexarena.board import projective
 from hexarena.games.projective_hex import _odd_cycle_from
 from hexarena.render.ascii import grid
 
+from .playout_checks import check_recorded_playout
+
 # The source's 3-&-4 board with its ghost cells (the glued neighbours).
 SOURCE_GHOSTS = r"""
    z_y_x_w
@@ -228,6 +230,51 @@ def test_playout_kernel_ends_in_a_consistent_finished_position(seed, n, cut, ope
     assert (board == 1).sum() - (board == 2).sum() in (0, 1)
     specials = done.ply - int((board > 0).sum())  # swap or colour choice
     assert specials in {"none": (0,), "swap": (0, 1), "cut-and-choose": (1,)}[opening]
+
+
+def test_bridge_table_lists_the_pairs_joined_through_each_cell():
+    """Around J (six neighbours) and the corner A (five): each triple (a, y, b) is two
+    neighbours of the cell that are not neighbours of each other and share y."""
+    game = new().game
+    names = {x: ["".join(game.topology.name(int(c)) for c in row) for row in game.tables[3][game.topology.index(x)]
+                 if row[0] >= 0] for x in "JA"}
+    assert names == {"J": ["EFK", "EIO", "FEI", "FK#", "IO#", "K#O"], "A": ["BED", "BYZ", "DZY", "EBY", "EDZ"]}
+
+
+@pytest.mark.parametrize("n,opening", [(2, "none"), (3, "cut-and-choose"), (4, "swap")])
+def test_recorded_and_pattern_playouts_replay_through_the_facade(n, opening):
+    """Both recorded playouts are games; once the opening steps are over, the pattern
+    playout answers every broken bridge: when the last stone fell on a cell joining two
+    of the mover's stones and the other such cell is empty, the mover takes one."""
+    from hexarena.games.projective_hex import BOARD, pattern_playout
+
+    rng, saves = random.Random(n), 0
+    for seed in range(30):
+        s = new(size=n, opening=opening)
+        for _ in range(rng.randrange(0, 8)):
+            s.apply(rng.choice(s.legal_actions()))
+        if s.is_over():
+            continue
+        check_recorded_playout(s.copy(), seed, 4 * n * n)
+        game, arr, cells = s.game, s.array.copy(), s.game.topology.ncells
+        actions, movers = np.full(4 * n * n, -1, np.int32), np.full(4 * n * n, -1, np.int32)
+        hexarena.kernels.seed(seed)
+        count = pattern_playout(arr, game.tables, actions, movers)
+        last = -1  # the last stone placed after the opening steps
+        for a, p in zip(actions[:count], movers[:count]):
+            assert s.to_move == p
+            opening_step = game.colour(s.array, 0) is None or (opening == "swap" and s.ply == 1)
+            if last >= 0:
+                mine = 1 if game.colour(s.array, p) == "black" else 2
+                board = s.array[BOARD:BOARD + cells]
+                saving = {int(y) for x, y, z in game.tables[3][last]
+                          if x >= 0 and board[x] == board[z] == mine and board[y] == 0}
+                assert not saving or a in saving
+                saves += bool(saving)
+            last = -1 if opening_step else int(a)
+            s.apply(int(a))
+        assert s.is_over() and np.array_equal(s.array, arr)
+    assert saves > 0
 
 
 # --- openings --------------------------------------------------------------------

@@ -51,7 +51,7 @@ N, W, RN, RW = range(4)
 # meta: nodes in use, capacity, root, simulations done in the last call, AMAF stamp
 USED, CAPACITY, ROOT, SIMS, STAMP = range(5)
 # configuration vector (float64), see Config
-C_UCT, RAVE, RAVE_BIAS, GRAVE_REF, SOLVER, DECISIVE, ANTI, GENERIC, EXPAND = range(9)
+C_UCT, RAVE, RAVE_BIAS, GRAVE_REF, SOLVER, DECISIVE, ANTI, GENERIC, EXPAND, PATTERNS, C_PLAIN = range(11)
 # proof-number search (Config.pns): node columns (the first three as in ``ints``, so
 # ``descend`` walks both trees), numbers, and its meta (nodes in use, a draw seen, root)
 P_ACTION, P_FIRST, P_COUNT, P_PARENT, P_OR = range(5)
@@ -111,7 +111,7 @@ def _select(ints, flts, node, cfg, ref, amap):
     first, count = ints[node, FIRST], ints[node, COUNT]
     ref_first, ref_end = ints[ref, FIRST], ints[ref, FIRST] + ints[ref, COUNT]  # amap entries in here are current
     log_n = math.log(max(flts[node, N], 1.0))
-    c, rave, bias, solver = cfg[C_UCT], cfg[RAVE] > 0, cfg[RAVE_BIAS], cfg[SOLVER] > 0
+    c, c_plain, rave, bias, solver = cfg[C_UCT], cfg[C_PLAIN], cfg[RAVE] > 0, cfg[RAVE_BIAS], cfg[SOLVER] > 0
     best, best_v = first, -1e300
     for i in range(first, first + count):
         proven = ints[i, PROVEN]
@@ -133,7 +133,9 @@ def _select(ints, flts, node, cfg, ref, amap):
                 else:
                     beta = rn / (rn + n + bias * rn * n) if rn > 0 else 0.0
                     mean = flts[i, W] / n if n > 0 else 0.0
-                    v = (1.0 - beta) * mean + beta * (rw / rn if rn > 0 else 0.0) + c * math.sqrt(log_n / (n + 1.0))
+                    explore = c if rn > n else c_plain  # else AMAF knows no more than the child's own visits
+                    amaf = rw / rn if rn > 0 else 0.0
+                    v = (1.0 - beta) * mean + beta * amaf + explore * math.sqrt(log_n / (n + 1.0))
             elif n == 0.0:
                 v = 1e9
             else:
@@ -182,8 +184,8 @@ def _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, st
                     flts[i, RW] += r
 
 
-KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = GAME_RECORDS = None"
-                "  # KERNELS: compiled_search binds them")
+KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout"
+                " = GAME_RECORDS = GAME_PATTERNS = None")
 
 
 def cache_dir() -> Path:
@@ -202,8 +204,8 @@ def compiled_search(kernels, use_policy: bool = True):
     """``search(root_state, tables, ints, flts, meta, cfg, sims, work, seen) -> done``
     specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
     optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
-    uniform, as for a game without one) and ``recorded_playout`` (used only
-    without a policy)."""
+    uniform, as for a game without one), ``recorded_playout`` and
+    ``pattern_playout`` (used only without a policy)."""
     return _module(kernels, use_policy).search
 
 
@@ -216,8 +218,8 @@ def compiled_proof_search(kernels, use_policy: bool = True):
 def _module(kernels, use_policy: bool):
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
-    recorded = getattr(kernels, "recorded_playout", None) if policy is None else None
-    return _compiled(tuple(names), _where(policy or uniform_policy), recorded and _where(recorded))
+    optional = [getattr(kernels, k, None) if policy is None else None for k in ("recorded_playout", "pattern_playout")]
+    return _compiled(tuple(names), _where(policy or uniform_policy), *(f and _where(f) for f in optional))
 
 
 def _where(f) -> tuple[str, str]:
@@ -226,20 +228,22 @@ def _where(f) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=None)
-def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None):
+def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None,
+              patterns: tuple[str, str] | None):
     """Write the template with the kernels imported (when changed) and import it.
 
     The text carries a hash of the sources it depends on, so an edit there
     rewrites the file and numba's cache (keyed by the file) recompiles."""
     template = Path(__file__).with_name("search_template.py").read_text()
     roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
-    if recorded:
-        roles.append(("recorded_playout", recorded))
+    roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns)) if f]
     sources = sorted({sys.modules[m].__file__ for _, (m, _) in roles} | {__file__})
     digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in sources)).hexdigest()[:16]
     lines = [f"# bound by compiled_search; sources {digest}"]
     lines += [f"from {m} import {f} as {role}" for role, (m, f) in roles]
     lines += [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
+    lines += [f"GAME_PATTERNS = {bool(recorded and patterns)}"]
+    lines += [] if patterns else ["pattern_playout = _not_recorded"]
     text = template.replace(KERNELS_LINE, "\n".join(lines))
     label = kernels[0][0].rsplit(".", 1)[-1] + "_" + hashlib.sha256(text.encode()).hexdigest()[:12]
     path = cache_dir() / f"search_{label}.py"
@@ -314,11 +318,15 @@ class Config:
     """Search settings.  ``c`` is the UCT exploration constant; ``rave`` turns on
     AMAF statistics, used through the nearest ancestor of the same mover with at
     least ``grave_ref`` visits (GRAVE; 0 is plain RAVE) and weighted with
-    ``rave_bias``; ``solver`` proves wins and losses; ``decisive`` (``anti``)
+    ``rave_bias``; a child whose AMAF statistics hold no more than its own
+    visits (a move made nowhere else, such as a choice of colour) explores
+    with ``c_plain`` instead of ``c``, as under plain UCT; ``solver`` proves wins and losses; ``decisive`` (``anti``)
     tries that many sampled moves (opponent replies) per playout step for an
     immediate win (an immediate loss to block); ``expand`` is the visits a leaf
     needs before its children are allocated; ``policy`` False ignores the
-    game's playout policy (uniform playouts, for comparisons); ``pns`` is the
+    game's playout policy (uniform playouts, for comparisons); ``patterns``
+    plays the game's ``pattern_playout`` (local replies such as Hex's bridge
+    saves) where it has one and no policy; ``pns`` is the
     share of each move's budget given first to a proof-number search from the
     root, whose proven root moves (won, or lost when it met no draw) are
     marked in the tree: the search then plays a win at once and avoids the
@@ -330,6 +338,7 @@ class Config:
     c: float = 0.7
     rave: bool = False
     rave_bias: float = 1e-3
+    c_plain: float = 0.7
     grave_ref: int = 0
     solver: bool = False
     decisive: int = 0
@@ -338,6 +347,7 @@ class Config:
     policy: bool = True
     pns: float = 0.0
     pns_pick: int = 0
+    patterns: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.pns <= 1.0:
@@ -347,9 +357,9 @@ class Config:
                              f"got {self.pns_pick!r}")
 
     def vector(self, custom_policy: bool) -> np.ndarray:
-        generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
+        generic = self.rave or self.decisive > 0 or self.anti > 0 or self.patterns or custom_policy
         return np.array([self.c, self.rave, self.rave_bias, self.grave_ref, self.solver, self.decisive,
-                         self.anti, generic, self.expand], dtype=np.float64)
+                         self.anti, generic, self.expand, self.patterns, self.c_plain], dtype=np.float64)
 
 
 VARIANTS: dict[str, Config] = {
@@ -357,7 +367,7 @@ VARIANTS: dict[str, Config] = {
     "rave": Config(c=0.2, rave=True),
     "grave": Config(c=0.2, rave=True, grave_ref=50),
     "solver": Config(solver=True),
-    "enhanced": Config(c=0.2, rave=True, grave_ref=50, solver=True),
+    "enhanced": Config(c=0.2, rave=True, grave_ref=50, solver=True, patterns=True),
     "decisive": Config(c=0.2, rave=True, grave_ref=50, solver=True, decisive=8, anti=8),
 }
 NO_POLICY = "-nopolicy"

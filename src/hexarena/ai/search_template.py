@@ -11,9 +11,9 @@ cache).  Its tree helpers live in :mod:`hexarena.ai.mcts`.
 import numpy as np
 
 from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, DN, EXPAND, FIRST, GENERIC, GRAVE_REF, MOVER,
-                              N, P_ACTION, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_PARENT, P_ROOT, P_USED, PN, PN_INF,
-                              PN_PATH, PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children, _new_node,
-                              _prove, _reward, _select, _update_amaf)
+                              N, P_ACTION, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_PARENT, P_ROOT, P_USED, PATTERNS, PN,
+                              PN_INF, PN_PATH, PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children,
+                              _new_node, _prove, _reward, _select, _update_amaf)
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.kernels import njit, shuffle_prefix
 
@@ -75,6 +75,8 @@ def _simulate(s, t, cfg, seq_a, seq_p, depth, bufs):
         playout(s, t)
         return depth
     if GAME_RECORDS and cfg[DECISIVE] == 0 and cfg[ANTI] == 0:
+        if GAME_PATTERNS and cfg[PATTERNS] != 0:
+            return depth + pattern_playout(s, t, seq_a[depth:], seq_p[depth:])
         return depth + recorded_playout(s, t, seq_a[depth:], seq_p[depth:])
     moves, replies, scratch, scratch2 = bufs
     while s[WINNER] < 0:
@@ -88,7 +90,7 @@ def _simulate(s, t, cfg, seq_a, seq_p, depth, bufs):
 
 @njit
 def _not_recorded(s, t, actions, movers):
-    """Stands in for a game without ``recorded_playout`` (never called then)."""
+    """Stands in for a game without ``recorded_playout`` or ``pattern_playout`` (never called then)."""
     return 0
 
 
@@ -261,5 +263,6 @@ def proof_search(root_state, t, pints, pnum, meta_p, iterations, moves, replies)
     return done
 
 
-# the game's kernels (numba reads globals when it compiles, after this module has run)
-legal = apply = playout = policy = recorded_playout = GAME_RECORDS = None  # KERNELS: compiled_search binds them
+# the game's kernels (numba reads globals when it compiles, after this module has run);
+# compiled_search binds them by replacing the next line
+legal = apply = playout = policy = recorded_playout = pattern_playout = GAME_RECORDS = GAME_PATTERNS = None

@@ -43,12 +43,14 @@ BLACK, WHITE = 1, 2
 OPENINGS = ("none", "swap", "cut-and-choose")
 NONE, SWAP, CUT = range(3)
 
-# tables: (nbr, seam, params); params = [ncells, opening]
+# tables: (nbr, seam, params, bridges); params = [ncells, opening]; bridges[x] lists the
+# triples (a, y, b) around cell x: a and b are neighbours of x, not of each other, and
+# share the neighbour y; (-1, -1, -1) pads the rows
 
 
 @njit
 def legal(s, t, out):
-    nbr, seam, params = t
+    nbr, seam, params, _ = t
     n = params[0]
     if s[WINNER] >= 0:
         return 0
@@ -119,7 +121,7 @@ def _finish(s):
 
 @njit
 def apply(s, t, a):
-    nbr, seam, params = t
+    nbr, seam, params, _ = t
     n = params[0]
     s[PLY] += 1
     if a < n:
@@ -150,16 +152,48 @@ def apply(s, t, a):
 def playout(s, t):
     """Uniformly random legal moves to the end (in place)."""
     none = np.empty(0, dtype=np.int32)
-    recorded_playout(s, t, none, none)
+    _fill(s, t, none, none, False)
 
 
 @njit
 def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each move and its mover into ``actions`` and
     ``movers`` while they have room; returns the number written (for MCTS's AMAF)."""
-    nbr, seam, params = t
+    return _fill(s, t, actions, movers, False)
+
+
+@njit
+def pattern_playout(s, t, actions, movers):
+    """``recorded_playout`` that saves bridges: when the opponent's stone lands on
+    one of the two cells joining two of the mover's stones and the other is
+    empty, the mover takes the other (one such cell at random); else random."""
+    return _fill(s, t, actions, movers, True)
+
+
+@njit
+def _bridge_reply(s, bridges, last, colour):
+    """An empty cell that restores a ``colour`` bridge broken by the stone on ``last``, or -1."""
+    reply, found = -1, 0
+    for j in range(bridges.shape[1]):
+        a, y, b = bridges[last, j, 0], bridges[last, j, 1], bridges[last, j, 2]
+        if a < 0:
+            break
+        if s[BOARD + y] == 0 and s[BOARD + a] == colour and s[BOARD + b] == colour:
+            found += 1
+            if np.random.randint(0, found) == 0:
+                reply = y
+    return reply
+
+
+@njit
+def _fill(s, t, actions, movers, save_bridges):
+    """Play to the end (the opening steps at random, then a random order of the
+    empty cells, with bridge replies first when ``save_bridges``); records as
+    ``recorded_playout`` does."""
+    nbr, seam, params, bridges = t
     n = params[0]
     empties = np.empty(n, dtype=np.int32)
+    where = np.empty(n, dtype=np.int32)  # a cell's index in empties
     k = 0
     for c in range(n):
         if s[BOARD + c] == 0:
@@ -179,10 +213,18 @@ def recorded_playout(s, t, actions, movers):
             actions[written], movers[written] = a, s[TO_MOVE]
             written += 1
         apply(s, t, a)
+    for i in range(k):
+        where[empties[i]] = i
     # plain alternation from here: place without the facade's bookkeeping
     colour = _colour_to_place(s, params)
     placed, mover = 0, s[TO_MOVE]
     while s[WINNER] < 0 and s[LOOP] == 0 and k > 0:
+        if save_bridges and placed > 0:
+            reply = _bridge_reply(s, bridges, empties[k], colour)
+            if reply >= 0:  # move it to the end of the list, to be played now
+                i, other = where[reply], empties[k - 1]
+                empties[i], where[other] = other, i
+                empties[k - 1], where[reply] = reply, k - 1
         k -= 1
         if written < room:
             actions[written], movers[written] = empties[k], (mover + placed) % 2
@@ -200,7 +242,18 @@ def recorded_playout(s, t, actions, movers):
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+def _bridges(topology) -> np.ndarray:
+    """The ``bridges`` table (see the layout above) of a board."""
+    near = [{int(m) for m in topology.nbr[c] if m >= 0} for c in range(topology.ncells)]
+    rows = [[(a, y, b) for a in sorted(near[x]) for b in sorted(near[x]) if a < b and b not in near[a]
+             for y in sorted(near[x] & near[a] & near[b])] for x in range(topology.ncells)]
+    table = np.full((topology.ncells, max(map(len, rows)), 3), -1, dtype=np.int32)
+    for x, row in enumerate(rows):
+        table[x, :len(row)] = row
+    return table
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=pattern_playout)
 
 
 class ProjectiveHex(Game):
@@ -220,7 +273,7 @@ class ProjectiveHex(Game):
         self.topology = projective(n)
         ncells = self.topology.ncells
         params = np.array([ncells, OPENINGS.index(self.options["opening"])], dtype=np.int32)
-        self.tables = (self.topology.nbr, self.topology.seam, params)
+        self.tables = (self.topology.nbr, self.topology.seam, params, _bridges(self.topology))
         self.num_actions = ncells + 3
         self.state_size = BOARD + 3 * ncells
         self._special = {ncells: "swap", ncells + 1: "black", ncells + 2: "white"}
