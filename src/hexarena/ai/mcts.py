@@ -320,8 +320,9 @@ class Config:
     least ``grave_ref`` visits (GRAVE; 0 is plain RAVE) and weighted with
     ``rave_bias``; a child whose AMAF statistics hold no more than its own
     visits (a move made nowhere else, such as a choice of colour) explores
-    with ``c_plain`` instead of ``c``, as under plain UCT; ``solver`` proves wins and losses; ``decisive`` (``anti``)
-    tries that many sampled moves (opponent replies) per playout step for an
+    with ``c_plain`` instead of ``c``, as under plain UCT; ``solver`` proves
+    wins and losses; ``decisive`` (``anti``) tries that many sampled moves
+    (opponent replies) per playout step for an
     immediate win (an immediate loss to block); ``expand`` is the visits a leaf
     needs before its children are allocated; ``policy`` False ignores the
     game's playout policy (uniform playouts, for comparisons); ``patterns``

@@ -26,6 +26,9 @@ playouts step by step through it instead of calling ``playout``.
 ``recorded_playout(s, t, actions, movers) -> count`` is ``playout`` that
 also writes each move and its mover into the two int32 arrays while they
 have room (RAVE needs the moves; without it MCTS plays step by step).
+``pattern_playout(s, t, actions, movers) -> count``, the same with the
+game's local replies (Projective Hex's bridge saves), is what MCTS plays
+with ``Config.patterns`` (on in ``enhanced``).
 """
 
 from __future__ import annotations
