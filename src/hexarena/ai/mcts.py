@@ -358,7 +358,7 @@ class Config:
                              f"got {self.pns_pick!r}")
 
     def vector(self, custom_policy: bool) -> np.ndarray:
-        generic = self.rave or self.decisive > 0 or self.anti > 0 or self.patterns or custom_policy
+        generic = self.rave or self.decisive > 0 or self.anti > 0 or custom_policy
         return np.array([self.c, self.rave, self.rave_bias, self.grave_ref, self.solver, self.decisive,
                          self.anti, generic, self.expand, self.patterns, self.c_plain], dtype=np.float64)
 

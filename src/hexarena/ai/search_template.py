@@ -71,12 +71,13 @@ def _playout_step(s, t, cfg, moves, replies, scratch, scratch2):
 @njit
 def _simulate(s, t, cfg, seq_a, seq_p, depth, bufs):
     """Play ``s`` to the end; record actions and movers from ``depth`` on; returns the new depth."""
+    plain = cfg[DECISIVE] == 0 and cfg[ANTI] == 0
+    if GAME_PATTERNS and cfg[PATTERNS] != 0 and plain:
+        return depth + pattern_playout(s, t, seq_a[depth:], seq_p[depth:])
     if cfg[GENERIC] == 0:
         playout(s, t)
         return depth
-    if GAME_RECORDS and cfg[DECISIVE] == 0 and cfg[ANTI] == 0:
-        if GAME_PATTERNS and cfg[PATTERNS] != 0:
-            return depth + pattern_playout(s, t, seq_a[depth:], seq_p[depth:])
+    if GAME_RECORDS and plain:
         return depth + recorded_playout(s, t, seq_a[depth:], seq_p[depth:])
     moves, replies, scratch, scratch2 = bufs
     while s[WINNER] < 0:
