@@ -213,8 +213,9 @@ def _fill(s, t, actions, movers, save_bridges):
             actions[written], movers[written] = a, s[TO_MOVE]
             written += 1
         apply(s, t, a)
-    for i in range(k):
-        where[empties[i]] = i
+    if save_bridges:
+        for i in range(k):
+            where[empties[i]] = i
     # plain alternation from here: place without the facade's bookkeeping
     colour = _colour_to_place(s, params)
     placed, mover = 0, s[TO_MOVE]
