@@ -193,7 +193,7 @@ def _fill(s, t, actions, movers, save_bridges):
     nbr, seam, params, bridges = t
     n = params[0]
     empties = np.empty(n, dtype=np.int32)
-    where = np.empty(n, dtype=np.int32)  # a cell's index in empties
+    where = np.empty(n if save_bridges else 0, dtype=np.int32)  # a cell's index in empties
     k = 0
     for c in range(n):
         if s[BOARD + c] == 0:
