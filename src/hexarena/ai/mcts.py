@@ -322,14 +322,13 @@ class Config:
     visits (a move made nowhere else, such as a choice of colour) explores
     with ``c_plain`` instead of ``c``, as under plain UCT; ``solver`` proves
     wins and losses; ``decisive`` (``anti``) tries that many sampled moves
-    (opponent replies) per playout step for an
-    immediate win (an immediate loss to block); ``expand`` is the visits a leaf
-    needs before its children are allocated; ``policy`` False ignores the
-    game's playout policy (uniform playouts, for comparisons); ``patterns``
-    plays the game's ``pattern_playout`` (local replies such as Hex's bridge
-    saves) where it has one and no policy; ``pns`` is the
-    share of each move's budget given first to a proof-number search from the
-    root, whose proven root moves (won, or lost when it met no draw) are
+    (opponent replies) per playout step for an immediate win (an immediate
+    loss to block); ``expand`` is the visits a leaf needs before its children
+    are allocated; ``policy`` False ignores the game's playout policy (uniform
+    playouts, for comparisons); ``patterns`` plays the game's
+    ``pattern_playout`` (local replies such as Hex's bridge saves) where it
+    has one and no policy; ``pns`` is the share of each move's budget given
+    first to a proof-number search from the root, whose proven root moves (won, or lost when it met no draw) are
     marked in the tree: the search then plays a win at once and avoids the
     losses; with ``pns_pick`` the move played among those not proven is the
     one that search found hardest to refute (highest disproof number, then
