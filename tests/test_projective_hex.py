@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hexarena
-from hexarena import IllegalMove
+from hexarena import IllegalMove, MalformedMove
 from hexarena.board import projective
 from hexarena.games.projective_hex import _odd_cycle_from
 from hexarena.render.ascii import grid
@@ -355,6 +355,8 @@ def test_errors_name_the_problem_and_change_nothing():
     with pytest.raises(IllegalMove, match="'A' is occupied"):
         s.play("A")
     with pytest.raises(IllegalMove, match="not a cell.*A, B, C"):
+        s.play("QQ")
+    with pytest.raises(MalformedMove, match=r"'Ω' \(U\+03A9\) is not a printable ASCII character"):
         s.play("Ω")
     with pytest.raises(IllegalMove, match="not allowed now"):
         s.play("white")

@@ -1,5 +1,7 @@
-"""Shared numba helpers: the ``njit`` decorator every rules kernel uses,
-seeding of numba's random generator, and small array utilities.
+"""The leaf every game module builds on: the header that every position
+array starts with, the ``njit`` decorator every rules kernel uses, seeding of
+numba's random generator, and small array utilities.  It imports nothing
+from hexarena.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python.
 """
@@ -11,7 +13,10 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
-from .games.base import WINNER
+# The shared header of every position array (see hexarena.games.base).
+TO_MOVE, WINNER, TURN, STEP, PLY = range(5)
+HEADER = 8
+DRAW = 2  # WINNER's value for a draw
 
 njit = numba.njit(cache=True, nogil=True)
 # Small helpers inlined into the loops that call them (a numba call passing

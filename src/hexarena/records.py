@@ -1,5 +1,9 @@
 """Game records: a JSON-able dict and a one-line text form, both exact.
 
+:mod:`hexarena.record_writer` writes them (``state.record()``,
+``state.record_text()``); this module reads them back by replaying every
+move through the rules, and checks every field against the replayed game.
+
 The text form is ``[game key=value ...] 1. m 2. m,m,end ... result``: turn
 numbers, the moves of each turn joined by commas, and ``1-0``, ``0-1``,
 ``1/2-1/2`` or ``*``.
@@ -15,62 +19,21 @@ True
 
 from __future__ import annotations
 
+import math
 import re
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any
 
-if TYPE_CHECKING:
-    from .games.base import State
+from .games import load
+from .games.base import IllegalMove, State, quoted
+from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
 
-FORMAT = "hexarena-record/1"
-RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+__all__ = ["FORMAT", "RESULTS", "from_record", "parse_text", "make_record", "to_text", "now", "result_token",
+           "MAX_RECORD_MOVES", "MAX_TEXT_RECORD"]
 
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def result_token(state: "State") -> str:
-    return RESULTS[state.winner()] if state.is_over() else "*"
-
-
-def _jsonable(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def make_record(state: "State", players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The JSON record of ``state`` (see the module docstring)."""
-    meta = state.meta
-    written = state.written_moves()
-    rec: dict[str, Any] = {
-        "format": FORMAT,
-        "game": state.game.name,
-        "options": {k: _jsonable(v) for k, v in state.game.options.items()},
-        "players": list(players or meta.get("players") or ["player 1", "player 2"]),
-        "moves": [move for _, move in written],
-        "result": {
-            "over": state.is_over(),
-            "winner": state.winner(),
-            "scores": state.scores(),
-            "text": result_token(state),
-        },
-        "timestamps": {"started": meta.get("started"), "moves": [state._times[i] for i, _ in written]},
-    }
-    rec.update(state.game.record_extra(state._s))
-    return rec
-
-
-def to_text(state: "State") -> str:
-    """The one-line text record of ``state``."""
-    opts = " ".join(f"{k}={_opt_text(v)}" for k, v in state.game.options.items())
-    head = f"[{state.game.name}{' ' if opts else ''}{opts}]"
-    body = " ".join(f"{t}. {','.join(ms)}" for t, ms in state.turns())
-    return " ".join(x for x in (head, body, result_token(state)) if x)
-
-
-def _opt_text(v: Any) -> str:
-    return ",".join(map(str, v)) if isinstance(v, (tuple, list)) else str(v)
-
+MAX_RECORD_MOVES = 100_000  # more atomic moves than any game here can have
+MAX_TEXT_RECORD = 1_000_000  # characters of a text record
+FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
+RESULT_FIELDS = ("over", "winner", "scores", "text")
 
 _HEAD = re.compile(r"^\s*\[([^\s\]]+)((?:\s+[^\s=\]]+=[^\s\]]*)*)\s*\]\s*(.*?)\s*$")
 _TURN = re.compile(r"(?:^|\s)(\d+)\.\s+")
@@ -79,11 +42,20 @@ _RESULT = re.compile(r"\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 
 def parse_text(line: str) -> dict[str, Any]:
     """Split a text record into game, options, turns and result (no replay)."""
+    if not isinstance(line, str):
+        raise ValueError(f"a text record is a string, got {type(line).__name__}")
+    if len(line) > MAX_TEXT_RECORD:
+        raise ValueError(f"a text record is at most {MAX_TEXT_RECORD} characters, got {len(line)}")
     m = _HEAD.match(line)
     if not m:
-        raise ValueError("a text record starts with '[game key=value ...]'")
+        raise ValueError(f"a text record starts with '[game key=value ...]', got {quoted(line)}")
     name, opts, body = m.groups()
-    options = dict(kv.split("=", 1) for kv in opts.split())
+    options: dict[str, str] = {}
+    for kv in opts.split():
+        key, value = kv.split("=", 1)
+        if key in options:
+            raise ValueError(f"option {quoted(key)} is given twice in the record's header")
+        options[key] = value
     result = None
     r = _RESULT.search(body)
     if r:
@@ -91,71 +63,143 @@ def parse_text(line: str) -> dict[str, Any]:
         body = body[: r.start()]
     parts = _TURN.split(body)
     if parts[0].strip():
-        raise ValueError(f"text before the first turn number: {parts[0].strip()!r}")
+        raise ValueError(f"text before the first turn number: {quoted(parts[0].strip())}")
     turns = [(int(parts[i]), [mv.strip() for mv in parts[i + 1].split(",")]) for i in range(1, len(parts), 2)]
     return {"game": name, "options": options, "turns": turns, "result": result}
 
 
-def from_record(record: dict[str, Any] | str) -> "State":
+def from_record(record: dict[str, Any] | str) -> State:
     """Rebuild a state from a JSON record (dict) or a text record (str).
 
-    Raises ValueError naming the first problem: a missing field, an unknown
-    game or option, or the first move that is not legal where it stands.
+    Every field is checked, and the stated result against the replayed game;
+    raises ValueError naming the first problem (a missing or mistyped field,
+    an unknown game or option, the first move that is not legal where it
+    stands, a result or a game fact that disagrees with the moves).
     """
-    from .games import load
-
     if isinstance(record, str):
         return _from_text(record)
     if not isinstance(record, dict):
         raise ValueError(f"a record is a dict or a text line, got {type(record).__name__}")
-    for key, kind in (("game", str), ("moves", list)):
-        if not isinstance(record.get(key), kind):
-            raise ValueError(f"record field {key!r} is missing or not a {kind.__name__}")
+    state = _new_state(_field(record, "game", str), _field(record, "options", dict, {}))
+    extra = set(state.game.record_extra(state.array))
+    unknown = [k for k in record if k not in FIELDS and k not in extra]
+    if unknown:
+        raise ValueError(f"record field {quoted(str(unknown[0]))} is unknown; fields: {', '.join(FIELDS + tuple(extra))}")
     if record.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"record format {record['format']!r} is not {FORMAT!r}")
-    options = record.get("options") or {}
-    if not isinstance(options, dict):
-        raise ValueError("record field 'options' is not an object")
-    state = load(record["game"], **options).new_state()
-    times = (record.get("timestamps") or {}).get("moves") or []
-    for i, move in enumerate(record["moves"]):
+        raise ValueError(f"record format {quoted(str(record['format']))} is not {FORMAT!r}")
+    players = _players(record.get("players"))
+    started, times = _timestamps(record.get("timestamps"))
+    moves = _field(record, "moves", list)
+    if len(moves) > MAX_RECORD_MOVES:
+        raise ValueError(f"a record holds at most {MAX_RECORD_MOVES} moves, got {len(moves)}")
+    for i, move in enumerate(moves):
         _replay(state, i, move)
-        if i < len(times) and isinstance(times[i], str):
-            state._times[-1] = times[i]
-    state.meta["players"] = list(record.get("players") or ["player 1", "player 2"])
-    state.meta["started"] = (record.get("timestamps") or {}).get("started")
-    result = record.get("result") or {}
-    if "winner" in result and result.get("over") and (not state.is_over() or result["winner"] != state.winner()):
-        raise ValueError(f"record result {result.get('text', result['winner'])!r} disagrees with its moves "
-                         f"({result_token(state)})")
+    written = [i for i, _ in state.written_moves()]
+    if len(times) > len(written):
+        raise ValueError(f"record field 'timestamps' has {len(times)} move times for {len(written)} moves")
+    for t, i in zip(times, written):
+        state._times[i] = t
+    state.meta["players"] = players
+    state.meta["started"] = started
+    _check_result(record.get("result"), state)
+    for key in extra & set(record):
+        want = jsonable(state.game.record_extra(state.array)[key])
+        if record[key] != want:
+            raise ValueError(f"record field {key!r} {quoted(repr(record[key]))} disagrees with its moves ({want!r})")
     return state
 
 
-def _replay(state: "State", index: int, move: Any) -> None:
-    from .games.base import IllegalMove
+def _field(record: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    value = record.get(key, default)
+    if key not in record and default is None:
+        raise ValueError(f"record field {key!r} is missing (a {_TYPE_NAMES[kind]})")
+    if not isinstance(value, kind):
+        raise ValueError(f"record field {key!r} must be a {_TYPE_NAMES[kind]}, got a {type(value).__name__}")
+    return value
 
+
+_TYPE_NAMES = {str: "string", dict: "JSON object", list: "list", bool: "boolean"}
+
+
+def _new_state(name: str, options: dict[str, Any]) -> State:
+    for key in options:
+        if not isinstance(key, str):
+            raise ValueError(f"record option names are strings, got {quoted(repr(key))}")
+    return load(name, **options).new_state()
+
+
+def _players(value: Any) -> list[str]:
+    if value is None:
+        return list(DEFAULT_PLAYERS)
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(p, str) for p in value)):
+        raise ValueError(f"record field 'players' must be a list of two names, got {quoted(repr(value))}")
+    return list(value)
+
+
+def _timestamps(value: Any) -> tuple[str | None, list[str]]:
+    """(start time, move times) of a record's ``timestamps``."""
+    if value is None:
+        return None, []
+    if not isinstance(value, dict) or set(value) - {"started", "moves"}:
+        raise ValueError("record field 'timestamps' must be an object with 'started' and 'moves'")
+    started, times = value.get("started"), value.get("moves") or []
+    if started is not None and not isinstance(started, str):
+        raise ValueError(f"record field 'timestamps.started' must be a string, got {type(started).__name__}")
+    if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
+        raise ValueError("record field 'timestamps.moves' must be a list of strings")
+    return started, times
+
+
+def _check_result(result: Any, state: State) -> None:
+    """A record's stated result, each field given, against the replayed ``state``."""
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise ValueError(f"record field 'result' must be a JSON object, got {type(result).__name__}")
+    unknown = [k for k in result if k not in RESULT_FIELDS]
+    if unknown:
+        raise ValueError(f"record field 'result.{unknown[0]}' is unknown; fields: {', '.join(RESULT_FIELDS)}")
+    actual = {"over": state.is_over(), "winner": state.winner(), "scores": state.scores(),
+              "text": result_token(state)}
+    for key in RESULT_FIELDS:
+        if key in result and not _same(result[key], actual[key]):
+            raise ValueError(f"record result {key!r} {quoted(repr(result[key]))} disagrees with its moves "
+                             f"({actual[key]!r}; {result_token(state)})")
+
+
+def _same(stated: Any, actual: Any) -> bool:
+    """JSON equality that keeps booleans apart from numbers and allows float rounding."""
+    if isinstance(actual, bool) or actual is None or isinstance(actual, str):
+        return type(stated) is type(actual) and stated == actual
+    if isinstance(actual, list):
+        return isinstance(stated, list) and len(stated) == len(actual) and all(map(_same, stated, actual))
+    return (isinstance(stated, (int, float)) and not isinstance(stated, bool) and math.isfinite(stated)
+            and math.isclose(stated, actual, abs_tol=1e-9))
+
+
+def _replay(state: State, index: int, move: Any) -> None:
     if not isinstance(move, str):
-        raise ValueError(f"record move {index + 1} is not a string: {move!r}")
+        raise ValueError(f"record move {index + 1} is not a string: {quoted(repr(move))}")
     try:
         state.play(move)
     except IllegalMove as e:
-        raise ValueError(f"record move {index + 1} {move!r}: {e}") from None
+        raise ValueError(f"record move {index + 1} {quoted(move)}: {e}") from None
 
 
-def _from_text(line: str) -> "State":
-    from .games import load
-
+def _from_text(line: str) -> State:
     parsed = parse_text(line)
-    state = load(parsed["game"], **parsed["options"]).new_state()
+    state = _new_state(parsed["game"], parsed["options"])
     i = 0
     for turn, moves in parsed["turns"]:
         if turn != state.turn:
             raise ValueError(f"record says turn {turn} where the game is at turn {state.turn} (move {i + 1})")
         for move in moves:
             if state.turn != turn:
-                raise ValueError(f"record move {i + 1} {move!r}: turn {turn} was already over")
+                raise ValueError(f"record move {i + 1} {quoted(move)}: turn {turn} was already over")
             _replay(state, i, move)
             i += 1
     if parsed["result"] not in (None, "*") and parsed["result"] != result_token(state):
         raise ValueError(f"record result {parsed['result']!r} disagrees with its moves ({result_token(state)})")
+    if parsed["result"] == "*" and state.is_over():
+        raise ValueError(f"record result '*' says the game goes on, but its moves end it ({result_token(state)})")
     return state

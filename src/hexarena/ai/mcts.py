@@ -43,8 +43,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..games.base import DRAW, Game, State, _seed_numba
+from ..games.base import DRAW, Game, State
 from ..kernels import njit
+from ..kernels import seed as seed_numba
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
 N, W, RN, RW = range(4)
@@ -485,7 +486,7 @@ class MCTSAgent:
             raise ValueError("the game is over: no move to choose")
         game = state.game
         if self.seed is not None:
-            _seed_numba((self.seed * 1_000_003 + len(state.history)) % 2**32)
+            seed_numba((self.seed * 1_000_003 + len(state.history)) % 2**32)
         tree = self._reuse(state)
         if tree is None:
             tree = self._new_tree(game)

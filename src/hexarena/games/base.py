@@ -33,21 +33,55 @@ with ``Config.patterns`` (on in ``enhanced``).
 
 from __future__ import annotations
 
+import copy as _copy
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
 from ..board import Topology
-from ..records import now
+from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
+from ..kernels import seed as seed_numba
+from ..record_writer import make_record, now, to_text
 
-TO_MOVE, WINNER, TURN, STEP, PLY = range(5)
-HEADER = 8
-DRAW = 2
+__all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
+           "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted"]
+
+MAX_MOVE_TEXT = 64  # longer move texts are refused before any game reads them
 
 
 class IllegalMove(ValueError):
-    """A move that is malformed or not legal here; the state is unchanged."""
+    """A move that is not legal here; the state is unchanged.  Its two
+    subclasses say more: :class:`MalformedMove` (the text is not a move of
+    this game's notation at all) and :class:`AmbiguousMove` (it could mean
+    several legal moves)."""
+
+
+class MalformedMove(IllegalMove):
+    """Move text (or an action id) that is not of the game's notation: wrong
+    type, too long, not ASCII, or no move's form at all."""
+
+
+class AmbiguousMove(IllegalMove):
+    """Move text that names several legal moves (say which: the message lists them)."""
+
+
+class NothingToUndo(IllegalMove, IndexError):
+    """``undo()`` at the start of the game (an IndexError too, as python-chess's ``pop``)."""
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut to ``limit`` characters with the full length said,
+    for error messages about input from outside.
+
+    >>> quoted("e4")
+    "'e4'"
+    >>> quoted("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (1000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}"[:-1] + f"...' ({len(text)} characters)"
 
 
 @dataclass(frozen=True)
@@ -89,7 +123,7 @@ class Game:
     num_actions: int
     state_size: int
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, /, **options: Any) -> None:
         self.options = self.validate_options(options)
         self.setup()
 
@@ -264,29 +298,39 @@ class State:
         self._check_action(action)
         return self.game.action_name(self._s, action)
 
-    def parse(self, move: str) -> int:
-        """The action id of ``move`` here; IllegalMove if it is not legal."""
+    def parse_steps(self, move: str) -> list[int]:
+        """The action ids of the atomic steps that ``move`` names here, in
+        order (one for most moves; Push and Pull's ``o5 -2 2`` names three).
+
+        Move text is ASCII of at most ``MAX_MOVE_TEXT`` characters in the
+        game's notation (docs/notation.md).  Raises :class:`MalformedMove`,
+        :class:`AmbiguousMove` or :class:`IllegalMove`; the state is unchanged.
+        """
         if not isinstance(move, str):
-            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
+            raise MalformedMove(f"a move is a string, got {type(move).__name__}")
+        if len(move) > MAX_MOVE_TEXT:
+            raise MalformedMove(f"{quoted(move)} is not a move: moves are at most {MAX_MOVE_TEXT} characters")
+        if not move.isascii() or not move.isprintable():
+            bad = next(ch for ch in move if not ch.isascii() or not ch.isprintable())
+            raise MalformedMove(f"{quoted(move)} is not a move: {bad!r} (U+{ord(bad):04X}) is not a printable "
+                                f"ASCII character")
         if self.is_over():
-            raise IllegalMove(f"{move!r}: the game is over")
-        return self.game.parse_move(self._s, move, self.legal_actions())
+            raise IllegalMove(f"{quoted(move)}: the game is over")
+        return self.game.parse_steps(self._s, move, self.legal_actions())
+
+    def parse(self, move: str) -> int:
+        """The action id of ``move`` here (of its last step, for a move of
+        several steps, as :meth:`play` returns); raises as :meth:`parse_steps`."""
+        return self.parse_steps(move)[-1]
 
     def play(self, move: str) -> int:
         """Parse and apply ``move``; returns its action id.  A move that a
         game's notation writes as several atomic steps (Push and Pull's
         ``o5 -2 2``) applies all of them or none; the last id is returned."""
-        actions = self._parse_steps(move)
+        actions = self.parse_steps(move)
         for action in actions:
             self._push(action)
         return actions[-1]
-
-    def _parse_steps(self, move: str) -> list[int]:
-        if not isinstance(move, str):
-            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
-        if self.is_over():
-            raise IllegalMove(f"{move!r}: the game is over")
-        return self.game.parse_steps(self._s, move, self.legal_actions())
 
     def apply(self, action: int) -> None:
         """Apply the legal action id ``action`` (IllegalMove otherwise)."""
@@ -295,7 +339,7 @@ class State:
 
     def _check_action(self, action: int) -> None:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise IllegalMove(f"an action id is an integer, got {action!r}")
+            raise MalformedMove(f"an action id is an integer, got {quoted(repr(action))}")
         if self.is_over():
             raise IllegalMove(f"action {action}: the game is over")
         if int(action) not in self.legal_actions():
@@ -309,9 +353,10 @@ class State:
         self.game.kernels.apply(self._s, self.game.tables, int(action))
 
     def undo(self) -> int:
-        """Take back the last move; returns its action id."""
+        """Take back the last move; returns its action id.  Raises
+        :class:`NothingToUndo` at the start of the game."""
         if not self._stack:
-            raise IllegalMove("nothing to undo")
+            raise NothingToUndo("nothing to undo: no move has been played")
         self._s = self._stack.pop()
         self._turns.pop()
         self._times.pop()
@@ -323,13 +368,18 @@ class State:
         other._actions = list(self._actions)
         other._turns = list(self._turns)
         other._times = list(self._times)
-        other.meta = dict(self.meta)
+        other.meta = _copy.deepcopy(self.meta)
         return other
 
     __copy__ = copy
 
     def __deepcopy__(self, memo: dict) -> "State":
         return self.copy()
+
+    @property
+    def times(self) -> list[str]:
+        """When each atomic move was played (UTC, ISO 8601), as records keep it."""
+        return list(self._times)
 
     @property
     def history(self) -> list[int]:
@@ -359,7 +409,7 @@ class State:
         """Random play to the end from a copy; the winner (None for a draw)."""
         s = self._s.copy()
         if seed is not None:
-            _seed_numba(seed)
+            seed_numba(seed)
         self.game.kernels.playout(s, self.game.tables)
         w = int(s[WINNER])
         return w if w in (0, 1) else None
@@ -379,14 +429,10 @@ class State:
 
     def record(self, players: Sequence[str] | None = None) -> dict[str, Any]:
         """The JSON-able game record (see :mod:`hexarena.records`)."""
-        from ..records import make_record
-
         return make_record(self, players)
 
     def record_text(self) -> str:
         """The one-line text record: ``[game k=v] 1. m 2. m,m *``."""
-        from ..records import to_text
-
         return to_text(self)
 
     def __eq__(self, other: object) -> bool:
@@ -394,9 +440,3 @@ class State:
             other.game.options == self.game.options and np.array_equal(self._s, other._s)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _seed_numba(seed: int) -> None:
-    from .. import kernels
-
-    kernels.seed(seed)

@@ -1,0 +1,71 @@
+"""Writing game records: the JSON-able dict and the one-line text form of a
+state.  A leaf module (it imports nothing from hexarena): ``State.record()``
+and ``State.record_text()`` call it, and :mod:`hexarena.records` reads what
+it writes.
+
+The text form is ``[game key=value ...] 1. m 2. m,m,end ... result``: turn
+numbers, the moves of each turn joined by commas, and ``1-0``, ``0-1``,
+``1/2-1/2`` or ``*``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from .games.base import State
+
+FORMAT = "hexarena-record/1"
+RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+DEFAULT_PLAYERS = ("player 1", "player 2")
+
+
+def now() -> str:
+    """The current UTC time as records write it."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def result_token(state: "State") -> str:
+    return RESULTS[state.winner()] if state.is_over() else "*"
+
+
+def jsonable(value: Any) -> Any:
+    """An option value as JSON has it (tuples become lists)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def make_record(state: "State", players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The JSON record of ``state``: format, game, options, players, moves,
+    result (over, winner, scores, text), timestamps, and the game's own facts
+    (``Game.record_extra``)."""
+    meta = state.meta
+    written = state.written_moves()
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "game": state.game.name,
+        "options": {k: jsonable(v) for k, v in state.game.options.items()},
+        "players": list(players or meta.get("players") or DEFAULT_PLAYERS),
+        "moves": [move for _, move in written],
+        "result": {
+            "over": state.is_over(),
+            "winner": state.winner(),
+            "scores": state.scores(),
+            "text": result_token(state),
+        },
+        "timestamps": {"started": meta.get("started"), "moves": [state.times[i] for i, _ in written]},
+    }
+    rec.update(state.game.record_extra(state.array))
+    return rec
+
+
+def to_text(state: "State") -> str:
+    """The one-line text record of ``state``."""
+    opts = " ".join(f"{k}={option_text(v)}" for k, v in state.game.options.items())
+    head = f"[{state.game.name}{' ' if opts else ''}{opts}]"
+    body = " ".join(f"{t}. {','.join(ms)}" for t, ms in state.turns())
+    return " ".join(x for x in (head, body, result_token(state)) if x)
+
+
+def option_text(v: Any) -> str:
+    return ",".join(map(str, v)) if isinstance(v, (tuple, list)) else str(v)
