@@ -168,7 +168,7 @@ def test_board_has_192_cells_and_a_45_cell_perimeter_cycle_numbered_clockwise():
     assert all(ring[(i + 1) % 45] in t.neighbours(ring[i]) for i in range(45)), "a cycle of adjacent cells"
     # clockwise: from the top-left corner east along the top
     assert [p(i) for i in (0, 1, 8, 15, 23, 30, 38, 44)] == ["a1", "a2", "a9", "h16", "p16", "p9", "h1", "b1"]
-    ppos = g.tables[1]
+    ppos = g.tables.ppos
     assert [int(ppos[c]) for c in ring] == list(range(45)) and (ppos >= 0).sum() == 45
 
 

@@ -236,7 +236,7 @@ def test_bridge_table_lists_the_pairs_joined_through_each_cell():
     """Around J (six neighbours) and the corner A (five): each triple (a, y, b) is two
     neighbours of the cell that are not neighbours of each other and share y."""
     game = new().game
-    names = {x: ["".join(game.topology.name(int(c)) for c in row) for row in game.tables[3][game.topology.index(x)]
+    names = {x: ["".join(game.topology.name(int(c)) for c in row) for row in game.tables.bridges[game.topology.index(x)]
                  if row[0] >= 0] for x in "JA"}
     assert names == {"J": ["EFK", "EIO", "FEI", "FK#", "IO#", "K#O"], "A": ["BED", "BYZ", "DZY", "EBY", "EDZ"]}
 
@@ -267,7 +267,7 @@ def test_recorded_and_pattern_playouts_replay_through_the_facade(n, opening):
             if last >= 0:
                 mine = 1 if game.colour(s.array, p) == "black" else 2
                 board = s.array[BOARD:BOARD + cells]
-                saving = {int(y) for x, y, z in game.tables[3][last]
+                saving = {int(y) for x, y, z in game.tables.bridges[last]
                           if x >= 0 and board[x] == board[z] == mine and board[y] == 0}
                 assert not saving or a in saving
                 saves += bool(saving)

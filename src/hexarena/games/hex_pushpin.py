@@ -25,7 +25,7 @@ second to move; pin on g4; stones around it: first 1, second 0
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,7 +42,16 @@ PASSES = HEADER + 1  # passes in a row just played
 BOARD = HEADER + 2  # ncells entries: 0 empty, 1 / 2 the first / second player's stone, PIN_MARK the pin
 PIN_MARK = 3
 
-# tables: (rays, nbr, edge, params); params = [ncells, L] with L the longest ray.
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    rays: np.ndarray  # int32[n, 6, L]: the cells straight from each cell (hexarena.board.rays)
+    nbr: np.ndarray  # int32[n, 6]: neighbour per direction, -1 off the board
+    edge: np.ndarray  # bool[n]: rim cells
+    ncells: int
+    width: int  # actions per cell: L + 1 (a placement, then pushes of 1..L cells)
 # Action c * (L + 1) + k: a stone on c pushing the pin k cells (k = 0: no push); n * (L + 1): pass.
 
 
@@ -57,8 +66,7 @@ def pin_side(nbr, pin, c):
 
 @njit
 def legal(s, t, out):
-    rays_, nbr, edge, params = t
-    n, width = params[0], params[1] + 1
+    rays_, nbr, edge, n, width = t.rays, t.nbr, t.edge, t.ncells, t.width
     if s[WINNER] >= 0:
         return 0
     board = s[BOARD:BOARD + n]
@@ -93,8 +101,7 @@ def pin_scores(s, nbr, n):
 
 @njit
 def apply(s, t, a):
-    rays_, nbr, edge, params = t
-    n, width = params[0], params[1] + 1
+    rays_, nbr, edge, n, width = t.rays, t.nbr, t.edge, t.ncells, t.width
     s[PLY] += 1
     if a == n * width:
         s[PASSES] += 1
@@ -128,8 +135,7 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each move and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
-    params = t[3]
-    buf = np.empty(params[0] * (params[1] + 1) + 1, dtype=np.int32)
+    buf = np.empty(t.ncells * t.width + 1, dtype=np.int32)
     room, written = actions.shape[0], 0
     while s[WINNER] < 0:
         k = legal(s, t, buf)
@@ -159,8 +165,7 @@ class HexPushpin(Game):
         self.rays = rays(self.topology)
         n, reach = self.topology.ncells, self.rays.shape[2]
         self.width = reach + 1
-        self.tables = (self.rays, self.topology.nbr, self.topology.edge,
-                       np.array([n, reach], dtype=np.int32))
+        self.tables = Tables(self.rays, self.topology.nbr, self.topology.edge, n, self.width)
         self.num_actions = n * self.width + 1
         self.state_size = BOARD + n
         self.centre = n // 2

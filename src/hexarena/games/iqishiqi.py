@@ -32,7 +32,7 @@ South to move (North: N, SE, SW edges; South: S, NE, NW)
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -53,7 +53,16 @@ BOARD = HEADER + 2
 CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
 NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
 
-# tables: (nbr, rays, xy, owner, params); params = [ncells]
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    nbr: np.ndarray  # int32[n, 6]: neighbour per direction, -1 off the board
+    rays: np.ndarray  # int32[n, 6, L]: the cells straight from each cell (hexarena.board.rays)
+    xy: np.ndarray  # int32[n, 2]: doubled coordinates
+    owner: np.ndarray  # int32[n]: whose edge a rim cell is (0, 1 or CORNER), -1 inside
+    ncells: int
 
 
 # --- the shared mechanic -------------------------------------------------------
@@ -77,7 +86,7 @@ def _line(xy, a, b):
 def _sight(s, t, dist, seen):
     """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
     the group id of the stone then met (-1 at the board's edge)."""
-    ray, n = t[1], t[4][0]
+    ray, n = t.rays, t.ncells
     ball = s[BALL]
     for d in range(6):
         k = 0
@@ -97,7 +106,7 @@ def _sight(s, t, dist, seen):
 def _group_after(s, t, c):
     """Size of the group a drop at ``c`` makes and the ids of the (at most
     three) groups it joins (-1 padded)."""
-    nbr, n = t[0], t[4][0]
+    nbr, n = t.nbr, t.ncells
     g0, g1, g2, size = -1, -1, -1, 1
     for d in range(6):
         m = nbr[c, d]
@@ -123,7 +132,7 @@ def _reach(s, t, c, dist, seen):
     ``pushes`` when moreover the n cells beyond the ball in slot d are empty
     (the legal directions); ``room`` is the most empty cells beyond the ball
     in a seen direction.  ``dist``/``seen`` from :func:`_sight`."""
-    k, j = _line(t[2], s[BALL], c)
+    k, j = _line(t.xy, s[BALL], c)
     size, g0, g1, g2 = _group_after(s, t, c)
     sees, pushes, room = 0, 0, 0
     for d in range(6):
@@ -169,7 +178,7 @@ def _emit(s, t, c, dist, seen, out, k):
 @njit
 def scratch(t):
     """Working space for :func:`_scan`: a mark per cell, then 12 entries."""
-    return np.zeros(t[4][0] + 12, dtype=np.int64)
+    return np.zeros(t.ncells + 12, dtype=np.int64)
 
 
 @njit
@@ -182,7 +191,7 @@ def _scan(s, t, out, start, work, epoch, first):
     group the ball sees, if that group plus one could fit beyond the ball.
     ``work`` (:func:`scratch`) holds ``mark``, where ``mark[c] == epoch``
     marks cells already tried, and the ball's sight lines."""
-    nbr, ray, n = t[0], t[1], t[4][0]
+    nbr, ray, n = t.nbr, t.rays, t.ncells
     mark, dist, seen = work[:n], work[n: n + 6], work[n + 6:]
     _sight(s, t, dist, seen)
     ball, k = s[BALL], start
@@ -246,12 +255,12 @@ def has_drop(s, t):
 def place(s, t, c):
     """Put a stone on ``c`` and merge its neighbours' groups into one whose
     id is ``c``; returns the group's size."""
-    n = t[4][0]
+    n = t.ncells
     G, Z, NX = BOARD + n, BOARD + 2 * n, BOARD + 3 * n
     size, g0, g1, g2 = _group_after(s, t, c)
     s[BOARD + c] = 1
     for d in range(6):
-        m = t[0][c, d]
+        m = t.nbr[c, d]
         if m >= 0:
             s[BOARD + 4 * n + m] += 1
     s[G + c], s[Z + c], s[NX + c] = c, size, c
@@ -272,7 +281,7 @@ def drop(s, t, a):
     """Apply the drop action ``a``: place the stone, move the ball; the ball's new cell."""
     c, d = a // 6, a % 6
     size = place(s, t, c)
-    s[BALL] = t[1][s[BALL], d, size - 1]
+    s[BALL] = t.rays[s[BALL], d, size - 1]
     s[PLY] += 1
     s[TURN] += 1
     s[TO_MOVE] = 1 - s[TO_MOVE]
@@ -290,7 +299,7 @@ def finish(s, winner):
 @njit
 def _ball_ends(s, t, mover):
     """Corner: the mover wins; edge: its owner wins.  True if the game ended."""
-    o = t[3][s[BALL]]
+    o = t.owner[s[BALL]]
     if o == CORNER:
         finish(s, mover)
     elif o >= 0:
@@ -325,7 +334,7 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each drop and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
-    out = np.empty(t[4][0] * 6, dtype=np.int32)
+    out = np.empty(t.ncells * 6, dtype=np.int32)
     work = scratch(t)
     room, written = actions.shape[0], 0
     while s[WINNER] < 0:
@@ -369,8 +378,7 @@ class PushGame(Game):
             for c in cells:
                 owner[c] = CORNER if owner[c] >= 0 else (0 if side in NORTH_SIDES else 1)
         self.owner = owner
-        params = np.array([topo.ncells], dtype=np.int32)
-        self.tables = (topo.nbr, rays(topo), topo.xy, owner, params)
+        self.tables = Tables(topo.nbr, rays(topo), topo.xy, owner, topo.ncells)
         self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
         self.state_size = BOARD + 5 * topo.ncells
         self.centre = topo.at(2 * (n - 1), n - 1)

@@ -31,7 +31,7 @@ black to move: turn 3, 2 stones (1 placed)
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,9 +55,17 @@ EDGES, RING = 1, 2
 SEQUENCES = ("progressive", "12*")
 PROGRESSIVE, TWELVE = range(2)
 
-# tables: (links, ppos, params): links[c, d] the neighbour in direction d or n (off the board),
-# ppos[c] the perimeter position or -1, params = [ncells, perimeter P,
-# longest arc L = P // 2 - 1 of a group that has not won, sequence]
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    links: np.ndarray  # int32[n, 6]: the neighbour in each direction, or n (the OFF entry) off the board
+    ppos: np.ndarray  # int32[n]: each cell's perimeter position, -1 inside
+    ncells: int
+    perimeter: int  # P, the perimeter cells
+    longest: int  # L = P // 2 - 1: the longest arc holding a group that has not won
+    sequence: int  # PROGRESSIVE or TWELVE
 
 
 @njit
@@ -123,13 +131,13 @@ def merge_arcs(a, la, b, lb, perimeter):
 
 
 @inline
-def place(s, ppos, params, c, colour, turn, groups, k):
+def place(s, t, c, colour, turn, groups, k):
     """Put a stone of ``colour`` on c, the newest stone and so the root of the
     ``k`` groups found by :func:`groups_around`; returns its group's win bits:
     EDGES (its perimeter cells do not fit in an arc of L steps) and RING (it
     joins two runs of one group round c, enclosing a region: on the
     triangular lattice a stone adds runs − groups holes)."""
-    n, perimeter = params[0], params[1]
+    n, ppos = t.ncells, t.ppos
     par, when, arc0, arcl = BOARD + n + 1, BOARD + 2 * n + 1, BOARD + 3 * n + 1, BOARD + 4 * n + 1
     s[BOARD + c] = colour
     s[par + c] = c
@@ -142,17 +150,17 @@ def place(s, ppos, params, c, colour, turn, groups, k):
             if steps < 0:
                 start, steps = s[arc0 + r], s[arcl + r]
             else:
-                start, steps = merge_arcs(start, steps, s[arc0 + r], s[arcl + r], perimeter)
+                start, steps = merge_arcs(start, steps, s[arc0 + r], s[arcl + r], t.perimeter)
     s[arc0 + c], s[arcl + c] = start, steps
-    return (EDGES if steps > params[2] else 0) | (RING if groups[6] > k else 0)
+    return (EDGES if steps > t.longest else 0) | (RING if groups[6] > k else 0)
 
 
 @njit
-def _next_turn(s, params):
+def _next_turn(s, sequence):
     s[TURN] += 1
     s[TO_MOVE] = 1 - s[TO_MOVE]
     s[STEP] = 0
-    s[ALLOW] = allowance(s[TURN], params[3])
+    s[ALLOW] = allowance(s[TURN], sequence)
 
 
 @njit
@@ -165,15 +173,14 @@ def _finish(s, winner, how, cell):
 
 @njit
 def legal(s, t, out):
-    links, ppos, params = t
-    n = params[0]
+    n = t.ncells
     if s[WINNER] >= 0:
         return 0
     colour = 1 + s[TO_MOVE]
     groups = np.empty(8, dtype=np.int32)
     k = 0
     for c in range(n):
-        if s[BOARD + c] == 0 and groups_around(s, links, n, c, colour, s[TURN], groups, False) >= 0:
+        if s[BOARD + c] == 0 and groups_around(s, t.links, n, c, colour, s[TURN], groups, False) >= 0:
             out[k] = c
             k += 1
     if s[STEP] > 0:
@@ -184,16 +191,15 @@ def legal(s, t, out):
 
 @njit
 def apply(s, t, a):
-    links, ppos, params = t
-    n = params[0]
+    n = t.ncells
     s[PLY] += 1
     if a == n:  # end
-        _next_turn(s, params)
+        _next_turn(s, t.sequence)
         return
     colour = 1 + s[TO_MOVE]
     groups = np.empty(8, dtype=np.int32)
-    k = groups_around(s, links, n, a, colour, s[TURN], groups, True)
-    how = place(s, ppos, params, a, colour, s[TURN], groups, k)
+    k = groups_around(s, t.links, n, a, colour, s[TURN], groups, True)
+    how = place(s, t, a, colour, s[TURN], groups, k)
     s[STEP] += 1
     s[STONES] += 1
     if how:
@@ -201,7 +207,7 @@ def apply(s, t, a):
     elif s[STONES] == n:  # a full board without a winner (small boards only)
         _finish(s, DRAW, 0, -1)
     elif s[STEP] == s[ALLOW]:
-        _next_turn(s, params)
+        _next_turn(s, t.sequence)
 
 
 @njit
@@ -218,8 +224,7 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each action and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF).  The same rules as ``apply``, with the header kept in locals."""
-    links, ppos, params = t
-    n = params[0]
+    n, links = t.ncells, t.links
     if s[WINNER] >= 0:
         return 0
     pool = np.empty(n, dtype=np.int32)  # [0, active): untried; [active, k): refused this turn
@@ -253,7 +258,7 @@ def recorded_playout(s, t, actions, movers):
             if written < room:
                 actions[written], movers[written] = c, mover
                 written += 1
-            how = place(s, ppos, params, c, colour, turn, groups, g)
+            how = place(s, t, c, colour, turn, groups, g)
             if how:
                 s[STONES] = n - k
                 s[TURN], s[STEP], s[ALLOW], s[PLY] = turn, step, allow, ply
@@ -270,7 +275,7 @@ def recorded_playout(s, t, actions, movers):
                 actions[written], movers[written] = n, mover
                 written += 1
         turn, mover, step = turn + 1, 1 - mover, 0
-        allow = allowance(turn, params[3])
+        allow = allowance(turn, t.sequence)
 
 
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
@@ -351,8 +356,7 @@ class Lisbon(Game):
         ppos[list(self.topology.perimeter)] = np.arange(self.perimeter, dtype=np.int32)
         links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
         self.sequence = SEQUENCES.index(self.options["sequence"])
-        params = np.array([n, self.perimeter, self.perimeter // 2 - 1, self.sequence], dtype=np.int32)
-        self.tables = (links, ppos, params)
+        self.tables = Tables(links, ppos, n, self.perimeter, self.perimeter // 2 - 1, self.sequence)
         self.num_actions = n + 1
         self.state_size = BOARD + 1 + 5 * n
 
@@ -429,7 +433,7 @@ class Lisbon(Game):
         if s[WINNER] < 0:
             s, groups = s.copy(), np.empty(8, dtype=np.int32)  # a writable array, as the kernel wants
             for c in np.flatnonzero(self.stones(s) == 0):
-                out[c] = groups_around(s, self.tables[0], n, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups,
+                out[c] = groups_around(s, self.tables.links, n, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups,
                                        False) < 0
         return out
 
@@ -451,7 +455,7 @@ class Lisbon(Game):
         if s[WINNER] not in (0, 1):
             return ""
         topo, group = self.topology, self.group(s, int(s[WIN_CELL]))
-        ppos = self.tables[1]
+        ppos = self.tables.ppos
         reasons = []
         if s[WIN_HOW] & EDGES:
             witness = edge_witness(self.perimeter, [int(ppos[c]) for c in group if ppos[c] >= 0])

@@ -23,7 +23,7 @@ player 2 (white) to move
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,18 +43,25 @@ BLACK, WHITE = 1, 2
 OPENINGS = ("none", "swap", "cut-and-choose")
 NONE, SWAP, CUT = range(3)
 
-# tables: (nbr, seam, params, bridges); params = [ncells, opening]; bridges[x] lists the
-# triples (a, y, b) around cell x: a and b are neighbours of x, not of each other, and
-# share the neighbour y; (-1, -1, -1) pads the rows
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    nbr: np.ndarray  # int32[n, 6]: neighbour per slot, -1 for none (glued links included)
+    seam: np.ndarray  # int8[n, 6]: 1 where the link crosses a glued seam
+    bridges: np.ndarray  # int32[n, k, 3]: the triples (a, y, b) around each cell x: a and b are
+    # neighbours of x, not of each other, and share the neighbour y; (-1, -1, -1) pads the rows
+    ncells: int
+    opening: int  # NONE, SWAP or CUT
 
 
 @njit
 def legal(s, t, out):
-    nbr, seam, params, _ = t
-    n = params[0]
+    n = t.ncells
     if s[WINNER] >= 0:
         return 0
-    if params[1] == CUT and s[COLOR0] == 0 and s[PLACED] == 3:
+    if t.opening == CUT and s[COLOR0] == 0 and s[PLACED] == 3:
         out[0] = n + 1
         out[1] = n + 2
         return 2
@@ -63,14 +70,14 @@ def legal(s, t, out):
         if s[BOARD + c] == 0:
             out[k] = c
             k += 1
-    if params[1] == SWAP and s[PLY] == 1:
+    if t.opening == SWAP and s[PLY] == 1:
         out[k] = n
         k += 1
     return k
 
 
 @njit
-def _colour_to_place(s, params):
+def _colour_to_place(s):
     if s[COLOR0] == 0:  # cut-and-choose: black, white, black
         return BLACK if s[PLACED] != 1 else WHITE
     return s[COLOR0] if s[TO_MOVE] == 0 else 3 - s[COLOR0]
@@ -121,12 +128,11 @@ def _finish(s):
 
 @njit
 def apply(s, t, a):
-    nbr, seam, params, _ = t
-    n = params[0]
+    n = t.ncells
     s[PLY] += 1
     if a < n:
-        colour = _colour_to_place(s, params)
-        if _place(s, nbr, seam, n, a, colour):
+        colour = _colour_to_place(s)
+        if _place(s, t.nbr, t.seam, n, a, colour):
             s[LOOP] = colour
         s[PLACED] += 1
         if s[COLOR0] == 0 and s[PLACED] < 3:
@@ -190,8 +196,7 @@ def _fill(s, t, actions, movers, save_bridges):
     """Play to the end (the opening steps at random, then a random order of the
     empty cells, with bridge replies first when ``save_bridges``); records as
     ``recorded_playout`` does."""
-    nbr, seam, params, bridges = t
-    n = params[0]
+    n = t.ncells
     empties = np.empty(n, dtype=np.int32)
     where = np.empty(n if save_bridges else 0, dtype=np.int32)  # a cell's index in empties
     k = 0
@@ -201,7 +206,7 @@ def _fill(s, t, actions, movers, save_bridges):
             k += 1
     shuffle_prefix(empties, k)
     room, written = actions.shape[0], 0
-    while s[WINNER] < 0 and (s[COLOR0] == 0 or (params[1] == SWAP and s[PLY] == 1)):
+    while s[WINNER] < 0 and (s[COLOR0] == 0 or (t.opening == SWAP and s[PLY] == 1)):
         if s[COLOR0] == 0 and s[PLACED] == 3:  # the chooser picks a colour
             a = n + 1 + np.random.randint(0, 2)
         elif s[COLOR0] != 0 and np.random.randint(0, k + 1) == 0:  # swap among k + 1 moves
@@ -217,11 +222,11 @@ def _fill(s, t, actions, movers, save_bridges):
         for i in range(k):
             where[empties[i]] = i
     # plain alternation from here: place without the facade's bookkeeping
-    colour = _colour_to_place(s, params)
+    colour = _colour_to_place(s)
     placed, mover = 0, s[TO_MOVE]
     while s[WINNER] < 0 and s[LOOP] == 0 and k > 0:
         if save_bridges and placed > 0:
-            reply = _bridge_reply(s, bridges, empties[k], colour)
+            reply = _bridge_reply(s, t.bridges, empties[k], colour)
             if reply >= 0:  # move it to the end of the list, to be played now
                 i, other = where[reply], empties[k - 1]
                 empties[i], where[other] = other, i
@@ -231,7 +236,7 @@ def _fill(s, t, actions, movers, save_bridges):
             actions[written], movers[written] = empties[k], (mover + placed) % 2
             written += 1
         placed += 1
-        if _place(s, nbr, seam, n, empties[k], colour):
+        if _place(s, t.nbr, t.seam, n, empties[k], colour):
             s[LOOP] = colour
         else:
             colour = 3 - colour
@@ -273,8 +278,8 @@ class ProjectiveHex(Game):
         n = self.options["size"]
         self.topology = projective(n)
         ncells = self.topology.ncells
-        params = np.array([ncells, OPENINGS.index(self.options["opening"])], dtype=np.int32)
-        self.tables = (self.topology.nbr, self.topology.seam, params, _bridges(self.topology))
+        self.tables = Tables(self.topology.nbr, self.topology.seam, _bridges(self.topology), ncells,
+                             OPENINGS.index(self.options["opening"]))
         self.num_actions = ncells + 3
         self.state_size = BOARD + 3 * ncells
         self._special = {ncells: "swap", ncells + 1: "black", ncells + 2: "white"}

@@ -19,7 +19,7 @@ can move), then the opponent's; ``play("o5 -2 2")`` takes a whole placement.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,7 +42,13 @@ PLACE, OWN, OTHER = range(3)
 NOT_OVER, STUCK, BOTH_STUCK, NO_TURN = range(4)
 EMPTY, NEUTRAL = 0, 1
 
-# tables: (rays, params); params = [ncells, L] with L the longest ray.
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    rays: np.ndarray  # int32[n, 6, L]: the cells straight from each cell (hexarena.board.rays)
+    ncells: int
 # Actions: a cell c (placement) or ncells + L + v (the asked marker moves v, negative toward the stone).
 
 
@@ -91,8 +97,7 @@ def owed_bits(s):
 def check(s, t):
     """The loss and draw rules, on the board as it stands, before a placement
     that begins a turn or is a turn's last."""
-    rays_, params = t
-    n = params[0]
+    rays_, n = t.rays, t.ncells
     mask = owed_reach(s, rays_, n)
     owed = owed_bits(s)
     can = 0
@@ -145,8 +150,7 @@ def marker_moves(s, rays_, n, p, out, k):
 
 @njit
 def legal(s, t, out):
-    rays_, params = t
-    n = params[0]
+    rays_, n = t.rays, t.ncells
     if s[WINNER] >= 0:
         return 0
     if s[PHASE] != PLACE:
@@ -170,8 +174,7 @@ def legal(s, t, out):
 def advance(s, t, phase):
     """Ask the next marker (from ``phase``) that sees the stone and can move;
     with none left, finish the placement (and maybe the turn)."""
-    rays_, params = t
-    n = params[0]
+    rays_, n = t.rays, t.ncells
     buf = np.empty(2 * rays_.shape[2] + 1, dtype=np.int32)
     while phase <= OTHER:
         s[PHASE] = phase
@@ -192,8 +195,7 @@ def advance(s, t, phase):
 
 @njit
 def apply(s, t, a):
-    rays_, params = t
-    n = params[0]
+    rays_, n = t.rays, t.ncells
     s[PLY] += 1
     s[STEP] += 1
     if s[PHASE] == PLACE:
@@ -218,8 +220,8 @@ def apply(s, t, a):
 def playout(s, t):
     """Uniformly random legal steps to the end (in place); every placement
     fills a cell, so the game ends."""
-    rays_, params = t
-    buf = np.empty(params[0] + 2 * rays_.shape[2] + 1, dtype=np.int32)
+    rays_, n = t.rays, t.ncells
+    buf = np.empty(n + 2 * rays_.shape[2] + 1, dtype=np.int32)
     while s[WINNER] < 0:
         k = legal(s, t, buf)
         apply(s, t, buf[np.random.randint(0, k)])
@@ -290,8 +292,7 @@ def policy(s, t, moves, count):
     the best by :func:`score` (with the stone on it) of ``SAMPLES`` drawn
     among the safest (:func:`safe_placements`); a marker move, the best of
     all by :func:`score` after it, moving an owed marker first."""
-    rays_, params = t
-    n = params[0]
+    rays_, n = t.rays, t.ncells
     p = s[TO_MOVE]
     board = s[BOARD:BOARD + n].copy()  # trials change it and put it back
     best, best_v = 0, -1e300
@@ -346,7 +347,7 @@ class PushAndPull(Game):
         self.rays = rays(self.topology)
         n = self.topology.ncells
         self.reach = self.rays.shape[2]
-        self.tables = (self.rays, np.array([n, self.reach], dtype=np.int32))
+        self.tables = Tables(self.rays, n)
         self.num_actions = n + 2 * self.reach + 1
         self.state_size = BOARD + n
         cx, cy = self.topology.xy[n // 2]

@@ -45,7 +45,7 @@ def legal(s, t, out):
         return 0
     k = drops(s, t, out, 0)
     if s[ROLE] < 0:
-        out[k] = t[4][0] * 6  # block
+        out[k] = t.ncells * 6  # block
         k += 1
     return k
 
@@ -55,7 +55,7 @@ def _after_drop(s, t, mover, stalemated):
     """End the game if this drop decides it: the ball on an edge (auction:
     the mover loses; later: the Escaper wins), or no drop left for the
     player to move (auction: the mover loses; later: the player to move loses)."""
-    on_edge = t[3][s[BALL]] >= 0
+    on_edge = t.owner[s[BALL]] >= 0
     if s[ROLE] < 0:
         if on_edge or stalemated:
             finish(s, 1 - mover)
@@ -75,18 +75,18 @@ def _block(s):
 
 @njit
 def apply(s, t, a):
-    if a == t[4][0] * 6:
+    if a == t.ncells * 6:
         _block(s)
         return
     mover = s[TO_MOVE]
     drop(s, t, a)
-    _after_drop(s, t, mover, t[3][s[BALL]] < 0 and not has_drop(s, t))
+    _after_drop(s, t, mover, t.owner[s[BALL]] < 0 and not has_drop(s, t))
 
 
 @njit
 def playout(s, t):
     """Uniformly random legal moves (``block`` among them) to the end, in place."""
-    n = t[4][0]
+    n = t.ncells
     out = np.empty(n * 6 + 1, dtype=np.int32)
     work = scratch(t)
     while s[WINNER] < 0:
@@ -103,8 +103,8 @@ def playout(s, t):
             continue
         mover = s[TO_MOVE]
         drop(s, t, a)
-        if t[3][s[BALL]] >= 0 or s[ROLE] < 0:  # the auction needs the stalemate check now
-            _after_drop(s, t, mover, t[3][s[BALL]] < 0 and not has_drop(s, t))
+        if t.owner[s[BALL]] >= 0 or s[ROLE] < 0:  # the auction needs the stalemate check now
+            _after_drop(s, t, mover, t.owner[s[BALL]] < 0 and not has_drop(s, t))
 
 
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
@@ -153,7 +153,7 @@ def _weigh(s, t, moves, count, sign):
             return i
         if after[WINNER] >= 0:
             continue
-        v = sign * edge_distance(t[1], after[BALL]) + NOISE * np.random.random()
+        v = sign * edge_distance(t.rays, after[BALL]) + NOISE * np.random.random()
         if v > best_v:
             best, best_v = i, v
         safe += 1
