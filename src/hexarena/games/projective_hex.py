@@ -196,7 +196,7 @@ def _fill(s, t, actions, movers, save_bridges):
     """Play to the end (the opening steps at random, then a random order of the
     empty cells, with bridge replies first when ``save_bridges``); records as
     ``recorded_playout`` does."""
-    n = t.ncells
+    nbr, seam, n = t.nbr, t.seam, t.ncells
     empties = np.empty(n, dtype=np.int32)
     where = np.empty(n if save_bridges else 0, dtype=np.int32)  # a cell's index in empties
     k = 0
@@ -236,7 +236,7 @@ def _fill(s, t, actions, movers, save_bridges):
             actions[written], movers[written] = empties[k], (mover + placed) % 2
             written += 1
         placed += 1
-        if _place(s, t.nbr, t.seam, n, empties[k], colour):
+        if _place(s, nbr, seam, n, empties[k], colour):
             s[LOOP] = colour
         else:
             colour = 3 - colour
