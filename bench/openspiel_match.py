@@ -22,7 +22,8 @@ import pyspiel
 from open_spiel.python.bots import uniform_random
 
 from hexarena.cli import parse_options
-from hexarena.interop.openspiel import TimedMCTSBot, load_game
+from hexarena.interop.openspiel import load_game
+from openspiel_bots import TimedMCTSBot
 
 KINDS = ("mcts", "random")
 

@@ -53,7 +53,7 @@ def maker(name: str, seconds: float, seeds: Iterator[int], simulations: int | No
 
 
 def _openspiel_mcts(seconds: float, seed: int) -> Agent:
-    from hexarena.interop.openspiel import OpenSpielMCTSAgent
+    from openspiel_bots import OpenSpielMCTSAgent
 
     return OpenSpielMCTSAgent(seconds=seconds, seed=seed)
 

@@ -15,7 +15,7 @@ from hexarena.ai.arena import match
 from hexarena.ai.mcts import VARIANTS, MCTSAgent
 from hexarena.cli import main
 from hexarena.games.base import HEADER, STEP, TO_MOVE, TURN, WINNER, Game
-from hexarena.kernels import njit
+from hexarena.kernels import kernel_set, njit
 
 from .conftest import EXTRA_CONFIGS
 
@@ -208,24 +208,36 @@ class Nim(Game):
     """Who takes the last stone wins; a turn takes one stone, then maybe a second ('end' stops)."""
 
     name = "test-nim"
-    OPTIONS = {}
-    kernels = type("K", (), {"legal": staticmethod(nim_legal), "apply": staticmethod(nim_apply),
-                             "playout": staticmethod(nim_playout)})
+    PLANES = ()
+    kernels = kernel_set(nim_legal, nim_apply, nim_playout)
 
     def __init__(self, pile):
         self.pile = pile
         super().__init__()
 
     def setup(self):
+        self.topology = None
         self.tables, self.num_actions, self.state_size = (np.zeros(1, np.int32),), 2, HEADER + 1
 
     def initial_array(self):
-        s = np.zeros(self.state_size, np.int32)
-        s[TO_MOVE], s[WINNER], s[TURN], s[PILE] = 0, -1, 1, self.pile
+        s = super().initial_array()
+        s[PILE] = self.pile
         return s
 
     def action_name(self, s, action):
         return ("take", "end")[action]
+
+    def status(self, state):
+        return f"pile {state.array[PILE]}"
+
+    def ascii(self, state):
+        return self.status(state)
+
+    def svg(self, state, hints=False, **kw):
+        return f"<svg><text>{self.status(state)}</text></svg>"
+
+    def planes(self, s, player):
+        return np.zeros((0, 0), np.float32)
 
 
 @pytest.mark.parametrize("pile", range(1, 9))

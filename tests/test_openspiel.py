@@ -144,7 +144,7 @@ def test_parameters_are_the_game_options():
         pyspiel.load_game("python_hexarena_projective_hex(opening=pie)")
 
 
-class _Tupled(hexarena.Game):
+class _Tupled(hexarena.Game, abstract=True):  # only its options are read
     name = "tupled"
     OPTIONS = {"size": Option((9, 8), str, lambda v: isinstance(v, tuple), "a pair a,b"),
                "sequence": Option(None, str, lambda v: True, "anything")}
@@ -206,8 +206,9 @@ def test_load_game_takes_hexarena_options():
         load_game("projective-hex", opening="pie")
 
 
-def test_bench_match_script_plays_a_match(capsys):
+def test_bench_match_script_plays_a_match(capsys, monkeypatch):
     path = Path(__file__).resolve().parents[1] / "bench" / "openspiel_match.py"
+    monkeypatch.syspath_prepend(str(path.parent))  # as running the script does: its siblings import
     spec = importlib.util.spec_from_file_location("openspiel_match", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

@@ -34,7 +34,9 @@ with ``Config.patterns`` (on in ``enhanced``).
 from __future__ import annotations
 
 import copy as _copy
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
@@ -103,29 +105,66 @@ def choice(default: str, values: Sequence[str], doc: str = "") -> Option:
     return Option(default, str, lambda v: v in values, " | ".join(values), doc)
 
 
-class Game:
-    """A game with fixed options: its tables and kernels.
+class Game(ABC):
+    """A game with fixed options: its tables and kernels (the contract every
+    game module fulfils; docs/design.md, "Adding a game", is the checklist).
 
-    Subclasses set ``name``, ``OPTIONS``, ``num_actions``, ``tables``,
-    ``kernels`` (``hexarena.kernels.kernel_set(legal, apply, playout, ...)``) and the
-    notation methods ``action_name`` and ``parse_move``.  ``MCTS`` holds the
-    settings of :class:`hexarena.ai.mcts.Config` that the default
+    A concrete subclass must set the class attributes ``name`` (as
+    ``hexarena.load`` knows it), ``kernels``
+    (``hexarena.kernels.kernel_set(legal, apply, playout, ...)``) and
+    ``PLANES``, and define the hooks :meth:`setup`, :meth:`action_name`,
+    :meth:`status`, :meth:`ascii`, :meth:`svg` and :meth:`planes`; a class
+    missing any of them fails when it is defined (``TypeError`` naming
+    them).  An intermediate class shared by several games says
+    ``class PushGame(Game, abstract=True)``.  :meth:`setup` must set
+    ``topology``, ``tables``, ``num_actions`` and ``state_size``
+    (checked when a game is loaded).
+
+    Defaults a game may override: ``OPTIONS`` (none), ``PLAYERS``,
+    :meth:`initial_array` (the header of a fresh game: player 0 to move,
+    turn 1), the notation (:meth:`parse_move`, :meth:`parse_steps`,
+    :meth:`write_moves`, :meth:`normalize`, :meth:`why_illegal`),
+    :meth:`scores` (none) and :meth:`record_extra` (nothing).  ``MCTS``
+    holds the settings of :class:`hexarena.ai.mcts.Config` that the default
     ``enhanced`` search uses for this game, where they differ from the
     generic ones (measured: docs/ai.md).
     """
 
     name: ClassVar[str]
+    kernels: ClassVar[SimpleNamespace]
     OPTIONS: ClassVar[dict[str, Option]] = {}
     PLAYERS: ClassVar[tuple[str, str]] = ("first", "second")
+    PLANES: ClassVar[tuple[str, ...]]  # names of the planes that ``planes`` returns
     MCTS: ClassVar[dict[str, Any]] = {}
     topology: Topology
     tables: tuple
     num_actions: int
     state_size: int
 
+    REQUIRED_ATTRIBUTES: ClassVar[tuple[str, ...]] = ("name", "kernels", "PLANES")
+    REQUIRED_KERNELS: ClassVar[tuple[str, ...]] = ("legal", "apply", "playout", "playouts")
+    SET_BY_SETUP: ClassVar[tuple[str, ...]] = ("topology", "tables", "num_actions", "state_size")
+
+    def __init_subclass__(cls, abstract: bool = False, **kw: Any) -> None:
+        """Check a concrete game's contract when its class is defined."""
+        super().__init_subclass__(**kw)
+        if abstract:
+            return
+        missing = [a for a in cls.REQUIRED_ATTRIBUTES if not hasattr(cls, a)]
+        missing += [h for h in dir(cls) if getattr(getattr(cls, h, None), "__isabstractmethod__", False)]
+        if missing:
+            raise TypeError(f"game class {cls.__name__} lacks {', '.join(missing)} (see hexarena.games.base.Game)")
+        kernels = [k for k in cls.REQUIRED_KERNELS if not callable(getattr(cls.kernels, k, None))]
+        if kernels:
+            raise TypeError(f"game class {cls.__name__}: kernels lack {', '.join(kernels)} "
+                            f"(build them with hexarena.kernels.kernel_set)")
+
     def __init__(self, /, **options: Any) -> None:
         self.options = self.validate_options(options)
         self.setup()
+        unset = [a for a in self.SET_BY_SETUP if not hasattr(self, a)]
+        if unset:
+            raise TypeError(f"{type(self).__name__}.setup() did not set {', '.join(unset)}")
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -147,18 +186,26 @@ class Game:
             out[key] = value
         return out
 
+    @abstractmethod
     def setup(self) -> None:
-        raise NotImplementedError
+        """Build ``topology``, ``tables`` (a NamedTuple the kernels read by
+        name), ``num_actions`` and ``state_size`` from ``self.options``."""
 
     def initial_array(self) -> np.ndarray:
-        raise NotImplementedError
+        """The position before the first move: a zero array of
+        ``state_size`` with player 0 to move in turn 1, no winner.  Games
+        with more to set call this and fill in their part."""
+        s = np.zeros(self.state_size, dtype=np.int32)
+        s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
+        return s
 
     def new_state(self) -> "State":
         return State(self, self.initial_array())
 
     # notation ---------------------------------------------------------
+    @abstractmethod
     def action_name(self, s: np.ndarray, action: int) -> str:
-        raise NotImplementedError
+        """The notation of the legal ``action`` in position ``s``."""
 
     def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
         """The action that ``text`` names in position ``s``.
@@ -197,25 +244,30 @@ class Game:
 
     # rendering and scoring ---------------------------------------------
     def scores(self, s: np.ndarray) -> list[float] | None:
+        """Each player's score where the game scores (None otherwise)."""
         return None
 
-    def ascii(self, state: "State") -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def status(self, state: "State") -> str:
+        """One line: who is to move and what they must do now, or who won and how."""
 
-    def svg(self, state: "State", **kw: Any) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def ascii(self, state: "State") -> str:
+        """The board as text with coordinates, ending with :meth:`status`."""
+
+    @abstractmethod
+    def svg(self, state: "State", hints: bool = False, **kw: Any) -> str:
+        """The board as SVG (``hints`` marks the legal moves), titled with :meth:`status`."""
 
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
         """Game-specific facts a record keeps (e.g. who took which colour)."""
         return {}
 
     # observations ---------------------------------------------------------
-    PLANES: ClassVar[tuple[str, ...]] = ()  # names of the planes that ``planes`` returns
-
+    @abstractmethod
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:
         """``float32[len(PLANES), ncells]``: the position seen by ``player``
         (mover-relative: "own" planes are ``player``'s), one value per cell."""
-        raise NotImplementedError
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

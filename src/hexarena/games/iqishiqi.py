@@ -364,7 +364,7 @@ def size_option(default: int) -> Option:
                   "an integer from 3 to 13", "base of the hexhex board (cells per side)")
 
 
-class PushGame(Game):
+class PushGame(Game, abstract=True):
     """What Iqishiqi and Weituweiqi share: the board, the ball, drops and
     their notation.  Subclasses set ``kernels`` and the end rules."""
 
@@ -384,8 +384,7 @@ class PushGame(Game):
         self.centre = topo.at(2 * (n - 1), n - 1)
 
     def initial_array(self) -> np.ndarray:
-        s = np.zeros(self.state_size, dtype=np.int32)
-        s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
+        s = super().initial_array()
         s[BALL], s[ROLE] = self.centre, -1
         return s
 

@@ -361,8 +361,8 @@ class Lisbon(Game):
         self.state_size = BOARD + 1 + 5 * n
 
     def initial_array(self) -> np.ndarray:
-        s = np.zeros(self.state_size, dtype=np.int32)
-        s[TO_MOVE], s[WINNER], s[TURN], s[WIN_CELL] = 0, -1, 1, -1
+        s = super().initial_array()
+        s[WIN_CELL] = -1
         s[ALLOW] = self.allowance(1)
         s[BOARD + self.topology.ncells] = OFF
         return s

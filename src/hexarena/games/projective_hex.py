@@ -285,8 +285,7 @@ class ProjectiveHex(Game):
         self._special = {ncells: "swap", ncells + 1: "black", ncells + 2: "white"}
 
     def initial_array(self) -> np.ndarray:
-        s = np.zeros(self.state_size, dtype=np.int32)
-        s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
+        s = super().initial_array()
         s[COLOR0] = 0 if self.options["opening"] == "cut-and-choose" else BLACK
         return s
 
@@ -368,7 +367,7 @@ class ProjectiveHex(Game):
         ghost = {0: "_", BLACK: "x", WHITE: "o"}
         text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])],
                                  lambda c: ghost[int(board[c])], right=self._legend())
-        return text + "\n" + self._status(state)
+        return text + "\n" + self.status(state)
 
     def _legend(self):
         """Row labels: the source's letter diagram on n=3, else each row's cell range."""
@@ -377,7 +376,7 @@ class ProjectiveHex(Game):
             return lambda r: "      " + rows[r]
         return lambda r: "      " + ascii_render.row_range(self.topology, r)
 
-    def _status(self, state) -> str:
+    def status(self, state) -> str:
         s = state._s
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731
@@ -394,7 +393,7 @@ class ProjectiveHex(Game):
         loop = self.loop_cells(state._s) if state.is_over() else []
         marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=loop, marks=marks,
-                                title=self._status(state), **kw)
+                                title=self.status(state), **kw)
 
 
 def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:

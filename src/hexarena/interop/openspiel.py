@@ -30,7 +30,6 @@ game's :func:`hexarena.observe.default_form`.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import numpy as np
@@ -233,85 +232,6 @@ class Observer:
 
     def string_from(self, state: HexarenaState, player: int) -> str:
         return str(state)
-
-
-class TimedMCTSBot(pyspiel.Bot):
-    """OpenSpiel's Python ``MCTSBot`` (UCT, one random rollout per leaf) given
-    about ``seconds`` of search a move: it has no clock of its own, so each
-    search's simulation count is the rate measured on the previous search
-    times ``seconds`` (the very first search is calibrated on a short one)."""
-
-    def __init__(self, game: pyspiel.Game, seconds: float, rng: np.random.RandomState) -> None:
-        from open_spiel.python.algorithms import mcts
-
-        super().__init__()
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-        self.bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=16, evaluator=evaluator, random_state=rng)
-        self.seconds = seconds
-        self.simulations = 0
-        self.moves = 0
-        self._calibrated = False
-
-    def _timed_search(self, state: pyspiel.State) -> tuple[int, int]:
-        start = time.perf_counter()
-        action = self.bot.step(state)
-        rate = self.bot.max_simulations / max(time.perf_counter() - start, 1e-6)
-        used = self.bot.max_simulations
-        self.bot.max_simulations = max(2, int(rate * self.seconds))
-        return action, used
-
-    def step(self, state: pyspiel.State) -> int:
-        if not self._calibrated:
-            self._timed_search(state)
-            self._calibrated = True
-        action, used = self._timed_search(state)
-        self.simulations += used
-        self.moves += 1
-        return action
-
-    def restart_at(self, state: pyspiel.State) -> None:
-        pass
-
-    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
-        pass
-
-
-class OpenSpielMCTSAgent:
-    """A hexarena agent (``choose(state) -> move``) that asks OpenSpiel's
-    Python MCTS bot, playing our game through this adapter, about
-    ``seconds`` a move: the opponent of hexarena's equal-time strength matches.
-
-    >>> import hexarena
-    >>> s = hexarena.load("projective-hex", size=2, opening="none").new_state()
-    >>> OpenSpielMCTSAgent(seconds=0.01, seed=1).choose(s) in s.legal_moves()
-    True
-    """
-
-    def __init__(self, seconds: float = 0.25, seed: int | None = None) -> None:
-        self.name = "openspiel-mcts"
-        self.seconds = seconds
-        self._rng = np.random.RandomState(seed)
-        self._bots: dict[tuple[str, str], tuple[pyspiel.Game, TimedMCTSBot]] = {}
-
-    def _bot(self, game: Game) -> tuple[pyspiel.Game, TimedMCTSBot]:
-        key = (game.name, repr(game.options))
-        if key not in self._bots:
-            spiel_game = load_game(game.name, **game.options)
-            self._bots[key] = (spiel_game, TimedMCTSBot(spiel_game, self.seconds, self._rng))
-        return self._bots[key]
-
-    @property
-    def simulations_per_move(self) -> float:
-        """The bot's mean simulations a move so far (over every game it played)."""
-        moves = sum(bot.moves for _, bot in self._bots.values())
-        return sum(bot.simulations for _, bot in self._bots.values()) / max(moves, 1)
-
-    def choose(self, state: State) -> str:
-        if state.is_over():
-            raise ValueError("the game is over: no move to choose")
-        spiel_game, bot = self._bot(state.game)
-        action = bot.step(HexarenaState(spiel_game, state.array.copy()))
-        return state.move_name(action)
 
 
 def _game_type(name: str) -> pyspiel.GameType:

@@ -1,0 +1,184 @@
+"""The game contract: what a Game subclass must define (checked when the class
+is defined), the error types, and the module graph (imports point down only)."""
+
+import ast
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import hexarena
+from hexarena import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo
+from hexarena.games.base import Game
+from hexarena.games.projective_hex import ProjectiveHex
+from hexarena.kernels import kernel_set
+
+PACKAGE = Path(hexarena.__file__).parent
+
+
+HOOKS = ("setup", "action_name", "status", "ascii", "svg", "planes")
+
+
+def define(cls_name, base=Game, hooks=HOOKS, **attrs):
+    """A Game subclass with stub ``hooks`` and ``attrs`` (the class statement, as type() runs it)."""
+    return type(cls_name, (base,), {**{h: lambda self, *a, **k: None for h in hooks}, **attrs})
+
+
+def test_a_game_missing_hooks_fails_when_its_class_is_defined():
+    with pytest.raises(TypeError, match="game class Half lacks action_name, ascii, planes, status, svg"):
+        define("Half", hooks=("setup",), name="half", PLANES=(), kernels=ProjectiveHex.kernels)
+
+
+def test_a_game_without_name_or_kernels_fails_when_defined():
+    with pytest.raises(TypeError, match="game class Nameless lacks name, kernels"):
+        define("Nameless", PLANES=())
+    partial = SimpleNamespace(legal=ProjectiveHex.kernels.legal, apply=ProjectiveHex.kernels.apply)
+    with pytest.raises(TypeError, match="kernels lack playout, playouts"):
+        define("Broken", name="broken", PLANES=(), kernels=partial)
+
+
+def test_an_intermediate_class_may_be_abstract_and_its_games_are_checked():
+    family = type("Family", (Game,), {"PLANES": ()}, abstract=True)
+    with pytest.raises(TypeError, match="lacks name, kernels, action_name"):
+        type("Member", (family,), {})
+
+
+def test_setup_must_set_the_tables():
+    class Forgetful(ProjectiveHex):
+        def setup(self):
+            self.topology = None
+
+    with pytest.raises(TypeError, match=r"Forgetful.setup\(\) did not set tables, num_actions, state_size"):
+        Forgetful()
+
+
+def test_a_complete_game_needs_only_its_hooks():
+    """The defaults (initial_array, notation, scores, record_extra) fill the rest."""
+
+    class OneCell(Game):
+        name = "one-cell"
+        PLANES = ("empty",)
+        kernels = kernel_set(*(getattr(ProjectiveHex.kernels, k) for k in ("legal", "apply", "playout")))
+
+        def setup(self):
+            self.topology, self.tables, self.num_actions, self.state_size = None, (), 1, 8
+
+        def action_name(self, s, action):
+            return "go"
+
+        def status(self, state):
+            return "nothing happens"
+
+        def ascii(self, state):
+            return self.status(state)
+
+        def svg(self, state, hints=False, **kw):
+            return "<svg/>"
+
+        def planes(self, s, player):
+            return np.zeros((1, 1), dtype=np.float32)
+
+    s = OneCell().initial_array()
+    assert s.tolist() == [0, -1, 1, 0, 0, 0, 0, 0]
+
+
+def test_error_types_in_the_spirit_of_python_chess():
+    assert issubclass(MalformedMove, IllegalMove) and issubclass(AmbiguousMove, IllegalMove)
+    assert issubclass(IllegalMove, ValueError)
+    assert issubclass(NothingToUndo, IllegalMove) and issubclass(NothingToUndo, IndexError)
+    state = hexarena.load("projective-hex").new_state()
+    with pytest.raises(NothingToUndo, match="nothing to undo"):
+        state.undo()
+    with pytest.raises(MalformedMove):
+        state.play("A" * 100)
+    with pytest.raises(MalformedMove):
+        state.apply("A")  # type: ignore[arg-type]
+
+
+def test_parse_takes_what_play_takes():
+    state = hexarena.load("push-and-pull").new_state()
+    move = "o5 -2 2"
+    steps = state.parse_steps(move)
+    assert len(steps) == 3 and state.parse(move) == steps[-1] and state.history == []
+    assert state.play(move) == steps[-1] and state.history == steps
+
+
+def test_copy_has_its_own_meta():
+    state = hexarena.load("projective-hex").new_state()
+    state.meta["players"] = ["ann", "bob"]
+    other = state.copy()
+    other.meta["players"][0] = "eve"
+    assert state.meta["players"] == ["ann", "bob"]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """The hexarena modules ``path`` imports anywhere (functions included;
+    ``if TYPE_CHECKING:`` blocks left out: they never run)."""
+    here = _module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    tree = ast.parse(path.read_text())
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If) and "TYPE_CHECKING" in
+                   ast.unparse(block.test) for n in ast.walk(block)}
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in modules}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                root = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{root}.{base}" if base else root
+            for alias in node.names:
+                target = f"{base}.{alias.name}"
+                out.add(target if target in modules else base)
+    return {m for m in out if m in modules and m != here}
+
+
+def module_graph() -> dict[str, set[str]]:
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(f) for f in files}
+    return {_module_name(f): _imports(f, modules) for f in files}
+
+
+def test_no_import_cycles():
+    graph = module_graph()
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for n in sorted(graph[m]):
+            if state.get(n) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(path[path.index(n):] + [n]))
+            if n not in state:
+                visit(n, path + [n])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+
+
+@pytest.mark.parametrize("module,allowed", [
+    ("hexarena.kernels", set()),
+    ("hexarena.record_writer", set()),
+    ("hexarena.board", set()),
+    ("hexarena.games.base", {"hexarena.board", "hexarena.kernels", "hexarena.record_writer"}),
+])
+def test_the_leaves_import_only_what_is_below_them(module, allowed):
+    assert module_graph()[module] <= allowed
+
+
+def test_the_library_imports_no_front_end():
+    front = {"hexarena.cli", "hexarena.play", "hexarena.bench"}
+    for module, imports in module_graph().items():
+        if module not in front:
+            assert not imports & front, f"{module} imports {imports & front}"
+    assert "hexarena.cli" not in module_graph()["hexarena.play"]
