@@ -30,6 +30,16 @@ def seed(value: int) -> None:
     np.random.seed(value)
 
 
+@inline
+def note(actions, movers, written, action, mover):
+    """Write a playout's ``action`` and its ``mover`` at ``written`` while the
+    arrays have room (MCTS's AMAF reads them); the new count."""
+    if written < actions.shape[0]:
+        actions[written], movers[written] = action, mover
+        return written + 1
+    return written
+
+
 @njit
 def shuffle_prefix(arr: np.ndarray, n: int) -> None:
     """Fisher-Yates shuffle of ``arr[:n]`` in place."""

@@ -27,7 +27,6 @@ import numpy as np
 E, SE, SW, W, NW, NE = range(6)
 DIRECTIONS = ("e", "se", "sw", "w", "nw", "ne")
 STEP = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
-SIDE_NAMES = ("top", "upper-right", "lower-right", "bottom", "lower-left", "upper-left")
 # The two outward directions of each side, clockwise.
 _OUTWARD = ((NW, NE), (NE, E), (E, SE), (SE, SW), (SW, W), (W, NW))
 

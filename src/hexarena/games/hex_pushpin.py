@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import kernel_set, njit
+from ..kernels import kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, Game, Option, int_at_least
@@ -136,13 +136,11 @@ def recorded_playout(s, t, actions, movers):
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
     buf = np.empty(t.ncells * t.width + 1, dtype=np.int32)
-    room, written = actions.shape[0], 0
+    written = 0
     while s[WINNER] < 0:
         k = legal(s, t, buf)
         a = buf[np.random.randint(0, k)]
-        if written < room:
-            actions[written], movers[written] = a, s[TO_MOVE]
-            written += 1
+        written = note(actions, movers, written, a, s[TO_MOVE])
         apply(s, t, a)
     return written
 

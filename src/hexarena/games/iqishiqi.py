@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
-from ..kernels import inline, kernel_set, njit
+from ..kernels import inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import HEADER, PLY, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, State
 from .pushing import direction_index
@@ -336,16 +336,14 @@ def recorded_playout(s, t, actions, movers):
     MCTS's AMAF)."""
     out = np.empty(t.ncells * 6, dtype=np.int32)
     work = scratch(t)
-    room, written = actions.shape[0], 0
+    written = 0
     while s[WINNER] < 0:
         k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
         if k == 0:
             finish(s, 1 - s[TO_MOVE])
             break
         mover, a = s[TO_MOVE], out[np.random.randint(0, k)]
-        if written < room:
-            actions[written], movers[written] = a, mover
-            written += 1
+        written = note(actions, movers, written, a, mover)
         drop(s, t, a)
         _ball_ends(s, t, mover)
     return written

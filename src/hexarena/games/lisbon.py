@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex
-from ..kernels import inline, kernel_set, njit
+from ..kernels import inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
@@ -235,7 +235,7 @@ def recorded_playout(s, t, actions, movers):
             pool[k] = c
             k += 1
     mover, turn, step, allow, ply = s[TO_MOVE], s[TURN], s[STEP], s[ALLOW], s[PLY]
-    room, written = actions.shape[0], 0
+    written = 0
     x = np.uint64(np.random.randint(1, 2**62))  # xorshift64 state, seeded from numba's generator
     while True:
         colour, active = 1 + mover, k
@@ -255,9 +255,7 @@ def recorded_playout(s, t, actions, movers):
             pool[active] = pool[k]
             step += 1
             ply += 1
-            if written < room:
-                actions[written], movers[written] = c, mover
-                written += 1
+            written = note(actions, movers, written, c, mover)
             how = place(s, t, c, colour, turn, groups, g)
             if how:
                 s[STONES] = n - k
@@ -271,9 +269,7 @@ def recorded_playout(s, t, actions, movers):
             return written
         if step < allow:  # the turn ends early: no legal cell left
             ply += 1
-            if written < room:
-                actions[written], movers[written] = n, mover
-                written += 1
+            written = note(actions, movers, written, n, mover)
         turn, mover, step = turn + 1, 1 - mover, 0
         allow = allowance(turn, t.sequence)
 

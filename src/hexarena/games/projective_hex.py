@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import projective
-from ..kernels import kernel_set, njit, shuffle_prefix
+from ..kernels import kernel_set, njit, note, shuffle_prefix
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
@@ -205,7 +205,7 @@ def _fill(s, t, actions, movers, save_bridges):
             empties[k] = c
             k += 1
     shuffle_prefix(empties, k)
-    room, written = actions.shape[0], 0
+    written = 0
     while s[WINNER] < 0 and (s[COLOR0] == 0 or (t.opening == SWAP and s[PLY] == 1)):
         if s[COLOR0] == 0 and s[PLACED] == 3:  # the chooser picks a colour
             a = n + 1 + np.random.randint(0, 2)
@@ -214,9 +214,7 @@ def _fill(s, t, actions, movers, save_bridges):
         else:
             k -= 1
             a = empties[k]
-        if written < room:
-            actions[written], movers[written] = a, s[TO_MOVE]
-            written += 1
+        written = note(actions, movers, written, a, s[TO_MOVE])
         apply(s, t, a)
     if save_bridges:
         for i in range(k):
@@ -232,9 +230,7 @@ def _fill(s, t, actions, movers, save_bridges):
                 empties[i], where[other] = other, i
                 empties[k - 1], where[reply] = reply, k - 1
         k -= 1
-        if written < room:
-            actions[written], movers[written] = empties[k], (mover + placed) % 2
-            written += 1
+        written = note(actions, movers, written, empties[k], (mover + placed) % 2)
         placed += 1
         if _place(s, nbr, seam, n, empties[k], colour):
             s[LOOP] = colour
