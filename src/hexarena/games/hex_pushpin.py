@@ -125,16 +125,13 @@ def apply(s, t, a):
 
 @njit
 def playout(s, t):
-    """Uniformly random legal moves to the end (in place)."""
-    none = np.empty(0, dtype=np.int32)
-    recorded_playout(s, t, none, none)
+    """Uniformly random placements, pushes and passes to the end (in place)."""
+    recorded_playout(s, t, np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int32))
 
 
 @njit
 def recorded_playout(s, t, actions, movers):
-    """``playout`` that also writes each move and its mover into ``actions``
-    and ``movers`` while they have room; returns the number written (for
-    MCTS's AMAF)."""
+    """``playout``, noting each move for MCTS (:func:`hexarena.kernels.note`)."""
     buf = np.empty(t.ncells * t.width + 1, dtype=np.int32)
     written = 0
     while s[WINNER] < 0:
