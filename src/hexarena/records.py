@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -105,8 +106,18 @@ def from_record(record: dict[str, Any] | str) -> State:
     for key in extra & set(record):
         want = jsonable(state.game.record_extra(state.array)[key])
         if record[key] != want:
-            raise ValueError(f"record field {key!r} {quoted(repr(record[key]))} disagrees with its moves ({want!r})")
+            raise ValueError(f"record field {key!r} {shown(record[key])} disagrees with its moves ({shown(want)})")
     return state
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A JSON value as an error message shows it, cut to ``limit`` characters.
+
+    >>> shown(["white", "black"]), shown(None), shown("x" * 100)[-20:]
+    ('["white", "black"]', 'null', '... (102 characters)')
+    """
+    text = json.dumps(value, default=repr)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _field(record: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
@@ -124,7 +135,7 @@ _TYPE_NAMES = {str: "string", dict: "JSON object", list: "list", bool: "boolean"
 def _new_state(name: str, options: dict[str, Any]) -> State:
     for key in options:
         if not isinstance(key, str):
-            raise ValueError(f"record option names are strings, got {quoted(repr(key))}")
+            raise ValueError(f"record option names are strings, got {shown(key)}")
     return load(name, **options).new_state()
 
 
@@ -132,7 +143,7 @@ def _players(value: Any) -> list[str]:
     if value is None:
         return list(DEFAULT_PLAYERS)
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(p, str) for p in value)):
-        raise ValueError(f"record field 'players' must be a list of two names, got {quoted(repr(value))}")
+        raise ValueError(f"record field 'players' must be a list of two names, got {shown(value)}")
     return list(value)
 
 
@@ -163,8 +174,8 @@ def _check_result(result: Any, state: State) -> None:
               "text": result_token(state)}
     for key in RESULT_FIELDS:
         if key in result and not _same(result[key], actual[key]):
-            raise ValueError(f"record result {key!r} {quoted(repr(result[key]))} disagrees with its moves "
-                             f"({actual[key]!r}; {result_token(state)})")
+            raise ValueError(f"record result {key!r} {shown(result[key])} disagrees with its moves "
+                             f"({shown(actual[key])}; {result_token(state)})")
 
 
 def _same(stated: Any, actual: Any) -> bool:
@@ -179,7 +190,7 @@ def _same(stated: Any, actual: Any) -> bool:
 
 def _replay(state: State, index: int, move: Any) -> None:
     if not isinstance(move, str):
-        raise ValueError(f"record move {index + 1} is not a string: {quoted(repr(move))}")
+        raise ValueError(f"record move {index + 1} is not a string: {shown(move)}")
     try:
         state.play(move)
     except IllegalMove as e:
