@@ -241,9 +241,9 @@ class HexPushpin(Game):
         second player's stones, ``#`` the pin, row numbers on the right."""
         board = self.stones(state._s)
         char = {0: ".", 1: "o", 2: "x", PIN_MARK: "#"}
-        return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self._status(state)
+        return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
-    def _status(self, state) -> str:
+    def status(self, state) -> str:
         s = state._s
         sc = [int(v) for v in self.scores(s)]
         where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"
@@ -268,7 +268,7 @@ class HexPushpin(Game):
         ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() else []
         return svg_render.board(self.topology, lambda c: int(board[c]) if board[c] != PIN_MARK else 0,
                                 highlight=ring, marks=marks, pieces={self.pin(s): "pin"}, paths=arrows,
-                                title=self._status(state), **kw)
+                                title=self.status(state), **kw)
 
     def _side(self, s: np.ndarray, c: int) -> int:
         return int(pin_side(self.topology.nbr, self.pin(s), c))

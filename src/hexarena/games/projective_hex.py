@@ -363,7 +363,7 @@ class ProjectiveHex(Game):
         ghost = {0: "_", BLACK: "x", WHITE: "o"}
         text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])],
                                  lambda c: ghost[int(board[c])], right=self._legend())
-        return text + "\n" + self._status(state)
+        return text + "\n" + self.status(state)
 
     def _legend(self):
         """Row labels: the source's letter diagram on n=3, else each row's cell range."""
@@ -372,7 +372,7 @@ class ProjectiveHex(Game):
             return lambda r: "      " + rows[r]
         return lambda r: "      " + ascii_render.row_range(self.topology, r)
 
-    def _status(self, state) -> str:
+    def status(self, state) -> str:
         s = state._s
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731
@@ -389,7 +389,7 @@ class ProjectiveHex(Game):
         loop = self.loop_cells(state._s) if state.is_over() else []
         marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=loop, marks=marks,
-                                title=self._status(state), **kw)
+                                title=self.status(state), **kw)
 
 
 def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:

@@ -495,9 +495,9 @@ class PushAndPull(Game):
         s = state._s
         char = {EMPTY: ".", NEUTRAL: "o", 2: "1", 3: "2"}
         board = s[BOARD:BOARD + self.topology.ncells]
-        return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self._status(state)
+        return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
-    def _status(self, state) -> str:
+    def status(self, state) -> str:
         s = state._s
         if state.is_over():
             w = state.winner()
@@ -531,4 +531,4 @@ class PushAndPull(Game):
         pieces = {int(s[MARK]): "marker1", int(s[MARK + 1]): "marker2"}
         stone = [] if s[STONE] < 0 else [int(s[STONE])]
         neutral = lambda c: svg_render.NEUTRAL if board[c] == NEUTRAL else 0  # noqa: E731
-        return svg_render.board(self.topology, neutral, highlight=stone, marks=marks, pieces=pieces, paths=arrows, title=self._status(state), **kw)
+        return svg_render.board(self.topology, neutral, highlight=stone, marks=marks, pieces=pieces, paths=arrows, title=self.status(state), **kw)
