@@ -487,12 +487,15 @@ class Lisbon(Game):
             if w is None:
                 return "the board is full: a draw"
             return f"{self.PLAYERS[w]} wins with {self.win_explanation(s)}"
+        early = "; 'end' stops the turn here" if state.step else ""
         return (f"{self.PLAYERS[state.to_move]} to move: turn {state.turn}, {int(s[ALLOW])} stone"
-                f"{'s' if s[ALLOW] != 1 else ''} ({state.step} placed)")
+                f"{'s' if s[ALLOW] != 1 else ''} ({state.step} placed{early})")
 
     def ascii(self, state) -> str:
-        """Row letters at the left, each row's cells at the right; X black,
-        O white, lower case for the stones of the turn in progress."""
+        """Row letters at the left, each row's cells at the right, the
+        numbers of the cells' names below the board's lower-left side and
+        bottom (a number's cells run up to the right from it); X black, O
+        white, lower case for the stones of the turn in progress."""
         s, topo = state._s, self.topology
         board, when = self.stones(s), self.placed_turn(s)
         current = int(s[TURN]) if not state.is_over() else -1
@@ -504,8 +507,9 @@ class Lisbon(Game):
         letters = [topo.name(next(c for c in range(topo.ncells) if topo.xy[c, 1] == r)).rstrip("0123456789")
                    for r in range(topo.rows)]
         width = max(map(len, letters)) + 1
-        text = ascii_render.grid(topo, char, left=lambda r: letters[r].ljust(width) + "  ",
-                                 right=lambda r: "      " + ascii_render.row_range(topo, r))
+        numbers = ascii_render.foot_labels(topo, lambda c: topo.name(c).lstrip("abcdefghijklmnopqrstuvwxyz"))
+        text = ascii_render.grid(topo, char, left=lambda r: (letters[r] if r < topo.rows else "").ljust(width) + "  ",
+                                 right=lambda r: "      " + ascii_render.row_range(topo, r), extra=numbers)
         return text + "\n" + self.status(state)
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
