@@ -10,14 +10,14 @@ odd cycle.
 >>> s = hexarena.load("projective-hex", opening="none").new_state()
 >>> for m in "B C F G N J #".split(): _ = s.play(m)
 >>> print(s)
-    _ _ _ _
-   _ . X O _            A B C
-  _ . . X O _          D E F G
- _ . . O . . _        H I J K L
-_ . X . X . . _      M N O # P Q
- _ . . . . . _        R S T U V
-  o . . . . _          W X Y Z
-   o o x _ _
+    z y x w
+   z . X O w            A B C
+  v . . X O r          D E F G
+ q . . O . . m        H I J K L
+q . X . X . . m      M N O # P Q
+ l . . . . . h        R S T U V
+  O . . . . d          W X Y Z
+   O O X a a
 player 2 (white) to move
 """
 
@@ -358,11 +358,13 @@ class ProjectiveHex(Game):
 
     # rendering -----------------------------------------------------------
     def ascii(self, state) -> str:
+        """X black, O white; around the rim the ghost cells (the cells beyond
+        each glued edge) repeat their cell's stone, or when empty show its
+        name in lower case (on other sizes than 3, its row letter)."""
         board = self.stones(state._s)
         stone = {0: ".", BLACK: "X", WHITE: "O"}
-        ghost = {0: "_", BLACK: "x", WHITE: "o"}
-        text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])],
-                                 lambda c: ghost[int(board[c])], right=self._legend())
+        ghost = lambda c: stone[int(board[c])] if board[c] else self.topology.name(c)[0].lower()  # noqa: E731
+        text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])], ghost, right=self._legend())
         return text + "\n" + self.status(state)
 
     def _legend(self):
