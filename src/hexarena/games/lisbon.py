@@ -525,5 +525,16 @@ class Lisbon(Game):
             if s[WIN_HOW] & RING:
                 accent += self.enclosed(s, group)
         marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
+        turn, legend = self.marked_turn(state)
+        last = np.flatnonzero((self.placed_turn(s) == turn) & (board > 0)).tolist()
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=group, marks=marks,
-                                accent=accent, title=self.status(state), **kw)
+                                accent=accent, last=last, title=self.status(state),
+                                legend=[(BLACK, "Black: player 1"), (WHITE, "White: player 2"), ("last", legend)],
+                                **kw)
+
+    def marked_turn(self, state) -> tuple[int, str]:
+        """The turn whose stones the SVG rings: the one in progress once it
+        has a stone, else the last one; and the legend's words for them."""
+        if state.step or state.is_over():
+            return state.turn, "this turn's stones"
+        return state.turn - 1, "last turn's stones"

@@ -387,11 +387,23 @@ class ProjectiveHex(Game):
         return f"{who(state.to_move)} to move"
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The board and its ghost cells; the winning loop ringed, the last
+        stone marked, a legend of who plays which colour."""
         board = self.stones(state._s)
+        n = self.topology.ncells
         loop = self.loop_cells(state._s) if state.is_over() else []
-        marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
+        marks = [a for a in state.legal_actions() if a < n] if hints else []
+        last = svg_render.last_cell(state.history, lambda a: a if a < n else None)
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=loop, marks=marks,
-                                title=self.status(state), **kw)
+                                last=last, legend=self.svg_legend(state._s), title=self.status(state), **kw)
+
+    def svg_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+        """Which colour is whose (open while cut-and-choose is), and the last-move ring."""
+        colours = [self.colour(s, p) for p in (0, 1)]
+        if colours[0] is None:
+            return [(BLACK, "black"), (WHITE, "white: player 2 will choose one"), ("last", "last stone")]
+        items = sorted((BLACK if colours[p] == "black" else WHITE, f"{colours[p]}: player {p + 1}") for p in (0, 1))
+        return [*items, ("last", "last stone")]
 
 
 def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:
