@@ -32,12 +32,13 @@ def opponent(spec: str, seed: int | None) -> Any:
     if spec == "human":
         return None
     kind, _, level = spec.partition(":")
+    shown = spec if len(spec) <= 40 else quoted(spec)
     if kind == "ai" and level not in AI_LEVELS:
-        raise PlayError(f"--vs {quoted(spec)}: the AI's levels are 1..10 (ai:1 .. ai:10; ai is ai:5)")
+        raise PlayError(f"--vs {shown}: level must be an integer 1..10 (ai:1 .. ai:10; ai alone is ai:5)")
     try:
         return agent("mcts", level=int(level or 5), seed=seed) if kind == "ai" else agent(kind, seed=seed)
     except ValueError as e:
-        raise PlayError(f"--vs {quoted(spec)}: {e}") from None
+        raise PlayError(f"--vs {shown}: {e}") from None
 
 
 def rules_text(name: str) -> str:

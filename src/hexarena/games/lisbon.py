@@ -20,12 +20,13 @@ Euler characteristic of the triangular lattice), so no flood fill is needed.
 >>> s = hexarena.load("lisbon", size=(3, 3)).new_state()
 >>> for m in "c3 b2 end d4".split(): _ = s.play(m)
 >>> print(s)
-a     . . .        a1 .. a3
-b    . O . .       b1 .. b4
-c   . . X . .      c1 .. c5
-d    . . x .       d2 .. d5
-e     . . .        e3 .. e5
-black to move: turn 3, 2 stones (1 placed)
+a      . . .        a1 .. a3
+b     . O . .       b1 .. b4
+c    . . X . .      c1 .. c5
+d   1 . . x .       d2 .. d5
+e    2 . . .        e3 .. e5
+      3 4 5
+black to move: turn 3, 2 stones (1 placed; 'end' stops the turn here)
 """
 
 from __future__ import annotations
