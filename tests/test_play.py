@@ -75,7 +75,7 @@ def test_the_humans_move_is_shown():
 
 def test_push_and_pull_shows_the_whole_placement():
     code, out = run(["play", "push-and-pull"], stdin="o5 -2 2\nquit\n")
-    assert "player 1 plays o5 -2 2" in out
+    assert "player 1 plays o5 -2 2" in out and "last move: o5 -2 2" in out  # under the board
 
 
 def test_status_is_public_in_every_game():

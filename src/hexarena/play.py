@@ -7,6 +7,7 @@ opponent, an unreadable record) raises :class:`PlayError`, a ValueError.
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 from typing import Any, TextIO
 
@@ -49,7 +50,7 @@ def rules_text(name: str) -> str:
 def read_record(path: str) -> State:
     """The game of the JSON or text record in file ``path``; PlayError if unreadable."""
     try:
-        with open(path, "rb") as f:
+        with open(os.path.expanduser(path), "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise PlayError(f"cannot read {path}: {e.strerror or e}") from None
@@ -128,9 +129,9 @@ class Session:
             return
         self.changed = False
         self.say(str(self.state))
-        moves = self.state.moves()
-        if moves and not self.state.is_over():
-            self.say(f"last move: {moves[-1]}")
+        written = self.state.written_moves()
+        if written and not self.state.is_over():
+            self.say(f"last move: {written[-1][1]}")
         if self.state.is_over():
             self.say("game over; the record: " + self.state.record_text())
             self.say("'save FILE', 'record', 'undo' or 'quit'")
@@ -196,7 +197,7 @@ class Session:
 
     def save(self, path: str) -> None:
         try:
-            with open(path, "w", encoding="utf-8") as f:
+            with open(os.path.expanduser(path), "w", encoding="utf-8") as f:
                 json.dump(self.state.record(), f, indent=1)
         except OSError as e:
             self.say(f"cannot save to {path}: {e.strerror or e}")
