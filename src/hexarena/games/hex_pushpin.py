@@ -244,6 +244,7 @@ class HexPushpin(Game):
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
     def status(self, state) -> str:
+        """Who is to move or who won, where the pin is and the stones around it."""
         s = state._s
         sc = [int(v) for v in self.scores(s)]
         where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"

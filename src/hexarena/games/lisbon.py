@@ -482,6 +482,7 @@ class Lisbon(Game):
 
     # rendering -----------------------------------------------------------
     def status(self, state) -> str:
+        """Who is to move, the turn's allowance and stones placed, or who won and how."""
         s = state._s
         if state.is_over():
             w = state.winner()

@@ -375,6 +375,7 @@ class ProjectiveHex(Game):
         return lambda r: "      " + ascii_render.row_range(self.topology, r)
 
     def status(self, state) -> str:
+        """Who is to move (with colours once chosen), the opening's stage, or who won."""
         s = state._s
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731

@@ -498,6 +498,7 @@ class PushAndPull(Game):
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
     def status(self, state) -> str:
+        """Who is to place or move which marker, or who won and how."""
         s = state._s
         if state.is_over():
             w = state.winner()
