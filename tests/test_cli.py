@@ -112,3 +112,70 @@ def test_installed_entry_point_exit_code():
     assert bad.returncode == 2 and bad.stderr.strip().endswith("is not a cell of this board (cells are named like A, B, C)")
     good = subprocess.run([exe, "replay", "projective-hex", "J", "--json"], capture_output=True, text=True)
     assert good.returncode == 0 and json.loads(good.stdout)["moves"] == ["J"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["bench", "projective-hex", f"--seconds={value}"], "is not a positive finite number of seconds")
+    for value in ("0", "-1", "nan", "inf", "-inf", "1e400", "x")
+] + [
+    (["play", "projective-hex", "--seed", value], "is not a seed: an integer 0..4294967295")
+    for value in ("-1", "x", "4294967296", "9" * 5000, "١")
+] + [
+    (["play", "projective-hex", "--vs", spec], "level must be an integer 1..10")
+    for spec in ("ai:0", "ai:11", "ai:-3", "ai:1.5", "ai:" + "9" * 5000, "ai:٣")
+])
+def test_hostile_numbers_are_refused_in_one_line(argv, message, capsys):
+    try:
+        code, _ = run(argv)
+    except SystemExit as e:  # argparse refuses it
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err and len(err) < 300
+
+
+def test_replay_a_record_file_json_or_text(tmp_path):
+    text = tmp_path / "g.txt"
+    text.write_text("[projective-hex size=3 opening=none] 1. A 2. B *\n")
+    code, out = run(["replay", "--record", str(text), "--json"])
+    assert code == 0 and json.loads(out)["moves"] == ["A", "B"]
+    code, out = run(["replay", "--record", str(text), "C", "--json"])  # moves after the record's
+    assert code == 0 and json.loads(out)["moves"] == ["A", "B", "C"]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(hexarena_state(FINISHED).record()))
+    code, out = run(["replay", "--record", str(path), "--json"])
+    got = json.loads(out)
+    assert code == 0 and got["over"] and got["winner"] == 1 and got["moves"] == FINISHED
+    code, out = run(["replay", "--record", str(path)])
+    assert code == 0 and "wins with a global loop" in out
+
+
+def hexarena_state(moves):
+    import hexarena
+
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    for m in moves:
+        s.play(m)
+    return s
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["replay", "--record", "/nonexistent/x.json"], "cannot read /nonexistent/x.json: No such file or directory"),
+    (["replay", "--record", "REC", "-o", "size=4"], "no -o with a record file"),
+    (["replay"], "name a GAME"),
+    (["play"], "name a GAME"),
+])
+def test_replay_record_errors_in_one_line(argv, message, capsys, tmp_path):
+    rec = tmp_path / "r.txt"
+    rec.write_text("[projective-hex size=3 opening=none] 1. A *")
+    code, out = run([str(rec) if a == "REC" else a for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err
+
+
+def test_ctrl_c_outside_a_game_exits_130_without_traceback():
+    code = ("import sys, hexarena.cli as c\n"
+            "def boom(*a, **k): raise KeyboardInterrupt\n"
+            "c.main = boom\n"
+            "c.entry()\n")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert got.returncode == 130 and got.stderr.strip() == "hexarena: interrupted"

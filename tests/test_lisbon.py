@@ -704,10 +704,13 @@ def test_ascii_has_row_letters_cell_ranges_and_the_turn():
     s.play("h8")
     s.play("a1")
     lines = str(s).split("\n")
-    assert len(lines) == 17
+    assert len(lines) == 19
     assert lines[0].startswith("a ") and lines[0].endswith("a1 .. a9") and "o" in lines[0]  # this turn: lower case
     assert lines[7].startswith("h ") and "X" in lines[7] and lines[7].endswith("h1 .. h16")
-    assert lines[-1] == "white to move: turn 2, 2 stones (1 placed)"
+    assert lines[8].split()[:2] == ["i", "1"]  # column numbers at the foot of their lines: 1 below-left of h1
+    assert lines[16].split() == ["9", "1", "1", "1", "1", "1", "1", "1"]  # 9 .. 16 under row p, tens above units
+    assert lines[17].split() == ["0", "1", "2", "3", "4", "5", "6"]
+    assert lines[-1] == "white to move: turn 2, 2 stones (1 placed; 'end' stops the turn here)"
 
 
 def test_svg_rings_the_winning_group_and_outlines_its_edge_cells():

@@ -121,6 +121,14 @@ def test_source_letters_and_ghost_cells_match_the_figure():
     assert row_sequences(ours, letters) == row_sequences(SOURCE_GHOSTS, letters)
 
 
+def test_ascii_ghosts_name_the_cell_they_mirror_or_repeat_its_stone():
+    s = play_all(new(opening="none"), ["A"])
+    board = str(s).split("\n")
+    assert board[0].split() == ["z", "y", "x", "w"]  # beyond the top edge: the bottom row, flipped
+    assert board[-2].split() == ["c", "c", "b", "X", "X"]  # A's stone shows on both of its ghosts
+    assert str(new(size=4)).split("\n")[0].split() == ["h"] * 5  # other sizes: the mirrored cells' row letters
+
+
 # --- the win ---------------------------------------------------------------------
 
 def test_source_finished_game_white_wins_with_seven_stones_each():
@@ -133,10 +141,10 @@ def test_source_finished_game_white_wins_with_seven_stones_each():
     plain = grid(s.game.topology, lambda c: ".XO"[stones[c]])
     assert chars(plain, "XO.") == chars(SOURCE_GAME, "XO.")
     board = [line[:16] for line in str(s).split("\n")]  # without the letter legend
-    # ghost cells repeat the glued cells' stones as the source draws them
-    ghosts = row_sequences(SOURCE_GAME_GHOSTS, "XOxo.")
-    # the source draws an empty ghost as a seam mark; ours is '_'
-    assert row_sequences("\n".join(board[:8]).replace("_", ""), "XOxo.") == ghosts
+    # ghost cells repeat the glued cells' stones where the source draws them (it writes them
+    # in lower case, we as the stones); an empty ghost, a seam mark there, is its cell's lower-case name here
+    ghosts = row_sequences(SOURCE_GAME_GHOSTS.upper(), "XO.")
+    assert row_sequences("\n".join(board[:8]), "XO.") == ghosts
     loop = {s.game.topology.name(c) for c in s.game.loop_cells(s.array)}
     assert loop == set("CGKJOSX")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any, Sequence, TextIO
 
@@ -28,6 +29,14 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 def _game(args: argparse.Namespace):
     try:
         return load(args.game, **parse_options(args.option))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _name(game: str) -> str:
+    """The registered name of ``game`` (or an alias)."""
+    try:
+        return game_class(game).name
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -80,10 +89,31 @@ def replay_summary(state: State) -> dict[str, Any]:
     }
 
 
+def _recorded(path: str) -> State:
+    """The game of the record file ``path`` (JSON or text); UsageError if unreadable."""
+    from .play import read_record
+
+    try:
+        return read_record(path)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _start(args: argparse.Namespace, record: str | None, moves: list[str]) -> tuple[State, list[str]]:
+    """The starting state and the moves still to play: from the record file
+    if given (then every positional is a move), else a new game of GAME."""
+    if record is None:
+        if args.game is None:
+            raise UsageError("name a GAME (or give a record file)")
+        return _game(args).new_state(), moves
+    if args.option:
+        raise UsageError("a record gives the game's options: no -o with a record file")
+    return _recorded(record), ([args.game] if args.game else []) + moves
+
+
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    game = _game(args)
-    state = game.new_state()
-    for i, move in enumerate(args.moves):
+    state, moves = _start(args, args.record, args.moves)
+    for i, move in enumerate(moves):
         try:
             state.play(move)
         except IllegalMove as e:
@@ -100,11 +130,26 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    from .play import play_terminal
+    from .play import PlayError, play_terminal
 
-    game = _game(args)
-    return play_terminal(game, args.vs, human_first=args.first != "second", seed=args.seed,
-                         hints=args.hints, out=out, inp=sys.stdin)
+    state = None
+    if args.load is not None:
+        state = _recorded(args.load)
+        if args.option:
+            raise UsageError("a record gives the game's options: no -o with --load")
+        if args.game is not None and _name(args.game) != state.game.name:
+            raise UsageError(f"{args.load} is a record of {state.game.name}, not {args.game}")
+    elif args.game is None:
+        raise UsageError("name a GAME (or --load a record file)")
+    game = state.game if state is not None else _game(args)
+    try:
+        return play_terminal(game, args.vs, human_first=args.first != "second", seed=args.seed,
+                             hints=args.hints, out=out, inp=sys.stdin, state=state)
+    except PlayError as e:
+        raise UsageError(str(e)) from None
+    except KeyboardInterrupt:
+        print("\ninterrupted: the game is abandoned", file=out)
+        return 130
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -115,6 +160,27 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
     return run_bench(args.games or list(GAMES), seconds=args.seconds, openspiel=not args.no_openspiel, out=out,
                      ai=args.ai)
+
+
+MAX_SEED = 2**32 - 1
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a positive finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (0 < value < math.inf):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive finite number of seconds (e.g. 0.5)")
+    return value
+
+
+def seed_number(text: str) -> int:
+    """argparse type: a seed, an integer 0..MAX_SEED."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_SEED):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed: an integer 0..{MAX_SEED}")
+    return int(text)
 
 
 class Parser(argparse.ArgumentParser):
@@ -134,10 +200,11 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     parsers: dict[str, argparse.ArgumentParser] = {}
 
-    def command(name: str, help_: str, run, game: bool = False) -> argparse.ArgumentParser:
+    def command(name: str, help_: str, run, game: bool | str = False) -> argparse.ArgumentParser:
+        """A command's parser; ``game`` True for a GAME argument, "optional" where a record may replace it."""
         sp = sub.add_parser(name, help=help_, prog=f"hexarena {name}")
         if game:
-            sp.add_argument("game", help=f"one of: {', '.join(GAMES)}")
+            sp.add_argument("game", nargs="?" if game == "optional" else None, help=f"one of: {', '.join(GAMES)}")
             sp.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
         sp.set_defaults(run=run)
         parsers[name] = sp
@@ -147,19 +214,22 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     command("cells", "cells, names and neighbours of a board", cmd_cells, game=True).add_argument(
         "--json", action="store_true")
 
-    sp = command("replay", "replay moves and print the position", cmd_replay, game=True)
+    sp = command("replay", "replay moves (of GAME, or after a record file's) and print the position", cmd_replay,
+                 game="optional")
     sp.add_argument("moves", nargs="*", metavar="MOVE")
+    sp.add_argument("--record", metavar="FILE", help="start from this JSON or text record (it names the game)")
     sp.add_argument("--json", action="store_true")
 
-    sp = command("play", "play in the terminal", cmd_play, game=True)
+    sp = command("play", "play in the terminal", cmd_play, game="optional")
     sp.add_argument("--vs", default="human", help="human, random or ai:LEVEL (default human: hot-seat)")
     sp.add_argument("--first", choices=("first", "second"), default="first", help="your seat against a program")
-    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--seed", type=seed_number, default=None, help=f"an integer 0..{MAX_SEED}")
     sp.add_argument("--hints", action="store_true", help="list the legal moves at every prompt")
+    sp.add_argument("--load", metavar="FILE", help="continue the game of this JSON or text record")
 
     sp = command("bench", "random playouts per second, beside OpenSpiel's C++ figures", cmd_bench)
     sp.add_argument("games", nargs="*", metavar="GAME")
-    sp.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    sp.add_argument("--seconds", type=positive_seconds, default=2.0, help="time per measurement (a positive number)")
     sp.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel reference")
     sp.add_argument("--ai", action="store_true", help="MCTS simulations/s instead, beside OpenSpiel's C++ MCTS")
     return top, parsers
@@ -188,3 +258,6 @@ def entry() -> None:
     except BrokenPipeError:  # output piped into a pager or head that closed early
         sys.stderr.close()
         sys.exit(0)
+    except KeyboardInterrupt:  # Ctrl-C outside a game
+        print("\nhexarena: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -1,107 +1,252 @@
-"""Terminal play: hot-seat, or against a program (``--vs random``, ``--vs ai:LEVEL``)."""
+"""Terminal play: hot-seat, or against a program (``--vs random``, ``--vs ai:LEVEL``).
+
+The front end knows nothing of the command line: bad setup (an unknown
+opponent, an unreadable record) raises :class:`PlayError`, a ValueError.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TextIO
+import os
+from importlib import resources
+from typing import Any, TextIO
 
 from .ai import agent, hint
-from .games.base import Game, IllegalMove, State
+from .games.base import Game, IllegalMove, State, quoted
+from .records import from_record
 
-HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's
-suggestion), 'undo', 'record' (text record), 'save FILE' (JSON record), 'help', 'quit'"""
+HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's suggestion), 'undo',
+'rules' (the game's rules and notation), 'record' (text record), 'save FILE' (JSON record),
+'load FILE' (a JSON or text record), 'resign', 'help', 'quit'"""
+AI_LEVELS = ("", *(str(n) for n in range(1, 11)))
+MAX_RECORD_BYTES = 1 << 20  # a record file larger than this is refused unread
+
+_ai_ready = False  # set once the AI has searched in this process (numba compiles on first use)
 
 
-def opponent(spec: str, seed: int | None):
-    """The program named by ``--vs``: None for a human."""
+class PlayError(ValueError):
+    """A terminal game that cannot start: an unknown opponent, an unreadable record."""
+
+
+def opponent(spec: str, seed: int | None) -> Any:
+    """The program named by ``--vs`` (``random``, ``ai:LEVEL``): None for a human."""
     if spec == "human":
         return None
     kind, _, level = spec.partition(":")
-    if kind == "ai":
+    shown = spec if len(spec) <= 40 else quoted(spec)
+    if kind == "ai" and level not in AI_LEVELS:
+        raise PlayError(f"--vs {shown}: level must be an integer 1..10 (ai:1 .. ai:10; ai alone is ai:5)")
+    try:
+        return agent("mcts", level=int(level or 5), seed=seed) if kind == "ai" else agent(kind, seed=seed)
+    except ValueError as e:
+        raise PlayError(f"--vs {shown}: {e}") from None
+
+
+def rules_text(name: str) -> str:
+    """The summary of game ``name``'s rules and notation, kept in the package."""
+    return (resources.files("hexarena") / "rules" / f"{name}.txt").read_text(encoding="utf-8").rstrip()
+
+
+def read_record(path: str) -> State:
+    """The game of the JSON or text record in file ``path``; PlayError if unreadable."""
+    try:
+        with open(os.path.expanduser(path), "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise PlayError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise PlayError(f"cannot read {path}: larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
         try:
-            return agent("mcts", level=int(level) if level.isdigit() else (level or 5), seed=seed)
-        except ValueError as e:
-            raise ValueError(f"--vs {spec}: {e}") from None
-    return agent(kind, seed=seed)
+            record: Any = json.loads(text)
+        except json.JSONDecodeError:
+            record = text.strip()
+        return from_record(record)
+    except (ValueError, RecursionError) as e:
+        raise PlayError(f"{path}: {e}") from None
 
 
-def _who(state: State) -> str:
-    return f"player {state.to_move + 1}" if state.to_move is not None else "nobody"
+def _prepare(out: TextIO) -> None:
+    """Say, once per process, that the AI's first search compiles."""
+    global _ai_ready
+    if not _ai_ready:
+        print("preparing the AI (compiling, once) ...", file=out, flush=True)
+        _ai_ready = True
+
+
+class Session:
+    """One terminal game: the state, the program (if any) and the prompt's commands."""
+
+    def __init__(self, state: State, bot: Any, vs: str, human_seat: int, hints: bool, out: TextIO) -> None:
+        self.state, self.bot, self.vs, self.human_seat = state, bot, vs, human_seat
+        self.hints, self.out = hints, out
+        self.changed = True  # the board changed since it was last shown
+        self._name_players()
+
+    def _name_players(self) -> None:
+        players = ["human", "human"]
+        if self.bot is not None:
+            players[1 - self.human_seat] = self.vs
+        self.state.meta["players"] = players
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def who(self) -> str:
+        """The player to move: 'you' or the program, 'player N' in hot-seat."""
+        p = self.state.to_move
+        if p is None:
+            return "nobody"
+        if self.bot is not None:
+            return "you" if p == self.human_seat else self.vs
+        return f"player {p + 1}"
+
+    def programs_turn(self) -> bool:
+        return self.bot is not None and not self.state.is_over() and self.state.to_move != self.human_seat
+
+    # the loop ---------------------------------------------------------------
+    def run(self, inp: TextIO) -> int:
+        """Play until 'quit', 'resign' or the end of input; the exit code."""
+        self.say(self.help())
+        while True:
+            if self.programs_turn():
+                self.program_moves()
+                continue
+            self.show()
+            prompt = "game over" if self.state.is_over() else f"player {self.state.to_move + 1}"
+            print(f"{prompt}> ", end="", file=self.out, flush=True)
+            line = inp.readline()
+            if not line:
+                self.say("\n(end of input)")
+                return 0
+            if not self.command(line.strip()):
+                return 0
+
+    def show(self) -> None:
+        """The board, when it changed since last shown (and the end, once)."""
+        if not self.changed:
+            return
+        self.changed = False
+        self.say(str(self.state))
+        written = self.state.written_moves()
+        if written and not self.state.is_over():
+            self.say(f"last move: {written[-1][1]}")
+        if self.state.is_over():
+            self.say("game over; the record: " + self.state.record_text())
+            self.say("'save FILE', 'record', 'undo' or 'quit'")
+        elif self.hints:
+            self.say("legal: " + ", ".join(self.state.legal_moves()))
+
+    def program_moves(self) -> None:
+        """The program's move, announced before and after it thinks."""
+        if hasattr(self.bot, "hint"):
+            _prepare(self.out)
+            self.say(f"{self.vs} is thinking...")
+            move, rate = self.bot.hint(self.state)
+            note = f" (estimated win rate {rate:.0%})"
+        else:
+            move, note = self.bot.choose(self.state), ""
+        self.state.play(move)
+        self.changed = True
+        self.say(f"{self.vs} plays {move}{note}")
+
+    def help(self) -> str:
+        moves = self.state.legal_moves()
+        return HELP.format(example=moves[0] if moves else "f5")
+
+    # commands ---------------------------------------------------------------
+    def command(self, line: str) -> bool:
+        """Handle one input line; False to end the session."""
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        simple = {"help": lambda: self.say(self.help()), "?": lambda: self.say(self.help()),
+                  "moves": lambda: self.say(", ".join(self.state.legal_moves()) or "none: the game is over"),
+                  "rules": lambda: self.say(rules_text(self.state.game.name)),
+                  "record": lambda: self.say(self.state.record_text()),
+                  "hint": self.hint, "undo": self.undo}
+        if line in ("quit", "exit", "q"):
+            return False
+        if line == "resign":
+            return self.resign()
+        if line in simple:
+            simple[line]()
+        elif word in ("save", "load"):
+            (self.save if word == "save" else self.load)(rest) if rest else self.say(f"usage: {word} FILE")
+        elif line:
+            self.move(line)
+        return True
+
+    def move(self, text: str) -> None:
+        before, mover = len(self.state.history), self.who()
+        try:
+            self.state.play(text)
+        except IllegalMove as e:
+            self.say(f"illegal: {e}")
+            return
+        self.say(f"{mover} {'play' if mover == 'you' else 'plays'} {' '.join(self.state.moves()[before:])}")
+        self.changed = True
+
+    def hint(self) -> None:
+        if self.state.is_over():
+            self.say("no hint: the game is over")
+            return
+        _prepare(self.out)
+        move, rate = hint(self.state, level=5, seed=0)
+        self.say(f"hint: {move} (estimated win rate {rate:.0%})")
+
+    def save(self, path: str) -> None:
+        try:
+            with open(os.path.expanduser(path), "w", encoding="utf-8") as f:
+                json.dump(self.state.record(), f, indent=1)
+        except OSError as e:
+            self.say(f"cannot save to {path}: {e.strerror or e}")
+            return
+        self.say(f"saved {path}")
+
+    def load(self, path: str) -> None:
+        try:
+            state = read_record(path)
+        except PlayError as e:
+            self.say(str(e))
+            return
+        self.state, self.changed = state, True
+        self._name_players()
+        self.say(f"loaded {path}: {state.game.name}, {len(state.history)} moves")
+
+    def resign(self) -> bool:
+        """The player to move (you, against a program) resigns: the session ends."""
+        if self.state.is_over():
+            self.say("the game is already over")
+            return True
+        loser = self.human_seat if self.bot is not None else self.state.to_move
+        self.say(self.state.record_text())
+        self.say(f"player {loser + 1} resigns: player {2 - loser} wins")
+        return False
+
+    def undo(self) -> None:
+        """Take back the last move; against a program, back to your last turn."""
+        probe = self.state.copy()
+        if not probe.history:
+            self.say("nothing to undo: no move has been played")
+            return
+        while probe.history:
+            probe.undo()
+            if self.bot is None or probe.to_move == self.human_seat:
+                break
+        else:
+            self.say(f"nothing to undo: you have not moved yet ({self.vs}'s opening move stays)")
+            return
+        while len(self.state.history) > len(probe.history):
+            self.state.undo()
+        self.changed = True
+        self.say(f"undone; {self.who()} to move" if self.bot is None else "undone; your move")
 
 
 def play_terminal(game: Game, vs: str, human_first: bool, seed: int | None, hints: bool,
-                  out: TextIO, inp: TextIO) -> int:
-    """Run a game at the terminal; returns the exit code."""
-    from .cli import UsageError
-
-    try:
-        bot = opponent(vs, seed)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    human_seat = 0 if human_first else 1
-    state = game.new_state()
-    state.meta["players"] = ["human", "human"] if bot is None else \
-        (["human", vs] if human_seat == 0 else [vs, "human"])
-    print(HELP.format(example=state.legal_moves()[0]), file=out)
-    while not state.is_over():
-        if bot is not None and state.to_move != human_seat:
-            if hasattr(bot, "hint"):
-                move, rate = bot.hint(state)
-                note = f" (estimated win rate {rate:.0%})"
-            else:
-                move, note = bot.choose(state), ""
-            state.play(move)
-            print(f"{vs} plays {move}{note}", file=out)
-            continue
-        print(state, file=out)
-        if hints:
-            print("legal: " + " ".join(state.legal_moves()), file=out)
-        print(f"{_who(state)}> ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            print("\n(end of input)", file=out)
-            return 0
-        if not _command(line.strip(), state, bot, human_seat, out):
-            return 0
-    print(state, file=out)
-    print(state.record_text(), file=out)
-    return 0
-
-
-def _command(line: str, state: State, bot, human_seat: int, out: TextIO) -> bool:
-    """Handle one input line; False to quit."""
-    word, _, rest = line.partition(" ")
-    if line in ("quit", "exit", "q"):
-        return False
-    if line in ("help", "?"):
-        print(HELP.format(example=state.legal_moves()[0]), file=out)
-    elif line == "moves":
-        print(" ".join(state.legal_moves()), file=out)
-    elif line == "hint":
-        move, rate = hint(state, level=5, seed=0)
-        print(f"hint: {move} (estimated win rate {rate:.0%})", file=out)
-    elif line == "record":
-        print(state.record_text(), file=out)
-    elif word == "save" and rest:
-        with open(rest, "w") as f:
-            json.dump(state.record(), f, indent=1)
-        print(f"saved {rest}", file=out)
-    elif line == "undo":
-        _undo(state, bot, human_seat, out)
-    elif line:
-        try:
-            state.play(line)
-        except IllegalMove as e:
-            print(f"illegal: {e}", file=out)
-    return True
-
-
-def _undo(state: State, bot, human_seat: int, out: TextIO) -> None:
-    """Take back the last move; against a program, back to the human's last turn."""
-    if not state.history:
-        print("nothing to undo", file=out)
-        return
-    state.undo()
-    while bot is not None and state.history and state.to_move != human_seat:
-        state.undo()
-    print(f"undone; {_who(state)} to move", file=out)
+                  out: TextIO, inp: TextIO, state: State | None = None) -> int:
+    """Run a game at the terminal (from ``state``, e.g. a loaded record); the exit code.
+    Raises PlayError for an unknown opponent."""
+    bot = opponent(vs, seed)
+    session = Session(state or game.new_state(), bot, vs, 0 if human_first else 1, hints, out)
+    return session.run(inp)

@@ -243,6 +243,7 @@ class HexPushpin(Game):
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
     def status(self, state) -> str:
+        """Who is to move or who won, where the pin is and the stones around it."""
         s = state._s
         sc = [int(v) for v in self.scores(s)]
         where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"
@@ -265,9 +266,11 @@ class HexPushpin(Game):
                 if dist:
                     arrows.append((self.pin(s), int(self.rays[self.pin(s), self._side(s, c), dist - 1])))
         ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() else []
+        last = svg_render.last_cell(state.history, lambda a: a // self.width if a < self.num_actions - 1 else None)
+        legend = [(1, "player 1 (first)"), (2, "player 2 (second)"), ("pin", "the pin"), ("last", "last stone")]
         return svg_render.board(self.topology, lambda c: int(board[c]) if board[c] != PIN_MARK else 0,
                                 highlight=ring, marks=marks, pieces={self.pin(s): "pin"}, paths=arrows,
-                                title=self.status(state), **kw)
+                                last=last, legend=legend, title=self.status(state), **kw)
 
     def _side(self, s: np.ndarray, c: int) -> int:
         return int(pin_side(self.topology.nbr, self.pin(s), c))

@@ -532,9 +532,16 @@ class PushGame(Game, abstract=True):
         s = state._s
         board, ball = self.stones(s), self.ball(s)
         moves = self.hint_moves(state) if hints else []
+        n = self.topology.ncells
+        last = svg_render.last_cell(state.history, lambda a: a // 6 if a < n * 6 else None)
+        legend = [*self.edge_legend(s), ("last", "last drop")]
         return svg_render.board(self.topology, lambda c: svg_render.BALL if c == ball else int(board[c]),
                                 marks=[c for c, _ in moves], arrows=moves, border=self._edge_colour,
-                                title=self.status(state, legend=False), **kw)
+                                last=last, legend=legend, title=self.status(state, legend=False), **kw)
+
+    def edge_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+        """The SVG legend's words for each kind of edge (``EDGE_STYLE``)."""
+        raise NotImplementedError
 
 
 def _column_header(topo: Topology) -> list[str]:
@@ -567,6 +574,10 @@ class Iqishiqi(PushGame):
         return f"{self.PLAYERS[state.to_move]} to move" + (" (North: N, SE, SW edges; South: S, NE, NW)" if legend else "")
 
     EDGE_STYLE = (("#2b6cd8", "N"), ("#d83a2b", "S"), ("#9a48c0", "*"))  # North's, South's, a corner's
+
+    def edge_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+        (north, _), (south, _), (corner, _) = self.EDGE_STYLE
+        return [(north, "North's edges: player 1"), (south, "South's: player 2"), (corner, "corners: the mover's")]
 
     def edge_kind(self, c: int, slot: int) -> int | None:
         """0 for North's edges (N, SE, SW), 1 for South's (S, NE, NW),

@@ -20,12 +20,13 @@ Euler characteristic of the triangular lattice), so no flood fill is needed.
 >>> s = hexarena.load("lisbon", size=(3, 3)).new_state()
 >>> for m in "c3 b2 end d4".split(): _ = s.play(m)
 >>> print(s)
-a     . . .        a1 .. a3
-b    . O . .       b1 .. b4
-c   . . X . .      c1 .. c5
-d    . . x .       d2 .. d5
-e     . . .        e3 .. e5
-black to move: turn 3, 2 stones (1 placed)
+a      . . .        a1 .. a3
+b     . O . .       b1 .. b4
+c    . . X . .      c1 .. c5
+d   1 . . x .       d2 .. d5
+e    2 . . .        e3 .. e5
+      3 4 5
+black to move: turn 3, 2 stones (1 placed; 'end' stops the turn here)
 """
 
 from __future__ import annotations
@@ -481,18 +482,22 @@ class Lisbon(Game):
 
     # rendering -----------------------------------------------------------
     def status(self, state) -> str:
+        """Who is to move, the turn's allowance and stones placed, or who won and how."""
         s = state._s
         if state.is_over():
             w = state.winner()
             if w is None:
                 return "the board is full: a draw"
             return f"{self.PLAYERS[w]} wins with {self.win_explanation(s)}"
+        early = "; 'end' stops the turn here" if state.step else ""
         return (f"{self.PLAYERS[state.to_move]} to move: turn {state.turn}, {int(s[ALLOW])} stone"
-                f"{'s' if s[ALLOW] != 1 else ''} ({state.step} placed)")
+                f"{'s' if s[ALLOW] != 1 else ''} ({state.step} placed{early})")
 
     def ascii(self, state) -> str:
-        """Row letters at the left, each row's cells at the right; X black,
-        O white, lower case for the stones of the turn in progress."""
+        """Row letters at the left, each row's cells at the right, the
+        numbers of the cells' names below the board's lower-left side and
+        bottom (a number's cells run up to the right from it); X black, O
+        white, lower case for the stones of the turn in progress."""
         s, topo = state._s, self.topology
         board, when = self.stones(s), self.placed_turn(s)
         current = int(s[TURN]) if not state.is_over() else -1
@@ -504,8 +509,9 @@ class Lisbon(Game):
         letters = [topo.name(next(c for c in range(topo.ncells) if topo.xy[c, 1] == r)).rstrip("0123456789")
                    for r in range(topo.rows)]
         width = max(map(len, letters)) + 1
-        text = ascii_render.grid(topo, char, left=lambda r: letters[r].ljust(width) + "  ",
-                                 right=lambda r: "      " + ascii_render.row_range(topo, r))
+        numbers = ascii_render.foot_labels(topo, lambda c: topo.name(c).lstrip("abcdefghijklmnopqrstuvwxyz"))
+        text = ascii_render.grid(topo, char, left=lambda r: (letters[r] if r < topo.rows else "").ljust(width) + "  ",
+                                 right=lambda r: "      " + ascii_render.row_range(topo, r), extra=numbers)
         return text + "\n" + self.status(state)
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
@@ -521,5 +527,16 @@ class Lisbon(Game):
             if s[WIN_HOW] & RING:
                 accent += self.enclosed(s, group)
         marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
+        turn, legend = self.marked_turn(state)
+        last = np.flatnonzero((self.placed_turn(s) == turn) & (board > 0)).tolist()
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=group, marks=marks,
-                                accent=accent, title=self.status(state), **kw)
+                                accent=accent, last=last, title=self.status(state),
+                                legend=[(BLACK, "Black: player 1"), (WHITE, "White: player 2"), ("last", legend)],
+                                **kw)
+
+    def marked_turn(self, state) -> tuple[int, str]:
+        """The turn whose stones the SVG rings: the one in progress once it
+        has a stone, else the last one; and the legend's words for them."""
+        if state.step or state.is_over():
+            return state.turn, "this turn's stones"
+        return state.turn - 1, "last turn's stones"

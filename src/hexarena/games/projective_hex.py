@@ -10,14 +10,14 @@ odd cycle.
 >>> s = hexarena.load("projective-hex", opening="none").new_state()
 >>> for m in "B C F G N J #".split(): _ = s.play(m)
 >>> print(s)
-    _ _ _ _
-   _ . X O _            A B C
-  _ . . X O _          D E F G
- _ . . O . . _        H I J K L
-_ . X . X . . _      M N O # P Q
- _ . . . . . _        R S T U V
-  o . . . . _          W X Y Z
-   o o x _ _
+    z y x w
+   z . X O w            A B C
+  v . . X O r          D E F G
+ q . . O . . m        H I J K L
+q . X . X . . m      M N O # P Q
+ l . . . . . h        R S T U V
+  O . . . . d          W X Y Z
+   O O X a a
 player 2 (white) to move
 """
 
@@ -358,11 +358,13 @@ class ProjectiveHex(Game):
 
     # rendering -----------------------------------------------------------
     def ascii(self, state) -> str:
+        """X black, O white; around the rim the ghost cells (the cells beyond
+        each glued edge) repeat their cell's stone, or when empty show its
+        name in lower case (on other sizes than 3, its row letter)."""
         board = self.stones(state._s)
         stone = {0: ".", BLACK: "X", WHITE: "O"}
-        ghost = {0: "_", BLACK: "x", WHITE: "o"}
-        text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])],
-                                 lambda c: ghost[int(board[c])], right=self._legend())
+        ghost = lambda c: stone[int(board[c])] if board[c] else self.topology.name(c)[0].lower()  # noqa: E731
+        text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])], ghost, right=self._legend())
         return text + "\n" + self.status(state)
 
     def _legend(self):
@@ -373,6 +375,7 @@ class ProjectiveHex(Game):
         return lambda r: "      " + ascii_render.row_range(self.topology, r)
 
     def status(self, state) -> str:
+        """Who is to move (with colours once chosen), the opening's stage, or who won."""
         s = state._s
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731
@@ -385,11 +388,23 @@ class ProjectiveHex(Game):
         return f"{who(state.to_move)} to move"
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The board and its ghost cells; the winning loop ringed, the last
+        stone marked, a legend of who plays which colour."""
         board = self.stones(state._s)
+        n = self.topology.ncells
         loop = self.loop_cells(state._s) if state.is_over() else []
-        marks = [a for a in state.legal_actions() if a < self.topology.ncells] if hints else []
+        marks = [a for a in state.legal_actions() if a < n] if hints else []
+        last = svg_render.last_cell(state.history, lambda a: a if a < n else None)
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=loop, marks=marks,
-                                title=self.status(state), **kw)
+                                last=last, legend=self.svg_legend(state._s), title=self.status(state), **kw)
+
+    def svg_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+        """Which colour is whose (open while cut-and-choose is), and the last-move ring."""
+        colours = [self.colour(s, p) for p in (0, 1)]
+        if colours[0] is None:
+            return [(BLACK, "black"), (WHITE, "white: player 2 will choose one"), ("last", "last stone")]
+        items = sorted((BLACK if colours[p] == "black" else WHITE, f"{colours[p]}: player {p + 1}") for p in (0, 1))
+        return [*items, ("last", "last stone")]
 
 
 def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:

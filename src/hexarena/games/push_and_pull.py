@@ -499,6 +499,7 @@ class PushAndPull(Game):
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
     def status(self, state) -> str:
+        """Who is to place or move which marker, or who won and how."""
         s = state._s
         if state.is_over():
             w = state.winner()
@@ -532,4 +533,8 @@ class PushAndPull(Game):
         pieces = {int(s[MARK]): "marker1", int(s[MARK + 1]): "marker2"}
         stone = [] if s[STONE] < 0 else [int(s[STONE])]
         neutral = lambda c: svg_render.NEUTRAL if board[c] == NEUTRAL else 0  # noqa: E731
-        return svg_render.board(self.topology, neutral, highlight=stone, marks=marks, pieces=pieces, paths=arrows, title=self.status(state), **kw)
+        last = svg_render.last_cell(state.history, lambda a: a if a < n else None)
+        legend = [("marker1", "player 1's marker"), ("marker2", "player 2's marker"), (svg_render.NEUTRAL, "stones"),
+                  ("last", "last placement")]
+        return svg_render.board(self.topology, neutral, highlight=stone, marks=marks, pieces=pieces, paths=arrows,
+                                last=last, legend=legend, title=self.status(state), **kw)

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import kernel_set, njit
+from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
 from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, scratch, size_option
 
@@ -222,6 +223,11 @@ class Weituweiqi(PushGame):
         return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
 
     EDGE_STYLE = (("#2b9a48", "#"),)  # every edge: the Escaper's goal
+
+    def edge_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+        roles = self.roles(s)
+        escaper = f" ({self.PLAYERS[roles.index('escaper')]})" if roles[0] else ""
+        return [(self.EDGE_STYLE[0][0], f"edges: the Escaper's goal{escaper}")]
 
     def edge_kind(self, c: int, slot: int) -> int | None:
         return 0 if self.topology.nbr[c, slot] < 0 else None

@@ -20,16 +20,20 @@ def grid(
     ghost_char: Callable[[int], str] | None = None,
     right: Callable[[int], str] | None = None,
     left: Callable[[int], str] | None = None,
+    extra: dict[tuple[int, int], str] | None = None,
 ) -> str:
     """Draw ``topo`` with ``cell_char(cell)`` at each cell.
 
     ``ghost_char(glued_cell)`` draws the ghost ring of glued boards;
-    ``left(row)``/``right(row)`` add labels beside each row.
+    ``left(row)``/``right(row)`` add labels beside each row (``left`` is
+    asked for every line drawn, rows of ``extra`` included); ``extra`` maps
+    ``(x, row)`` to further characters (e.g. :func:`foot_labels`).
     """
     points = {(int(x), int(r)): cell_char(c) for c, (x, r) in enumerate(topo.xy)}
     if ghost_char is not None:
         for x, r, c in topo.ghosts:
             points[(x, r)] = ghost_char(c)
+    points.update(extra or {})
     xs = [x for x, _ in points]
     rs = [r for _, r in points]
     x0, x1 = min(xs), max(xs)
@@ -46,6 +50,40 @@ def grid(
             line = line.ljust(x1 - x0 + 1 + (len(left(r)) if left else 0)) + right(r)
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def foot_labels(topo: Topology, key: Callable[[int], str]) -> dict[tuple[int, int], str]:
+    """Characters for :func:`grid`'s ``extra`` that write ``key(cell)``
+    once per north-east running line of cells (say the numbers of
+    Havannah-style names) just below-left of the line's lowest cell: across
+    where it fits, else downwards (tens above units), else further down.
+
+    >>> from hexarena.board import hexhex
+    >>> topo = hexhex(3)
+    >>> print(grid(topo, lambda c: ".", extra=foot_labels(topo, lambda c: topo.name(c)[1:])))
+       . . .
+      . . . .
+     . . . . .
+    1 . . . .
+     2 . . .
+      3 4 5
+    """
+    lowest: dict[str, tuple[int, int]] = {}
+    for c in range(topo.ncells):
+        x, r = int(topo.xy[c, 0]), int(topo.xy[c, 1])
+        if key(c) not in lowest or r > lowest[key(c)][1]:
+            lowest[key(c)] = (x, r)
+    taken = {(int(x), int(r)) for x, r in topo.xy}
+    out: dict[tuple[int, int], str] = {}
+    for text, (x, r) in sorted(lowest.items(), key=lambda item: item[1][0]):
+        n = len(text)
+        places = [[(x - 1 - i, r + 1) for i in range(n)][::-1], [(x - 1, r + 1 + i) for i in range(n)]]
+        places += [[(x - d - i, r + d) for i in range(n)][::-1] for d in range(2, topo.rows + 2)]
+        spot = next(p for p in places if not any((px + j, pr) in taken for px, pr in p for j in (-1, 0, 1)))
+        for point, ch in zip(spot, text):
+            out[point] = ch
+            taken.add(point)
+    return out
 
 
 def row_range(topo: Topology, row: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence, Union
 
 from ..board import STEP, Topology
 
@@ -19,6 +19,9 @@ PIECE = {"pin": ("#c0392b", "#6e1f17", "#fff"), "marker1": ("#202020", "#d4a017"
          "marker2": ("#f4f4f4", "#d4a017", "#333")}
 BOARD_FILL = "#e8c98e"
 GHOST_FILL = "#f3e6c8"
+LAST = "#12b0d0"  # the ring around the last move's (or this turn's) cells
+TITLE_SIZE, LEGEND_SIZE = 13, 11  # font sizes in px
+Swatch = Union[int, str]  # a stone code, a piece name ("pin", "marker1"), "last", or an edge colour "#rrggbb"
 
 
 def hexagon(cx: float, cy: float, r: float = R) -> str:
@@ -39,6 +42,8 @@ def board(
     paths: Iterable[tuple[int, int]] = (),
     border: Callable[[int, int], str | None] | None = None,
     accent: Iterable[int] = (),
+    last: Iterable[int] = (),
+    legend: Sequence[tuple[Swatch, str]] = (),
 ) -> str:
     """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark), 2 (light),
     ``NEUTRAL`` (a grey stone) or ``BALL`` (a red neutral piece).
@@ -52,26 +57,34 @@ def board(
     ``arrows`` ``(cell, slot)`` draw a short arrow in cell pointing along
     direction slot; ``paths`` draw (from, to) cell arrows (a piece's
     possible moves); ``border(cell, slot)`` colours the rim's hexagon sides
-    (slots with no neighbour), None leaving them plain.
+    (slots with no neighbour), None leaving them plain.  ``last`` rings
+    the cells of the last move (or of the turn in progress); ``legend``
+    writes ``(swatch, text)`` pairs under the board (whose colour is whose).
+    The picture is at least as wide as its title and legend.
     """
     pieces = pieces or {}
     label = label or topo.name
     hi = set(highlight)
     mk = set(marks)
     ac = set(accent)
+    ls = set(last)
     items: list[tuple[int, int, int, bool]] = [(int(x), int(r), c, False) for c, (x, r) in enumerate(topo.xy)]
     if ghosts:
         items += [(x, r, c, True) for x, r, c in topo.ghosts]
     xs = [x for x, *_ in items]
     rs = [r for _, r, *_ in items]
-    ox = -min(xs) * DX + R + 4
+    board_width = (max(xs) - min(xs)) * DX + 2 * R + 8
+    width = max(board_width, text_width(title, TITLE_SIZE) + 16)
+    rows = legend_rows(legend, width)
+    ox = -min(xs) * DX + R + 4 + (width - board_width) / 2
     oy = -min(rs) * DY + R + 4 + (18 if title else 0)
-    width = (max(xs) - min(xs)) * DX + 2 * R + 8
-    height = (max(rs) - min(rs)) * DY + 2 * R + 8 + (18 if title else 0)
+    board_bottom = (max(rs) - min(rs)) * DY + 2 * R + 8 + (18 if title else 0)
+    height = board_bottom + 16 * len(rows)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
            f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">']
     if title:
-        out.append(f'<text x="{width / 2:.1f}" y="16" text-anchor="middle" font-size="13">{escape(title)}</text>')
+        out.append(f'<text x="{width / 2:.1f}" y="16" text-anchor="middle" font-size="{TITLE_SIZE}">'
+                   f'{escape(title)}</text>')
     for x, r, c, ghost in items:
         cx, cy = ox + x * DX, oy + r * DY
         fill = GHOST_FILL if ghost else BOARD_FILL
@@ -91,8 +104,11 @@ def board(
         piece = pieces.get(c) if not ghost else None
         if piece:
             out.append(_piece(piece, cx, cy))
-        if c in mk and not ghost and not s and not piece:
-            out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.2:.1f}" fill="#2a7"/>')
+        if c in ls and not ghost:
+            out.append(f'<circle class="last" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.86:.1f}" fill="none" '
+                       f'stroke="{LAST}" stroke-width="2.5"/>')
+        if c in mk and not ghost and not s and not piece:  # above the label, not on it
+            out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy - R * 0.62:.1f}" r="{R * 0.15:.1f}" fill="#2a7"/>')
         text_fill = PIECE[piece][2] if piece else "#fff" if s == 1 else "#333"
         name = label(c).lower() if ghost else label(c)
         style = ' font-style="italic"' if ghost else ""
@@ -107,19 +123,75 @@ def board(
                       'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2a7"/></marker></defs>')
     out += _rim(topo, border, ox, oy) if border else []
     out += [_arrow(ox + int(topo.xy[c, 0]) * DX, oy + int(topo.xy[c, 1]) * DY, d) for c, d in arrows]
+    out += [_legend_row(row, width, board_bottom + 16 * i) for i, row in enumerate(rows)]
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _piece(kind: str, cx: float, cy: float) -> str:
-    """A neutral piece: the pin as a diamond, a marker as a ringed disc."""
+def last_cell(history: Sequence[int], cell_of: Callable[[int], int | None]) -> list[int]:
+    """``[cell]`` of the latest action in ``history`` that has one
+    (``cell_of(action)``, None for actions without a cell), else ``[]``."""
+    for action in reversed(history):
+        cell = cell_of(action)
+        if cell is not None:
+            return [cell]
+    return []
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of ``text``'s width in px in a sans-serif font of ``size`` px."""
+    return len(text) * size * 0.6
+
+
+def _item_width(text: str) -> float:
+    return 14 + len(text) * LEGEND_SIZE * 0.52 + 10
+
+
+def legend_rows(legend: Sequence[tuple[Swatch, str]], width: float) -> list[list[tuple[Swatch, str]]]:
+    """The legend's items in rows that fit ``width`` px."""
+    rows: list[list[tuple[Swatch, str]]] = []
+    for item in legend:
+        if rows and sum(_item_width(t) for _, t in rows[-1]) + _item_width(item[1]) <= width - 8:
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    return rows
+
+
+def _legend_row(row: list[tuple[Swatch, str]], width: float, top: float) -> str:
+    """One centred row of legend items: a swatch, then its text."""
+    x = (width - sum(_item_width(t) for _, t in row)) / 2 + 8
+    parts = []
+    for swatch, text in row:
+        parts.append(_swatch(swatch, x, top + 8))
+        parts.append(f'<text x="{x + 10:.1f}" y="{top + 12:.1f}" font-size="{LEGEND_SIZE}">{escape(text)}</text>')
+        x += _item_width(text)
+    return '<g class="legend">' + "".join(parts) + "</g>"
+
+
+def _swatch(swatch: Swatch, cx: float, cy: float) -> str:
+    """A legend's small sample: a stone, a piece, the last-move ring or an edge colour."""
+    r = 6.0
+    if isinstance(swatch, int):
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{STONE[swatch]}" stroke="#555" stroke-width="1"/>'
+    if swatch in PIECE:
+        return _piece(swatch, cx, cy, r, cls="")
+    if swatch == "last":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="none" stroke="{LAST}" stroke-width="2.5"/>'
+    return (f'<line x1="{cx - r:.1f}" y1="{cy:.1f}" x2="{cx + r:.1f}" y2="{cy:.1f}" stroke="{swatch}" '
+            f'stroke-width="4" stroke-linecap="round"/>')
+
+
+def _piece(kind: str, cx: float, cy: float, r: float = R * 0.72, cls: str | None = None) -> str:
+    """A neutral piece of radius about ``r``: the pin as a diamond, a marker
+    as a ringed disc; its class is ``kind`` unless ``cls`` says otherwise."""
     fill, outline, _ = PIECE[kind]
+    attr = f' class="{kind if cls is None else cls}"' if cls != "" else ""
     if kind == "pin":
-        r = R * 0.7
         pts = f"{cx:.1f},{cy - r:.1f} {cx + r:.1f},{cy:.1f} {cx:.1f},{cy + r:.1f} {cx - r:.1f},{cy:.1f}"
-        return f'<polygon class="pin" points="{pts}" fill="{fill}" stroke="{outline}" stroke-width="1.5"/>'
-    return (f'<circle class="{kind}" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.72:.1f}" fill="{fill}" '
-            f'stroke="{outline}" stroke-width="4"/>')
+        return f'<polygon{attr} points="{pts}" fill="{fill}" stroke="{outline}" stroke-width="1.5"/>'
+    return (f'<circle{attr} cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" '
+            f'stroke="{outline}" stroke-width="{max(1.5, r / 3.6):.1f}"/>')
 
 
 def _rim(topo: Topology, colour: Callable[[int, int], str | None], ox: float, oy: float) -> list[str]:
