@@ -209,6 +209,7 @@ class Nim(Game):
 
     name = "test-nim"
     OPTIONS = {}
+    WORDS = ("take", "end")
     kernels = type("K", (), {"legal": staticmethod(nim_legal), "apply": staticmethod(nim_apply),
                              "playout": staticmethod(nim_playout)})
 
