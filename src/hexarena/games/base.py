@@ -129,7 +129,7 @@ def shown(value: Any) -> str:
     try:
         return _SHOW.repr(value)
     except (ValueError, RecursionError):  # an int too long to write out, a nesting too deep
-        return f"a {type(value).__name__} too large to show"
+        return "a value too large to show"
 
 
 class Game:

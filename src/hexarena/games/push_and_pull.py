@@ -404,8 +404,7 @@ class PushAndPull(Game):
         head = words[:1] if words and self.topology.find(words[0]) is not None else []
         moves = words[len(head):]
         if not words or len(moves) > 2 or not all(_MARKER.fullmatch(w) for w in moves):
-            raise self.malformed(text, "a cell (o5), a marker's move (-2, 2, +2, 0 or --), or a cell and "
-                                       "both markers' moves (o5 -2 2: own, then the opponent's)")
+            raise self.malformed(text, "a cell (o5), a marker's move (-2, +2, 0, --), or both (o5 -2 2)")
         return " ".join(head + ["0" if w == "--" else w.lstrip("+") for w in moves])
 
     def parse_steps(self, s: np.ndarray, text: str, legal_: list[int]) -> list[int]:
