@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hexarena
-from hexarena import IllegalMove, MalformedMove, from_record
+from hexarena import AmbiguousMove, IllegalMove, MalformedMove, from_record
 from hexarena.games.base import shown
 
 from .conftest import EXTRA_CONFIGS
@@ -29,7 +29,7 @@ from .conftest import EXTRA_CONFIGS
 MAX_MESSAGE = 300
 FUZZ = settings(deadline=None)
 
-pytestmark = pytest.mark.parametrize("name", hexarena.GAMES)
+per_game = pytest.mark.parametrize("name", hexarena.GAMES)
 
 
 # --- states to attack ---------------------------------------------------------------------
@@ -142,6 +142,7 @@ def _error(call) -> Exception:
     raise AssertionError("accepted")
 
 
+@per_game
 @FUZZ
 @given(data=st.data())
 def test_hostile_move_text_is_refused_cleanly(name, data):
@@ -152,6 +153,7 @@ def test_hostile_move_text_is_refused_cleanly(name, data):
     assert snapshot(state) == before
 
 
+@per_game
 @FUZZ
 @given(data=st.data())
 def test_a_finished_game_refuses_every_move(name, data):
@@ -160,6 +162,7 @@ def test_a_finished_game_refuses_every_move(name, data):
     assert refused(lambda: state.play(text), state)
 
 
+@per_game
 def test_non_strings_and_long_text_are_malformed(name):
     state = game(name, 0).new_state()
     for bad in (None, 5, 5.0, b"e4", ["e4"], {"m": 1}, True, "e" * 65, "e" * 10_000, "\u212a5", "\u00a0e4", "e4\n"):
@@ -179,6 +182,7 @@ def hostile_actions(legal: list[int]):
                      st.integers(-2**63, 2**63 - 1).map(np.int64), st.just(2**64), st.just(10**100))
 
 
+@per_game
 @FUZZ
 @given(data=st.data())
 def test_hostile_action_ids_are_refused_cleanly(name, data):
@@ -217,6 +221,7 @@ def check_options(name: str, options: dict) -> None:
     assert from_record(json.loads(json.dumps(state.record()))) == state
 
 
+@per_game
 @FUZZ
 @given(data=st.data())
 def test_hostile_options_are_refused_cleanly(name, data):
@@ -229,6 +234,7 @@ def test_hostile_options_are_refused_cleanly(name, data):
     refused(lambda: from_record(text), kinds=(ValueError,))
 
 
+@per_game
 @pytest.mark.parametrize("size", [400, 10**6, "1000000", 10**100])
 def test_huge_sizes_are_refused_at_once(name, size):
     if "size" not in hexarena.game_class(name).OPTIONS:
@@ -300,6 +306,7 @@ def tampered(draw, record: dict):
     return rec, False
 
 
+@per_game
 @FUZZ
 @given(data=st.data())
 def test_tampered_json_records_are_refused_cleanly(name, data):
@@ -338,6 +345,7 @@ def mutated_text(draw, line: str):
     return line + " " + draw(st.text(max_size=8))
 
 
+@per_game
 @FUZZ
 @given(data=st.data())
 def test_mutated_text_records_are_refused_cleanly(name, data):
@@ -350,6 +358,7 @@ def test_mutated_text_records_are_refused_cleanly(name, data):
     assert from_record(rebuilt.record_text()) == rebuilt
 
 
+@per_game
 def test_text_records_are_ascii_with_short_turn_numbers(name):
     line = game(name, 0).new_state().record_text()
     for bad in (line.replace("]", "]\u00a0"), line.replace(" ", "\u2003", 1), "\u0661. " + line,
@@ -358,3 +367,80 @@ def test_text_records_are_ascii_with_short_turn_numbers(name):
             from_record(bad)
         check_refusal(info.value)
     assert from_record(line + "\n") == from_record(line)
+
+
+# --- what each game reads (docs/notation.md, "Move text") ------------------------------------
+
+WEITU = ["c6", "q6", "r7", "d7", "g2", "q8"]  # then e8 can push the ball e or ne
+NOTATION = [  # (game, options, moves before, text, the move it names or the refusal)
+    ("projective-hex", {"opening": "none"}, [], "hash", "#"),
+    ("projective-hex", {"opening": "none"}, [], " HaSh ", "#"),
+    ("projective-hex", {"opening": "none"}, [], "j", "J"),
+    ("projective-hex", {"opening": "none"}, ["J"], "j", IllegalMove),
+    ("projective-hex", {"opening": "none"}, [], "J#", MalformedMove),
+    ("projective-hex", {"opening": "none"}, [], "+J", MalformedMove),
+    ("projective-hex", {"opening": "none"}, [], "hash!", MalformedMove),
+    ("projective-hex", {"opening": "none"}, [], "SWAP", IllegalMove),
+    ("projective-hex", {"size": 4}, [], "hash", MalformedMove),
+    ("projective-hex", {"size": 4}, [], "A1", "a1"),
+    ("lisbon", {}, [], "H8", "h8"),
+    ("lisbon", {}, [], "End", IllegalMove),
+    ("lisbon", {}, [], "h 8", MalformedMove),
+    ("lisbon", {}, [], "+h8", MalformedMove),
+    ("weituweiqi", {}, WEITU, "e8", AmbiguousMove),
+    ("weituweiqi", {}, WEITU, "e8n", "e8ne"),
+    ("weituweiqi", {}, WEITU, "E8NE", "e8ne"),
+    ("weituweiqi", {}, WEITU, "e8 ne", MalformedMove),
+    ("weituweiqi", {}, WEITU, "e8sw", IllegalMove),
+    ("weituweiqi", {}, [], "Block", "block"),
+    ("iqishiqi", {}, [], "h1ne", IllegalMove),
+    ("iqishiqi", {}, [], "h1 se", MalformedMove),
+    ("iqishiqi", {}, [], "z99", MalformedMove),
+    ("hex-pushpin", {}, [], "e4", AmbiguousMove),
+    ("hex-pushpin", {}, [], " E4   2 ", "e4 2"),
+    ("hex-pushpin", {}, [], "e4 2?!", "e4 2"),
+    ("hex-pushpin", {}, [], "e4! 2", "e4 2"),
+    ("hex-pushpin", {}, [], "e6!-", "e6"),
+    ("hex-pushpin", {}, [], "k6 -", "k6"),
+    ("hex-pushpin", {}, [], "Pass", "pass"),
+    ("hex-pushpin", {}, [], "e4 -", IllegalMove),
+    ("hex-pushpin", {}, [], "e4 9", IllegalMove),
+    ("hex-pushpin", {}, [], "e4 +2", MalformedMove),
+    ("hex-pushpin", {}, [], "e4 0", MalformedMove),
+    ("hex-pushpin", {}, [], "e4 2 3", MalformedMove),
+    ("hex-pushpin", {}, [], "e4!!? 2", MalformedMove),
+    ("hex-pushpin", {}, [], "e4! 2!", MalformedMove),
+    ("hex-pushpin", {}, [], "pass -", MalformedMove),
+    ("push-and-pull", {}, [], "O5  -2  +2", "o5 -2 2"),
+    ("push-and-pull", {}, ["o5"], "-2 +2", "-2 2"),
+    ("push-and-pull", {}, [], "++o5", MalformedMove),
+    ("push-and-pull", {}, [], "+o5", MalformedMove),
+    ("push-and-pull", {}, [], "o5 ++2 2", MalformedMove),
+    ("push-and-pull", {}, [], "o5 -02 2", MalformedMove),
+    ("push-and-pull", {}, [], "o5 -0 2", MalformedMove),
+    ("push-and-pull", {}, [], "o5 -2 2 1", MalformedMove),
+    ("push-and-pull", {}, [], "o5!", MalformedMove),
+    ("push-and-pull", {}, [], "-2", IllegalMove),
+    ("push-and-pull", {}, ["o5"], "k1", IllegalMove),
+]
+
+
+@pytest.mark.parametrize("name,options,before,text,want", NOTATION)
+def test_each_game_reads_what_its_notation_says(name, options, before, text, want):
+    state = hexarena.load(name, **options).new_state()
+    for move in before:
+        state.play(move)
+    if isinstance(want, str):
+        assert state.parse_steps(text) == state.parse_steps(want)
+        return
+    before = snapshot(state)
+    with pytest.raises(want) as info:
+        state.play(text)
+    assert type(info.value) is want and snapshot(state) == before
+    check_refusal(info.value)
+
+
+def test_the_hash_alias_is_read_everywhere_and_written_as_hash():
+    state = from_record("[projective-hex size=3 opening=none] 1. J 2. hash *")
+    assert state.moves() == ["J", "#"] and state.record()["moves"] == ["J", "#"]
+    assert from_record({"game": "projective-hex", "options": {"opening": "none"}, "moves": ["HASH"]}).moves() == ["#"]
