@@ -209,6 +209,7 @@ class Nim(Game):
 
     name = "test-nim"
     PLANES = ()
+    WORDS = ("take", "end")
     kernels = kernel_set(nim_legal, nim_apply, nim_playout)
 
     def __init__(self, pile):

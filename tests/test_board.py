@@ -59,10 +59,17 @@ def test_cells_json_lists_names_geometry_neighbours_edges():
 
 @pytest.mark.parametrize("bad", [(1, 3), (3, 1)])
 def test_hexhex_rejects_tiny_sides(bad):
-    with pytest.raises(ValueError, match="at least 2"):
+    with pytest.raises(ValueError, match="integers from 2 to 64"):
+        hexhex(*bad)
+
+
+@pytest.mark.parametrize("bad", [(65,), (3, 10**6), (10**5000,), (3.0,), (True, 3)])
+def test_hexhex_refuses_huge_or_odd_sides_at_once(bad):
+    with pytest.raises(ValueError, match="integers from 2 to 64"):
         hexhex(*bad)
 
 
 def test_projective_rejects_tiny_sizes():
-    with pytest.raises(ValueError, match=">= 2"):
-        projective(1)
+    for bad in (1, 65, 10**6, 10**5000, "3"):
+        with pytest.raises(ValueError, match="from 2 to 64"):
+            projective(bad)

@@ -65,7 +65,7 @@ def test_replay_illegal_move_json_error_and_exit_2():
     (["replay", "projective-hex", "-o", "size=1"], "bad value 1 for option 'size'"),
     (["replay", "projective-hex", "-o", "sise=4"], "unknown option 'sise'"),
     (["replay", "projective-hex", "-o", "size"], "option 'size' is not key=value"),
-    (["replay", "projective-hex", "-o", "opening=none", "A", "ZZ"], "move 2 'ZZ': 'ZZ' is not a cell"),
+    (["replay", "projective-hex", "-o", "opening=none", "A", "ZZ"], "move 2 'ZZ': 'ZZ' is not a move of projective-hex"),
     (["cells", "nope", "--json"], "unknown game 'nope'"),
     (["play", "projective-hex", "--vs", "robot"], "unknown agent kind 'robot'"),
 ])
@@ -109,7 +109,8 @@ def test_bench_without_openspiel():
 def test_installed_entry_point_exit_code():
     exe = os.path.join(os.path.dirname(sys.executable), "hexarena")
     bad = subprocess.run([exe, "replay", "projective-hex", "QQ"], capture_output=True, text=True)
-    assert bad.returncode == 2 and bad.stderr.strip().endswith("is not a cell of this board (cells are named like A, B, C)")
+    assert bad.returncode == 2 and bad.stderr.strip().endswith("'QQ' is not a move of projective-hex: a move is a cell A..Z or # (also written 'hash'), "
+                                                                 "or 'swap' or 'black' or 'white'")
     good = subprocess.run([exe, "replay", "projective-hex", "J", "--json"], capture_output=True, text=True)
     assert good.returncode == 0 and json.loads(good.stdout)["moves"] == ["J"]
 

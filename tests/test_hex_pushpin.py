@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hexarena
-from hexarena import IllegalMove
+from hexarena import AmbiguousMove, IllegalMove
 from hexarena.board import STEP
 from hexarena.games.hex_pushpin import BOARD, PIN, PIN_MARK
 
@@ -70,7 +70,7 @@ def test_other_sizes_start_the_pin_on_their_centre(size, cells, centre):
 
 @pytest.mark.parametrize("bad", [2, 0, "x", True])
 def test_bad_size_is_refused_naming_the_allowed_values(bad):
-    with pytest.raises(ValueError, match="size.*an integer >= 3"):
+    with pytest.raises(ValueError, match="size.*an integer from 3 to 13"):
         hexarena.load("hex-pushpin", size=bad)
 
 
@@ -143,7 +143,7 @@ def test_a_placement_whose_only_landings_are_edge_cells_is_illegal():
 
 def test_a_push_needs_its_distance_and_a_far_stone_takes_none():
     s = new()
-    with pytest.raises(IllegalMove, match="choose a distance: e4 1, e4 2"):
+    with pytest.raises(AmbiguousMove, match="'e4' pushes the pin; say how far: e4 1, e4 2"):
         s.play("e4")
     with pytest.raises(IllegalMove, match="e4 3.*choose a distance"):
         s.play("e4 3")

@@ -101,7 +101,7 @@ def test_occupied_cells_and_the_ball_cell_are_refused():
         s.play("k8")
     with pytest.raises(IllegalMove, match="'q8' holds the ball"):
         s.play("q8")
-    with pytest.raises(IllegalMove, match="not a cell"):
+    with pytest.raises(IllegalMove, match="'z40' is not a move of iqishiqi: a move is a cell"):
         s.play("z40")
     with pytest.raises(IllegalMove, match="not a move"):
         s.play("8k")

@@ -183,7 +183,7 @@ def test_size_option_other_alternating_boards():
 
 @pytest.mark.parametrize("bad", [(1, 3), (3,), "9", "9,x", (9, 8.0), (True, 3), 9])
 def test_size_option_is_validated(bad):
-    with pytest.raises(ValueError, match=r"option 'size'.*two integers a,b >= 2"):
+    with pytest.raises(ValueError, match=r"option 'size'.*two integers a,b from 2 to 16"):
         hexarena.load("lisbon", size=bad)
 
 
@@ -630,7 +630,7 @@ def test_errors_name_the_problem_and_leave_the_state_unchanged():
     before = s.array.copy()
     with pytest.raises(IllegalMove, match="'h8' is occupied"):
         s.play("h8")
-    with pytest.raises(IllegalMove, match="'q1' is not a cell of this board.*or 'end'"):
+    with pytest.raises(IllegalMove, match="'q1' is not a move of lisbon: a move is a cell.*or 'end'"):
         s.play("q1")
     with pytest.raises(IllegalMove, match="needs at least one stone"):
         s.play("end")

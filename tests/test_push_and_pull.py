@@ -103,7 +103,7 @@ def test_other_sizes_start_the_markers_at_the_same_offsets_from_the_centre(size,
 
 @pytest.mark.parametrize("bad", [4, 2, "big", False])
 def test_bad_size_is_refused_naming_the_allowed_values(bad):
-    with pytest.raises(ValueError, match="size.*an integer >= 5"):
+    with pytest.raises(ValueError, match="size.*an integer from 5 to 13"):
         hexarena.load("push-and-pull", size=bad)
 
 
@@ -116,7 +116,7 @@ def test_a_placement_is_an_empty_cell_not_a_marker():
         s.play("o5")
     with pytest.raises(IllegalMove, match="'k5' holds first's marker"):
         s.play("k5")
-    with pytest.raises(IllegalMove, match="'zz5' is not a placement"):
+    with pytest.raises(IllegalMove, match="'zz5' is not a move of push-and-pull"):
         s.play("zz5")
     assert np.array_equal(s.array, before)
 

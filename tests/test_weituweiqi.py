@@ -141,7 +141,7 @@ def test_second_game_joao_takes_blocker_bill_g6_and_wins():
     s.play("e8e")
     assert s.is_over() and s.winner() == 1 and s.game.topology.edge[s.game.ball(s.array)]
     # "If João moves d8, he loses after h7": d8 names no cell (row 8 holds c8, e8, ...)
-    with pytest.raises(IllegalMove, match="not a cell"):
+    with pytest.raises(IllegalMove, match="'d8' is not a move of weituweiqi"):
         play(GAME2 + ["block", "g6", "d8"])
 
 

@@ -36,9 +36,9 @@ MAX_TEXT_RECORD = 1_000_000  # characters of a text record
 FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
 RESULT_FIELDS = ("over", "winner", "scores", "text")
 
-_HEAD = re.compile(r"^\s*\[([^\s\]]+)((?:\s+[^\s=\]]+=[^\s\]]*)*)\s*\]\s*(.*?)\s*$")
-_TURN = re.compile(r"(?:^|\s)(\d+)\.\s+")
-_RESULT = re.compile(r"\s*(1-0|0-1|1/2-1/2|\*)\s*$")
+_HEAD = re.compile(r"^ *\[([^ \]]+)((?: +[^ =\]]+=[^ \]]*)*) *\] *(.*?) *$")
+_TURN = re.compile(r"(?:^| )([0-9]{1,9})\. +")
+_RESULT = re.compile(r" *(1-0|0-1|1/2-1/2|\*) *$")
 
 
 def parse_text(line: str) -> dict[str, Any]:
@@ -47,6 +47,10 @@ def parse_text(line: str) -> dict[str, Any]:
         raise ValueError(f"a text record is a string, got {type(line).__name__}")
     if len(line) > MAX_TEXT_RECORD:
         raise ValueError(f"a text record is at most {MAX_TEXT_RECORD} characters, got {len(line)}")
+    line = line.strip(" \t\r\n")
+    if not (line.isascii() and line.isprintable()):
+        bad = next(ch for ch in line if not (ch.isascii() and ch.isprintable()))
+        raise ValueError(f"a text record is one line of printable ASCII; it holds {bad!r} (U+{ord(bad):04X})")
     m = _HEAD.match(line)
     if not m:
         raise ValueError(f"a text record starts with '[game key=value ...]', got {quoted(line)}")
@@ -65,7 +69,7 @@ def parse_text(line: str) -> dict[str, Any]:
     parts = _TURN.split(body)
     if parts[0].strip():
         raise ValueError(f"text before the first turn number: {quoted(parts[0].strip())}")
-    turns = [(int(parts[i]), [mv.strip() for mv in parts[i + 1].split(",")]) for i in range(1, len(parts), 2)]
+    turns = [(int(parts[i]), [mv.strip(" ") for mv in parts[i + 1].split(",")]) for i in range(1, len(parts), 2)]
     return {"game": name, "options": options, "turns": turns, "result": result}
 
 

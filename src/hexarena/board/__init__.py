@@ -176,6 +176,16 @@ def _planar(a: int, b: int) -> tuple[np.ndarray, np.ndarray, list[list[int]]]:
 
 
 NAMINGS = ("havannah", "doubled")
+MAX_SIDE = 64  # boards of ~12,000 cells at most (0.2 s, a few MiB): no input can make a board allocate gigabytes
+
+
+def _is_side(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= MAX_SIDE
+
+
+def _said(n: object) -> str:
+    """``n`` for an error message, short."""
+    return "a huge integer" if isinstance(n, int) and abs(n) > 10**20 else repr(n)[:20]
 
 
 def hexhex(a: int, b: int | None = None, naming: str = "havannah") -> Topology:
@@ -186,8 +196,8 @@ def hexhex(a: int, b: int | None = None, naming: str = "havannah") -> Topology:
     family's doubled-width notation (``naming="doubled"``).
     """
     b = a if b is None else b
-    if a < 2 or b < 2:
-        raise ValueError(f"hexhex sides must be at least 2, got ({a}, {b})")
+    if not (_is_side(a) and _is_side(b)):
+        raise ValueError(f"hexhex sides are integers from 2 to {MAX_SIDE}, got ({_said(a)}, {_said(b)})")
     xy, nbr, sides = _planar(a, b)
     seam = np.zeros(nbr.shape, dtype=np.int8)
     if naming not in NAMINGS:
@@ -232,8 +242,8 @@ def projective(n: int) -> Topology:
     >>> [t.name(c) for c in t.neighbours(t.index("M"))]
     ['H', 'N', 'R', 'L', 'Q']
     """
-    if not isinstance(n, int) or n < 2:
-        raise ValueError(f"projective board size must be an integer >= 2, got {n!r}")
+    if not _is_side(n):
+        raise ValueError(f"projective board size must be an integer from 2 to {MAX_SIDE}, got {_said(n)}")
     xy, nbr, sides = _planar(n, n + 1)
     seam = np.zeros(nbr.shape, dtype=np.int8)
     ghosts: set[tuple[int, int, int]] = set()

@@ -34,6 +34,8 @@ with ``Config.patterns`` (on in ``enhanced``).
 from __future__ import annotations
 
 import copy as _copy
+import re
+import reprlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -97,12 +99,39 @@ class Option:
     doc: str = ""
 
 
-def int_at_least(low: int) -> Option:
-    return Option(None, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= low, f"an integer >= {low}")
+_INT_TEXT = re.compile(r"[0-9]{1,9}")
+_SHOW = reprlib.Repr()
+_SHOW.maxstring = _SHOW.maxother = _SHOW.maxlong = 40
+
+
+def parse_int(text: str) -> int:
+    """An option's integer written as ASCII digits (``"4"``; not ``" 4 "``,
+    ``"+4"``, ``"1e9"`` or ``"\u0664"``); ValueError otherwise."""
+    if not _INT_TEXT.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
+def is_int_between(value: Any, low: int, high: int) -> bool:
+    """Is ``value`` an int (not a bool) from ``low`` to ``high``?"""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def int_between(default: int, low: int, high: int, doc: str = "") -> Option:
+    """An integer option from ``low`` to ``high`` (a size's maximum keeps boards cheap)."""
+    return Option(default, parse_int, lambda v: is_int_between(v, low, high), f"an integer from {low} to {high}", doc)
 
 
 def choice(default: str, values: Sequence[str], doc: str = "") -> Option:
-    return Option(default, str, lambda v: v in values, " | ".join(values), doc)
+    return Option(default, str, lambda v: isinstance(v, str) and v in values, " | ".join(values), doc)
+
+
+def shown(value: Any) -> str:
+    """A short one-line repr of a value from outside, for error messages."""
+    try:
+        return _SHOW.repr(value)
+    except (ValueError, RecursionError):  # an int too long to write out, a nesting too deep
+        return "a value too large to show"
 
 
 class Game(ABC):
@@ -172,17 +201,19 @@ class Game(ABC):
         unknown = sorted(set(options) - set(cls.OPTIONS))
         if unknown:
             allowed = ", ".join(cls.OPTIONS) or "none"
-            raise ValueError(f"unknown option {unknown[0]!r} for {cls.name}; options: {allowed}")
+            raise ValueError(f"unknown option {quoted(unknown[0])} for {cls.name}; options: {allowed}")
         out = {}
         for key, opt in cls.OPTIONS.items():
             value = options.get(key, opt.default)
-            if isinstance(value, str) and opt.parse is not str:
-                try:
+            try:
+                if isinstance(value, str) and opt.parse is not str:
                     value = opt.parse(value)
-                except ValueError:
-                    raise ValueError(f"bad value {value!r} for option {key!r} of {cls.name}; allowed: {opt.allowed}") from None
-            if not opt.check(value):
-                raise ValueError(f"bad value {value!r} for option {key!r} of {cls.name}; allowed: {opt.allowed}")
+                ok = opt.check(value)
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                raise ValueError(f"bad value {shown(value)} for option {key!r} of {cls.name}; "
+                                 f"allowed: {opt.allowed}")
             out[key] = value
         return out
 
@@ -211,10 +242,11 @@ class Game(ABC):
         """The action that ``text`` names in position ``s``.
 
         The default matches ``text`` against the legal moves' names; games
-        whose notation has more forms override it.  Raises IllegalMove.
+        whose notation has more forms override it.  Raises
+        :class:`MalformedMove` (from :meth:`normalize`) or :class:`IllegalMove`.
         """
-        names = {self.action_name(s, a): a for a in legal}
         key = self.normalize(text)
+        names = {self.action_name(s, a): a for a in legal}
         if key in names:
             return names[key]
         raise IllegalMove(self.why_illegal(s, key))
@@ -236,11 +268,30 @@ class Game(ABC):
         marker moves as one (``o5 -2 2``)."""
         return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions))]
 
+    WORDS: ClassVar[tuple[str, ...]] = ()  # move words besides cell names: "pass", "end", "swap", ...
+
     def normalize(self, text: str) -> str:
-        return text.strip()
+        """The canonical form of move ``text``: by default one word, a cell
+        name or one of ``WORDS``, in any case, spaces around it ignored.
+        Raises :class:`MalformedMove` for text of no move of this game's
+        notation (docs/notation.md)."""
+        key = text.strip(" ").lower()
+        topology = getattr(self, "topology", None)
+        if key not in self.WORDS and (topology is None or topology.find(key) is None):
+            raise self.malformed(text)
+        return key
+
+    def malformed(self, text: str, forms: str = "") -> MalformedMove:
+        """The error for ``text`` that is no move of this game: it says what
+        a move is (``forms``; by default a cell or one of ``WORDS``)."""
+        names = getattr(self, "topology", None) and self.topology.names
+        cells = [f"a cell (like {names[0]} or {names[len(names) // 2]})"] if names else []
+        forms = forms or " or ".join(cells + [repr(w) for w in self.WORDS])
+        return MalformedMove(f"{quoted(text)} is not a move of {self.name}: a move is {forms}")
 
     def why_illegal(self, s: np.ndarray, text: str) -> str:
-        return f"{text!r} is not a legal move"
+        """Why the well-formed move ``text`` (normalized) is not legal in ``s``."""
+        return f"{quoted(text)} is not a legal move here"
 
     # rendering and scoring ---------------------------------------------
     def scores(self, s: np.ndarray) -> list[float] | None:

@@ -25,6 +25,7 @@ second to move; pin on g4; stones around it: first 1, second 0
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -33,7 +34,8 @@ from ..board import hexhex, rays
 from ..kernels import kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, Game, Option, int_at_least
+from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, int_between
+from .iqishiqi import MAX_SIZE
 from .pushing import empty_run
 
 # state layout after the shared header
@@ -41,6 +43,9 @@ PIN = HEADER  # the pin's cell
 PASSES = HEADER + 1  # passes in a row just played
 BOARD = HEADER + 2  # ncells entries: 0 empty, 1 / 2 the first / second player's stone, PIN_MARK the pin
 PIN_MARK = 3
+# a move: 'pass' or a cell; then ' 2' (how far the pin goes) or '-' / ' -' (no push); one '!'/'?' annotation
+# of one or two marks after the cell or at the end
+_MOVE = re.compile(r"(?P<cell>pass|[a-z]+[0-9]+)(?P<n1>[!?]{1,2})?(?P<tail> *-| +[1-9][0-9]{0,2})?(?P<n2>[!?]{1,2})?")
 
 
 
@@ -150,8 +155,8 @@ class HexPushpin(Game):
 
     name = "hex-pushpin"
     PLAYERS = ("first", "second")
-    OPTIONS = {"size": Option(4, int, int_at_least(3).check, "an integer >= 3",
-                              "base of the hexhex board (the pin starts on its centre)")}
+    OPTIONS = {"size": int_between(4, 3, MAX_SIZE, "base of the hexhex board (the pin starts on its centre)")}
+    WORDS = ("pass",)
     MCTS = {"rave_bias": 0.1}  # AMAF values fade by ~10 visits: where the pin is matters (docs/ai.md)
     kernels = KERNELS
 
@@ -190,30 +195,48 @@ class HexPushpin(Game):
         return self.topology.name(c) + (f" {dist}" if dist else "")
 
     def normalize(self, text: str) -> str:
-        """Lower case, single spaces, annotations (``!``, ``?``) and the
-        source's no-push mark (``k6 -``) dropped."""
-        words = text.lower().replace("!", " ").replace("?", " ").split()
-        if len(words) == 2 and words[1] == "-":
-            words = words[:1]
-        return " ".join(words)
+        """``pass``, ``k6``, ``k6 -`` (no push) or ``e4 2`` (pushing the pin
+        2), in any case, spaces between the words and around them ignored;
+        annotations (``e6!-``, ``e4 2?``) dropped."""
+        m = _MOVE.fullmatch(text.strip(" ").lower())
+        cell = m and m["cell"]
+        if not m or (m["n1"] and m["n2"]) or (cell != "pass" and self.topology.find(cell) is None) \
+                or (cell == "pass" and m["tail"]):
+            raise self.malformed(text, f"'pass', a cell ({self.topology.names[0]}, or {self.topology.names[0]} - "
+                                       f"with no push), or a cell next to the pin and how far the pin goes (e4 2)")
+        tail = (m["tail"] or "").strip(" ")
+        return f"{cell} {tail}" if tail else cell
+
+    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+        """As :meth:`normalize` says; a bare cell next to the pin names its
+        push when the pin can go only one way, else AmbiguousMove."""
+        key = self.normalize(text)
+        names = {self.action_name(s, a): a for a in legal}
+        cell, _, tail = key.partition(" ")
+        if key in names or (tail == "-" and cell in names):
+            return names[cell if tail == "-" else key]
+        pushes = [name for name in names if name.startswith(cell + " ")]
+        if not tail and len(pushes) == 1:
+            return names[pushes[0]]
+        if not tail and pushes:
+            raise AmbiguousMove(f"{key!r} pushes the pin; say how far: {', '.join(pushes)}")
+        raise IllegalMove(self.why_illegal(s, key))
 
     def why_illegal(self, s: np.ndarray, text: str) -> str:
-        words = text.split()
-        cell = self.topology.find(words[0]) if words else None
-        if cell is None or len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
-            return (f"{text!r} is not a move: write 'pass', a cell ('k6'), or a cell next to the pin "
-                    f"and how far it pushes the pin ('e4 2')")
-        if cell == s[PIN]:
-            return f"{words[0]!r} holds the pin"
-        if s[BOARD + cell]:
-            return f"{words[0]!r} is occupied"
-        options = [self.action_name(s, a) for a in self._legal(s) if a // self.width == cell]
+        cell, _, tail = text.partition(" ")
+        if cell == "pass":
+            return "'pass' is not possible now"
+        c = self.topology.index(cell)
+        if c == s[PIN]:
+            return f"{cell!r} holds the pin"
+        if s[BOARD + c]:
+            return f"{cell!r} is occupied"
+        options = [self.action_name(s, a) for a in self._legal(s) if a // self.width == c]
         if not options:
-            return (f"{words[0]!r} is next to the pin, but the pin cannot be pushed from it "
-                    f"to an empty non-edge cell")
-        if options == [words[0]]:
-            return f"{words[0]!r} is not next to the pin, so it pushes nothing: write {words[0]!r}"
-        return f"{text!r}: {words[0]} pushes the pin; choose a distance: {', '.join(options)}"
+            return f"{cell!r} is next to the pin, but the pin cannot be pushed from it to an empty non-edge cell"
+        if options == [cell]:
+            return f"{cell!r} is not next to the pin, so it pushes nothing: write {cell!r}"
+        return f"{text!r}: {cell} pushes the pin; choose a distance: {', '.join(options)}"
 
     def _legal(self, s: np.ndarray) -> list[int]:
         out = np.empty(self.num_actions, dtype=np.int32)

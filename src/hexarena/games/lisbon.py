@@ -40,7 +40,8 @@ from ..board import hexhex
 from ..kernels import inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
+from .base import (DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice, is_int_between, parse_int,
+                   quoted)
 
 
 # state layout after the shared header
@@ -278,17 +279,19 @@ def recorded_playout(s, t, actions, movers):
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
 
 
+MAX_SIDE = 16  # the 16/16 board has 721 cells, set up in ~0.03 s
+
+
 def parse_size(text: str) -> tuple[int, int]:
-    """``"9,8"`` -> ``(9, 8)``."""
-    parts = text.replace("/", ",").split(",")
+    """``"9,8"`` -> ``(9, 8)``: two integers of ASCII digits; ValueError otherwise."""
+    parts = text.split(",")
     if len(parts) != 2:
         raise ValueError(text)
-    return int(parts[0]), int(parts[1])
+    return parse_int(parts[0]), parse_int(parts[1])
 
 
 def _is_size(v: Any) -> bool:
-    return isinstance(v, tuple) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and x >= 2
-                                                        for x in v)
+    return isinstance(v, tuple) and len(v) == 2 and all(is_int_between(x, 2, MAX_SIDE) for x in v)
 
 
 def near_opposite(perimeter: int, i: int, j: int) -> bool:
@@ -331,17 +334,18 @@ class Lisbon(Game):
     name = "lisbon"
     PLAYERS = ("black", "white")
     OPTIONS = {
-        "size": Option((9, 8), parse_size, _is_size, "two integers a,b >= 2 (e.g. 9,8)",
+        "size": Option((9, 8), parse_size, _is_size, f"two integers a,b from 2 to {MAX_SIDE} (e.g. 9,8)",
                        "sides clockwise from the top: a, b, a, b, a, b"),
         "sequence": choice("progressive", SEQUENCES, "stones a turn: 1,2,2,2,3,4,4,4,... or 1 then 2 (12*)"),
     }
     PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left", "perimeter")
+    WORDS = ("end",)
     kernels = KERNELS
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         size = options.get("size")
-        if isinstance(size, list):  # a JSON record's [a, b]
+        if isinstance(size, list) and len(size) == 2:  # a JSON record's [a, b]
             options = {**options, "size": tuple(size)}
         return super().validate_options(options)
 
@@ -372,22 +376,16 @@ class Lisbon(Game):
     def action_name(self, s: np.ndarray, action: int) -> str:
         return "end" if action == self.topology.ncells else self.topology.name(action)
 
-    def normalize(self, text: str) -> str:
-        return text.strip().lower()
-
     def why_illegal(self, s: np.ndarray, text: str) -> str:
-        topo = self.topology
         if text == "end":
             return "'end' needs at least one stone placed this turn"
-        cell = topo.find(text)
-        if cell is None:
-            return f"{text!r} is not a cell of this board (cells are named like a1, {topo.name(topo.ncells // 2)}) or 'end'"
+        cell = self.topology.index(text)
         if s[BOARD + cell]:
-            return f"{text!r} is occupied"
+            return f"{quoted(text)} is occupied"
         mate = self.turn_stone_joined(s, cell)
         if mate is not None:
-            return f"{text!r} would join the group of {topo.name(mate)!r}, placed this turn"
-        return f"{text!r} is not a legal move"
+            return f"{quoted(text)} would join the group of {self.topology.name(mate)!r}, placed this turn"
+        return f"{quoted(text)} is not a legal move here"
 
     # facts ----------------------------------------------------------------
     def stones(self, s: np.ndarray) -> np.ndarray:

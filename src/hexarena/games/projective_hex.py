@@ -31,7 +31,7 @@ from ..board import projective
 from ..kernels import kernel_set, njit, note, shuffle_prefix
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice
+from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, choice, int_between, quoted
 
 # state layout after the shared header
 COLOR0 = HEADER  # colour of player 0: BLACK, WHITE, or 0 before cut-and-choose is settled
@@ -41,6 +41,8 @@ BOARD = HEADER + 4  # ncells entries: 0 empty, BLACK, WHITE; then parent, then p
 
 BLACK, WHITE = 1, 2
 OPENINGS = ("none", "swap", "cut-and-choose")
+MAX_SIZE = 16  # 768 cells, set up in ~0.05 s
+HASH_ALIAS = "hash"  # the size-3 cell '#' on input, since '#' starts a shell comment
 NONE, SWAP, CUT = range(3)
 
 
@@ -264,10 +266,10 @@ class ProjectiveHex(Game):
     name = "projective-hex"
     PLAYERS = ("first", "second")
     OPTIONS = {
-        "size": Option(3, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 2,
-                       "an integer >= 2", "n: rows n..2n..n+1, 3n^2 cells (PBeM size = n+1)"),
+        "size": int_between(3, 2, MAX_SIZE, "n: rows n..2n..n+1, 3n^2 cells (PBeM size = n+1)"),
         "opening": choice("cut-and-choose", OPENINGS, "equalisation protocol"),
     }
+    WORDS = ("swap", "black", "white")
     kernels = KERNELS
 
     def setup(self) -> None:
@@ -290,24 +292,29 @@ class ProjectiveHex(Game):
         return self._special.get(action) or self.topology.name(action)
 
     def normalize(self, text: str) -> str:
-        text = text.strip()
-        if text.lower() in ("swap", "black", "white"):
-            return text.lower()
-        return text.upper() if self.options["size"] == 3 else text.lower()
+        """Size 3: a letter ``A``..``Z``, ``#`` (or ``hash``), in any case;
+        other sizes: Havannah-style names; and ``swap``, ``black``, ``white``."""
+        if self.options["size"] != 3:
+            return super().normalize(text)
+        key = text.strip(" ")
+        if key.lower() in self.WORDS:
+            return key.lower()
+        key = "#" if key.lower() == HASH_ALIAS else key.upper()
+        if self.topology.find(key) is None:
+            raise self.malformed(text, f"a cell A..Z or # (also written {HASH_ALIAS!r}), or "
+                                       + " or ".join(map(repr, self.WORDS)))
+        return key
 
     def why_illegal(self, s: np.ndarray, text: str) -> str:
         cell = self.topology.find(text)
         if cell is not None:
             if s[BOARD + cell]:
-                return f"{text!r} is occupied"
+                return f"{quoted(text)} is occupied"
             if self.options["opening"] == "cut-and-choose" and s[COLOR0] == 0 and s[PLACED] == 3:
-                return f"{text!r}: the second player must first choose 'black' or 'white'"
-        if text in ("swap", "black", "white"):
-            return f"{text!r} is not allowed now (opening {self.options['opening']!r})"
-        if cell is None:
-            example = ", ".join(self.topology.names[:3])
-            return f"{text!r} is not a cell of this board (cells are named like {example})"
-        return f"{text!r} is not a legal move"
+                return f"{quoted(text)}: the second player must first choose 'black' or 'white'"
+        if text in self.WORDS:
+            return f"{quoted(text)} is not allowed now (opening {self.options['opening']!r})"
+        return f"{quoted(text)} is not a legal move here"
 
     # facts ----------------------------------------------------------------
     def colour(self, s: np.ndarray, player: int) -> str | None:

@@ -19,6 +19,7 @@ can move), then the opponent's; ``play("o5 -2 2")`` takes a whole placement.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,7 +28,8 @@ from ..board import hexhex, rays
 from ..kernels import kernel_set, njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option
+from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, int_between
+from .iqishiqi import MAX_SIZE
 from .pushing import OPPOSITE, empty_run, first_along
 
 # state layout after the shared header
@@ -331,6 +333,7 @@ KERNELS = kernel_set(legal, apply, playout, policy=policy)
 # the markers' starting cells as offsets (doubled x, rows) from the centre: g5 and s9 on base 7
 START_OFFSETS = ((-6, -2), (6, 2))
 NOT_SEEN = ("0", "--")
+_MARKER = re.compile(r"[+-]?[1-9][0-9]{0,2}|0|--")  # a marker's move: signed distance, 0 or -- for none
 
 
 class PushAndPull(Game):
@@ -338,8 +341,7 @@ class PushAndPull(Game):
 
     name = "push-and-pull"
     PLAYERS = ("first", "second")
-    OPTIONS = {"size": Option(7, int, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 5,
-                              "an integer >= 5", "base of the hexhex board (markers start at g5, s9 on base 7)")}
+    OPTIONS = {"size": int_between(7, 5, MAX_SIZE, "base of the hexhex board (markers start at g5, s9 on base 7)")}
     kernels = KERNELS
 
     def setup(self) -> None:
@@ -395,34 +397,49 @@ class PushAndPull(Game):
         return self.topology.name(action) if action < n else str(action - n - self.reach)
 
     def normalize(self, text: str) -> str:
-        """Lower case, single spaces, ``--`` as ``0``, no ``+`` signs."""
-        words = text.lower().replace("!", " ").replace("?", " ").split()
-        return " ".join("0" if w == "--" else w.lstrip("+") if len(w) > 1 else w for w in words)
+        """A cell, then up to two marker moves; or one or two marker moves:
+        words split by spaces, in any case.  A marker move is an integer
+        (``-2``, ``2``, one optional ``+``: ``+2``), ``0`` or ``--``; it is
+        written back without ``+`` and ``--`` as ``0``."""
+        words = [w for w in text.lower().split(" ") if w]
+        head = words[:1] if words and self.topology.find(words[0]) is not None else []
+        moves = words[len(head):]
+        if not words or len(moves) > 2 or not all(_MARKER.fullmatch(w) for w in moves):
+            raise self.malformed(text, "a cell (o5), a marker's move (-2, +2, 0, --), or both (o5 -2 2)")
+        return " ".join(head + ["0" if w == "--" else w.lstrip("+") for w in moves])
 
     def parse_steps(self, s: np.ndarray, text: str, legal_: list[int]) -> list[int]:
         """A step (``o5``, ``-2``), or a placement with its marker moves
         (``o5 -2 2``; ``0`` or ``--`` where a marker does not move or does not
         see the stone), or the rest of one (``-2 2``) -- all or nothing."""
-        words = self.normalize(text).split()
-        if len(words) <= 1:
-            return [self.parse_move(s, text, legal_)]
+        key = self.normalize(text)
+        words = key.split()
         scratch, actions = s.copy(), []
         slot = int(s[PHASE])
+        if words[0][0].isalpha() != (slot == PLACE):
+            raise IllegalMove(self.why_illegal(s, words[0]))
         if slot == PLACE:
-            actions.append(self.parse_move(scratch, words.pop(0), legal_))
-            self.kernels.apply(scratch, self.tables, actions[-1])
+            actions.append(self._step(scratch, words.pop(0), key))
             slot = OWN
         if len(words) > OTHER - slot + 1:
-            raise IllegalMove(f"{text!r}: a placement is a cell and at most two marker moves (own, then opponent's)")
+            raise IllegalMove(f"{key!r}: only the opponent's marker is still to move with this stone")
         for word in words:
             if scratch[WINNER] < 0 and scratch[PHASE] == slot:
-                actions.append(self.parse_move(scratch, word, self._legal(scratch)))
-                self.kernels.apply(scratch, self.tables, actions[-1])
-            elif word not in NOT_SEEN:
+                actions.append(self._step(scratch, word, key))
+            elif word != "0":
                 who = "own" if slot == OWN else "opponent's"
-                raise IllegalMove(f"{text!r}: the {who} marker cannot move with this stone; write 0 or -- for it")
+                raise IllegalMove(f"{key!r}: the {who} marker cannot move with this stone; write 0 or -- for it")
             slot += 1
         return actions
+
+    def _step(self, scratch: np.ndarray, word: str, key: str) -> int:
+        """The action of the step ``word`` (normalized) in ``scratch``, applied there."""
+        names = {self.action_name(scratch, a): a for a in self._legal(scratch)}
+        if word not in names:
+            why = self.why_illegal(scratch, word)
+            raise IllegalMove(why if word == key else f"{key!r}: {why}")
+        self.kernels.apply(scratch, self.tables, names[word])
+        return names[word]
 
     def write_moves(self, positions, actions) -> list[tuple[int, str]]:
         """A placement with its marker moves as one (``o5 -2 2``; ``--`` for a
@@ -453,10 +470,10 @@ class PushAndPull(Game):
             return (f"{text!r}: now {self.PLAYERS[p]}'s marker (on {self.topology.name(int(s[MARK + p]))}) moves "
                     f"along its line to the stone on {self.topology.name(int(s[STONE]))}; choose one of: {options} "
                     f"(negative: toward the stone, 0: not moved)")
-        cell = self.topology.find(text.split()[0]) if text.split() else None
+        cell = self.topology.find(text)
         if cell is None:
-            return (f"{text!r} is not a placement: write a cell ('o5'), optionally with the markers' moves "
-                    f"('o5 -2 2')")
+            return (f"{text!r}: no marker moves now; a placement is a cell ('o5'), optionally with the markers' "
+                    f"moves ('o5 -2 2')")
         if s[BOARD + cell] > NEUTRAL:
             return f"{text!r} holds {self.PLAYERS[int(s[BOARD + cell]) - 2]}'s marker"
         if s[BOARD + cell]:
