@@ -74,11 +74,11 @@ def test_text_record_groups_a_turns_steps():
     ({"game": "projective-hex", "moves": [], "options": {"self": "x"}}, "unknown option 'self' for projective-hex"),
     # a stated result and game facts are checked against the replay
     ({"game": "projective-hex", "options": {"opening": "none"}, "moves": "B C F G N K # J R O T S W X".split(),
-      "result": {"over": False}}, "record result 'over' false disagrees with its moves (true; 0-1)"),
+      "result": {"over": False}}, "record result 'over' False disagrees with its moves (True; 0-1)"),
     ({"game": "projective-hex", "moves": [], "result": {"over": 0}}, "'over' 0 disagrees"),
     ({"game": "projective-hex", "moves": [], "result": {"scores": [1, 2]}}, "'scores' [1, 2] disagrees"),
     ({"game": "projective-hex", "moves": ["J", "K", "O", "white"], "colours": ["white", "black"]},
-     'field \'colours\' ["white", "black"] disagrees with its moves (["black", "white"])'),
+     "field 'colours' ['white', 'black'] disagrees with its moves (['black', 'white'])"),
     ({"game": "weituweiqi", "moves": ["block"], "roles": ["escaper", "blocker"]}, "field 'roles'"),
     ("[projective-hex opening=none] 1. B 2. C 3. F 4. G 5. N 6. K 7. # 8. J 9. R 10. O 11. T 12. S 13. W 14. X *",
      "record result '*' says the game goes on, but its moves end it (0-1)"),

@@ -19,13 +19,12 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import Any
 
 from .games import load
-from .games.base import IllegalMove, State, quoted
+from .games.base import IllegalMove, State, quoted, shown
 from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
 
 __all__ = ["FORMAT", "RESULTS", "from_record", "parse_text", "make_record", "to_text", "now", "result_token",
@@ -112,16 +111,6 @@ def from_record(record: dict[str, Any] | str) -> State:
         if record[key] != want:
             raise ValueError(f"record field {key!r} {shown(record[key])} disagrees with its moves ({shown(want)})")
     return state
-
-
-def shown(value: Any, limit: int = 40) -> str:
-    """A JSON value as an error message shows it, cut to ``limit`` characters.
-
-    >>> shown(["white", "black"]), shown(None), shown("x" * 100)[-20:]
-    ('["white", "black"]', 'null', '... (102 characters)')
-    """
-    text = json.dumps(value, default=repr)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _field(record: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:

@@ -442,7 +442,9 @@ class State:
 
     def _check_action(self, action: int) -> None:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise MalformedMove(f"an action id is an integer, got {quoted(repr(action))}")
+            raise MalformedMove(f"an action id is an integer, got {shown(action)}")
+        if not 0 <= action < self.game.num_actions:
+            raise MalformedMove(f"action {shown(action)} is out of range: action ids are 0 to {self.game.num_actions - 1}")
         if self.is_over():
             raise IllegalMove(f"action {action}: the game is over")
         if int(action) not in self.legal_actions():
