@@ -32,6 +32,7 @@ South to move (North: N, SE, SW edges; South: S, NE, NW)
 from __future__ import annotations
 
 import re
+from abc import abstractmethod
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -515,16 +516,16 @@ class PushGame(Game, abstract=True):
                          "  ".join(f"{topo.name(c)} {','.join(ds)}" for c, ds in by_cell.items()))
         return "\n".join(lines)
 
+    @abstractmethod
     def status(self, state, legend: bool = True) -> str:
         """Who is to move or who won and how; ``legend`` adds what the edges mean."""
-        raise NotImplementedError
 
     EDGE_STYLE: tuple[tuple[str, str], ...] = ()  # (SVG colour, ASCII mark) of each kind of edge
 
+    @abstractmethod
     def edge_kind(self, c: int, slot: int) -> int | None:
         """The kind of board edge (an index of ``EDGE_STYLE``) beyond rim cell
         ``c`` in direction ``slot``, None where there is none."""
-        raise NotImplementedError
 
     def _edge_colour(self, c: int, slot: int) -> str | None:
         kind = self.edge_kind(c, slot)
@@ -543,9 +544,9 @@ class PushGame(Game, abstract=True):
                                 marks=[c for c, _ in moves], arrows=moves, border=self._edge_colour,
                                 last=last, legend=legend, title=self.status(state, legend=False), **kw)
 
+    @abstractmethod
     def edge_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
         """The SVG legend's words for each kind of edge (``EDGE_STYLE``)."""
-        raise NotImplementedError
 
 
 def _column_header(topo: Topology) -> list[str]:
