@@ -112,14 +112,17 @@ def test_undo_against_the_program_goes_back_to_your_turn():
 
 # --- resign, save, load ------------------------------------------------------------
 
-def test_resign_ends_the_game_with_the_record_and_the_result():
-    code, out = play(["A", "resign", "B"])
+def test_resign_ends_the_game_and_the_record_says_so(tmp_path):
+    path = tmp_path / "resigned.json"
+    code, out = play(["A", "resign", "B", "record", f"save {path}", "undo", "B", "record", "quit"])
     assert code == 0
-    lines = out.rstrip().split("\n")
-    assert lines[-2].endswith("1. A *") and lines[-1] == "player 2 resigns: player 1 wins"
-    assert "player 2 plays B" not in out
+    assert "player 2 resigns: player 1 wins" in out and "illegal: 'B': the game is over" in out
+    assert "[projective-hex size=3 opening=none] 1. A resign 1-0" in out
+    saved = hexarena.from_record(json.loads(path.read_text()))
+    assert saved.resigned == 1 and saved.winner() == 0
+    assert "resignation taken back" in out and "[projective-hex size=3 opening=none] 1. A 2. B *" in out
     code, out = play(["resign"], "--vs", "random", "--first", "second", "--seed", "1")
-    assert out.rstrip().endswith("player 2 resigns: player 1 wins")
+    assert "player 2 resigns: player 1 wins" in out and "resign 1-0" in out
 
 
 def test_save_after_the_end_then_load_it(tmp_path):

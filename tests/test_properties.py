@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import hexarena
 from hexarena import IllegalMove
+from hexarena.games.base import RESIGN
 
 from .conftest import EXTRA_CONFIGS
 
@@ -72,6 +73,28 @@ def test_records_round_trip(name, options, rnd, cut):
     text = state.record_text()
     assert hexarena.from_record(text) == state
     assert hexarena.from_record(text).record_text() == text
+
+
+@given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400), who=st.sampled_from([None, 0, 1]))
+def test_a_resignation_ends_the_game_round_trips_and_undoes(name, options, rnd, cut, who):
+    state = random_game(name, options, rnd, cut)
+    if state.is_over():
+        with pytest.raises(IllegalMove, match="the game is over"):
+            state.resign()
+        return
+    before = snapshot(state)
+    loser = state.to_move if who is None else who
+    state.resign(who)
+    assert state.is_over() and state.winner() == 1 - loser and state.resigned == loser
+    assert state.legal_actions() == [] and "resigns" in state.game.status(state) and state.svg()
+    record = json.loads(json.dumps(state.record()))
+    assert record["result"]["resigned"] == loser
+    assert hexarena.from_record(record).record() == record and hexarena.from_record(record) == state
+    text = state.record_text()
+    assert f"resign {'1-0' if loser else '0-1'}" in text and hexarena.from_record(text).record_text() == text
+    copy = state.copy()
+    assert state.undo() == RESIGN and same(snapshot(state), before) and state.resigned is None
+    assert copy.resigned == loser and copy.is_over()
 
 
 @given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400))

@@ -83,6 +83,14 @@ def test_text_record_groups_a_turns_steps():
     ("[projective-hex opening=none] 1. B 2. C 3. F 4. G 5. N 6. K 7. # 8. J 9. R 10. O 11. T 12. S 13. W 14. X *",
      "record result '*' says the game goes on, but its moves end it (0-1)"),
     ("[projective-hex size=3 size=4]", "option 'size' is given twice"),
+    # resignations: the loser 0 or 1, a game not already over, a decisive result
+    ({"game": "projective-hex", "moves": ["J"], "result": {"resigned": 2}}, "'resigned' is the player who resigned, 0 or 1"),
+    ({"game": "projective-hex", "moves": [], "result": {"resigned": 0, "winner": 0}}, "'winner' 0 disagrees"),
+    ({"game": "projective-hex", "options": {"opening": "none"}, "moves": FINISHED, "result": {"resigned": 0}},
+     "record says player 1 resigned, but its moves end the game (0-1)"),
+    ("[projective-hex opening=none] 1. A resign 1/2-1/2", "a resignation ends 1-0 or 0-1"),
+    ({"game": "projective-hex", "moves": ["A"], "result": {"resigned": 0, "text": "1-0"}},
+     "record result 'text' '1-0' disagrees with its moves ('0-1'; 0-1)"),
 ])
 def test_corrupt_records_are_refused_with_the_reason(record, message):
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -107,7 +107,7 @@ class Session:
 
     # the loop ---------------------------------------------------------------
     def run(self, inp: TextIO) -> int:
-        """Play until 'quit', 'resign' or the end of input; the exit code."""
+        """Play until 'quit' or the end of input; the exit code."""
         self.say(self.help())
         while True:
             if self.programs_turn():
@@ -215,17 +215,24 @@ class Session:
         self.say(f"loaded {path}: {state.game.name}, {len(state.history)} moves")
 
     def resign(self) -> bool:
-        """The player to move (you, against a program) resigns: the session ends."""
+        """The player to move (you, against a program) resigns; the game is over
+        and stays open for 'save', 'record', 'undo' (taking it back) and 'quit'."""
         if self.state.is_over():
             self.say("the game is already over")
             return True
         loser = self.human_seat if self.bot is not None else self.state.to_move
-        self.say(self.state.record_text())
+        self.state.resign(loser)
+        self.changed = True
         self.say(f"player {loser + 1} resigns: player {2 - loser} wins")
-        return False
+        return True
 
     def undo(self) -> None:
-        """Take back the last move; against a program, back to your last turn."""
+        """Take back the last move (or a resignation); against a program, back to your last turn."""
+        if self.state.resigned is not None:
+            self.state.undo()
+            self.changed = True
+            self.say("resignation taken back")
+            return
         probe = self.state.copy()
         if not probe.history:
             self.say("nothing to undo: no move has been played")

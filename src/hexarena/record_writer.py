@@ -5,7 +5,7 @@ it writes.
 
 The text form is ``[game key=value ...] 1. m 2. m,m,end ... result``: turn
 numbers, the moves of each turn joined by commas, and ``1-0``, ``0-1``,
-``1/2-1/2`` or ``*``.
+``1/2-1/2`` or ``*``; ``resign`` before the result says the loser resigned.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 FORMAT = "hexarena-record/1"
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 DEFAULT_PLAYERS = ("player 1", "player 2")
+RESIGNED = "resign"  # the text record's word for a resignation, before the result
 
 
 def now() -> str:
@@ -52,6 +53,7 @@ def make_record(state: "State", players: Sequence[str] | None = None) -> dict[st
             "winner": state.winner(),
             "scores": state.scores(),
             "text": result_token(state),
+            **({} if state.resigned is None else {"resigned": state.resigned}),
         },
         "timestamps": {"started": meta.get("started"), "moves": [state.times[i] for i, _ in written]},
     }
@@ -64,7 +66,8 @@ def to_text(state: "State") -> str:
     opts = " ".join(f"{k}={option_text(v)}" for k, v in state.game.options.items())
     head = f"[{state.game.name}{' ' if opts else ''}{opts}]"
     body = " ".join(f"{t}. {','.join(ms)}" for t, ms in state.turns())
-    return " ".join(x for x in (head, body, result_token(state)) if x)
+    resigned = RESIGNED if state.resigned is not None else ""
+    return " ".join(x for x in (head, body, resigned, result_token(state)) if x)
 
 
 def option_text(v: Any) -> str:

@@ -33,11 +33,11 @@ __all__ = ["FORMAT", "RESULTS", "from_record", "parse_text", "make_record", "to_
 MAX_RECORD_MOVES = 100_000  # more atomic moves than any game here can have
 MAX_TEXT_RECORD = 1_000_000  # characters of a text record
 FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
-RESULT_FIELDS = ("over", "winner", "scores", "text")
+RESULT_FIELDS = ("over", "winner", "scores", "text", "resigned")
 
 _HEAD = re.compile(r"^ *\[([^ \]]+)((?: +[^ =\]]+=[^ \]]*)*) *\] *(.*?) *$")
 _TURN = re.compile(r"(?:^| )([0-9]{1,9})\. +")
-_RESULT = re.compile(r" *(1-0|0-1|1/2-1/2|\*) *$")
+_RESULT = re.compile(r" *(?:(?<![^ ])(resign) +)?(1-0|0-1|1/2-1/2|\*) *$")
 
 
 def parse_text(line: str) -> dict[str, Any]:
@@ -60,16 +60,16 @@ def parse_text(line: str) -> dict[str, Any]:
         if key in options:
             raise ValueError(f"option {quoted(key)} is given twice in the record's header")
         options[key] = value
-    result = None
+    result, resigned = None, False
     r = _RESULT.search(body)
     if r:
-        result = r.group(1)
+        resigned, result = r.group(1) is not None, r.group(2)
         body = body[: r.start()]
     parts = _TURN.split(body)
     if parts[0].strip():
         raise ValueError(f"text before the first turn number: {quoted(parts[0].strip())}")
     turns = [(int(parts[i]), [mv.strip(" ") for mv in parts[i + 1].split(",")]) for i in range(1, len(parts), 2)]
-    return {"game": name, "options": options, "turns": turns, "result": result}
+    return {"game": name, "options": options, "turns": turns, "result": result, "resigned": resigned}
 
 
 def from_record(record: dict[str, Any] | str) -> State:
@@ -105,7 +105,10 @@ def from_record(record: dict[str, Any] | str) -> State:
         state._times[i] = t
     state.meta["players"] = players
     state.meta["started"] = started
-    _check_result(record.get("result"), state)
+    result = record.get("result")
+    if isinstance(result, dict) and "resigned" in result:
+        _resign(state, result["resigned"])
+    _check_result(result, state)
     for key in extra & set(record):
         want = jsonable(state.game.record_extra(state.array)[key])
         if record[key] != want:
@@ -164,7 +167,7 @@ def _check_result(result: Any, state: State) -> None:
     if unknown:
         raise ValueError(f"record field 'result.{unknown[0]}' is unknown; fields: {', '.join(RESULT_FIELDS)}")
     actual = {"over": state.is_over(), "winner": state.winner(), "scores": state.scores(),
-              "text": result_token(state)}
+              "text": result_token(state), "resigned": state.resigned}
     for key in RESULT_FIELDS:
         if key in result and not _same(result[key], actual[key]):
             raise ValueError(f"record result {key!r} {shown(result[key])} disagrees with its moves "
@@ -190,6 +193,19 @@ def _replay(state: State, index: int, move: Any) -> None:
         raise ValueError(f"record move {index + 1} {quoted(move)}: {e}") from None
 
 
+RESULTS_WINNER = {text: winner for winner, text in RESULTS.items()}
+
+
+def _resign(state: State, player: Any) -> None:
+    """The resignation a record states, after its moves."""
+    if isinstance(player, bool) or player not in (0, 1):
+        raise ValueError(f"record result 'resigned' is the player who resigned, 0 or 1, got {shown(player)}")
+    if state.is_over():
+        raise ValueError(f"record says player {player + 1} resigned, but its moves end the game "
+                         f"({result_token(state)})")
+    state.resign(player)
+
+
 def _from_text(line: str) -> State:
     parsed = parse_text(line)
     state = _new_state(parsed["game"], parsed["options"])
@@ -202,6 +218,10 @@ def _from_text(line: str) -> State:
                 raise ValueError(f"record move {i + 1} {quoted(move)}: turn {turn} was already over")
             _replay(state, i, move)
             i += 1
+    if parsed["resigned"]:
+        if parsed["result"] not in ("1-0", "0-1"):
+            raise ValueError(f"record says 'resign' before {parsed['result']!r}: a resignation ends 1-0 or 0-1")
+        _resign(state, RESULTS_WINNER[parsed["result"]] ^ 1)
     if parsed["result"] not in (None, "*") and parsed["result"] != result_token(state):
         raise ValueError(f"record result {parsed['result']!r} disagrees with its moves ({result_token(state)})")
     if parsed["result"] == "*" and state.is_over():

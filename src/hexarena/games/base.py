@@ -49,9 +49,10 @@ from ..kernels import seed as seed_numba
 from ..record_writer import make_record, now, to_text
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
-           "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted"]
+           "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
 
 MAX_MOVE_TEXT = 64  # longer move texts are refused before any game reads them
+RESIGN = -1  # what undo() returns when it takes back a resignation
 
 
 class IllegalMove(ValueError):
@@ -300,7 +301,13 @@ class Game(ABC):
 
     @abstractmethod
     def status(self, state: "State") -> str:
-        """One line: who is to move and what they must do now, or who won and how."""
+        """One line: who is to move and what they must do now, or who won and
+        how (:meth:`resignation` when a player resigned)."""
+
+    def resignation(self, state: "State") -> str:
+        """The status line of a game a player resigned."""
+        p = state.resigned
+        return f"player {p + 1} ({self.PLAYERS[p]}) resigns: player {2 - p} ({self.PLAYERS[1 - p]}) wins"
 
     @abstractmethod
     def ascii(self, state: "State") -> str:
@@ -332,7 +339,7 @@ class State:
     :class:`IllegalMove` and leaves the state as it was.
     """
 
-    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "meta")
+    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "_resigned", "meta")
 
     def __init__(self, game: Game, array: np.ndarray) -> None:
         self.game = game
@@ -341,6 +348,7 @@ class State:
         self._actions: list[int] = []
         self._turns: list[int] = []
         self._times: list[str] = []
+        self._resigned: tuple[int, np.ndarray] | None = None  # who resigned, and the position before
         self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
     # header ------------------------------------------------------------
@@ -457,9 +465,30 @@ class State:
         self._times.append(now())
         self.game.kernels.apply(self._s, self.game.tables, int(action))
 
+    def resign(self, player: int | None = None) -> None:
+        """``player`` (by default the player to move) resigns: the game ends,
+        won by the other player.  Records keep it (``result.resigned``);
+        :meth:`undo` takes it back.  IllegalMove once the game is over."""
+        if self.is_over():
+            raise IllegalMove("resign: the game is over")
+        player = self.to_move if player is None else player
+        if isinstance(player, bool) or player not in (0, 1):
+            raise ValueError(f"resign: a player is 0 or 1, got {shown(player)}")
+        self._resigned = (int(player), self._s.copy())
+        self._s[WINNER], self._s[TO_MOVE] = 1 - player, -1
+
+    @property
+    def resigned(self) -> int | None:
+        """The player who resigned, or None."""
+        return None if self._resigned is None else self._resigned[0]
+
     def undo(self) -> int:
-        """Take back the last move; returns its action id.  Raises
-        :class:`NothingToUndo` at the start of the game."""
+        """Take back the last move; returns its action id (``RESIGN`` when it
+        takes back a resignation).  Raises :class:`NothingToUndo` at the
+        start of the game."""
+        if self._resigned is not None:
+            self._s, self._resigned = self._resigned[1], None
+            return RESIGN
         if not self._stack:
             raise NothingToUndo("nothing to undo: no move has been played")
         self._s = self._stack.pop()
@@ -474,6 +503,8 @@ class State:
         other._turns = list(self._turns)
         other._times = list(self._times)
         other.meta = _copy.deepcopy(self.meta)
+        if self._resigned is not None:
+            other._resigned = (self._resigned[0], self._resigned[1].copy())
         return other
 
     __copy__ = copy
@@ -497,8 +528,10 @@ class State:
 
     def written_moves(self) -> list[tuple[int, str]]:
         """The moves as records write them: ``(index of the move's last step, text)``
-        (see :meth:`Game.write_moves`)."""
-        return self.game.write_moves(self._stack + [self._s], self._actions)
+        (see :meth:`Game.write_moves`); a resignation is not a move, so they
+        are written as they stood before it."""
+        current = self._s if self._resigned is None else self._resigned[1]
+        return self.game.write_moves(self._stack + [current], self._actions)
 
     def turns(self) -> list[tuple[int, list[str]]]:
         """The moves as records write them, grouped by turn: ``[(turn, [move, ...]), ...]``."""

@@ -267,6 +267,8 @@ class HexPushpin(Game):
 
     def status(self, state) -> str:
         """Who is to move or who won, where the pin is and the stones around it."""
+        if state.resigned is not None:
+            return self.resignation(state)
         s = state._s
         sc = [int(v) for v in self.scores(s)]
         where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"
@@ -288,7 +290,7 @@ class HexPushpin(Game):
                 marks.append(c)
                 if dist:
                     arrows.append((self.pin(s), int(self.rays[self.pin(s), self._side(s, c), dist - 1])))
-        ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() else []
+        ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() and state.resigned is None else []
         last = svg_render.last_cell(state.history, lambda a: a // self.width if a < self.num_actions - 1 else None)
         legend = [(1, "player 1 (first)"), (2, "player 2 (second)"), ("pin", "the pin"), ("last", "last stone")]
         return svg_render.board(self.topology, lambda c: int(board[c]) if board[c] != PIN_MARK else 0,

@@ -569,6 +569,8 @@ class Iqishiqi(PushGame):
     kernels = KERNELS
 
     def status(self, state, legend: bool = True) -> str:
+        if state.resigned is not None:
+            return self.resignation(state)
         s = state._s
         if state.is_over():
             ball = self.ball(s)

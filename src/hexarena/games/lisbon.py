@@ -447,7 +447,7 @@ class Lisbon(Game):
 
     def win_explanation(self, s: np.ndarray) -> str:
         """Why the game was won, naming the cells ('' if it was not)."""
-        if s[WINNER] not in (0, 1):
+        if s[WIN_CELL] < 0:
             return ""
         topo, group = self.topology, self.group(s, int(s[WIN_CELL]))
         ppos = self.tables.ppos
@@ -481,6 +481,8 @@ class Lisbon(Game):
     # rendering -----------------------------------------------------------
     def status(self, state) -> str:
         """Who is to move, the turn's allowance and stones placed, or who won and how."""
+        if state.resigned is not None:
+            return self.resignation(state)
         s = state._s
         if state.is_over():
             w = state.winner()
@@ -519,7 +521,7 @@ class Lisbon(Game):
         board = self.stones(s)
         group: list[int] = []
         accent: list[int] = []
-        if state.winner() is not None:
+        if s[WIN_CELL] >= 0:
             group = self.group(s, int(s[WIN_CELL]))
             accent = [c for c in group if self.topology.edge[c]]
             if s[WIN_HOW] & RING:

@@ -383,6 +383,8 @@ class ProjectiveHex(Game):
 
     def status(self, state) -> str:
         """Who is to move (with colours once chosen), the opening's stage, or who won."""
+        if state.resigned is not None:
+            return self.resignation(state)
         s = state._s
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731

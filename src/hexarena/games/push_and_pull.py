@@ -517,6 +517,8 @@ class PushAndPull(Game):
 
     def status(self, state) -> str:
         """Who is to place or move which marker, or who won and how."""
+        if state.resigned is not None:
+            return self.resignation(state)
         s = state._s
         if state.is_over():
             w = state.winner()

@@ -209,6 +209,8 @@ class Weituweiqi(PushGame):
         return {"roles": self.roles(s)}
 
     def status(self, state, legend: bool = True) -> str:
+        if state.resigned is not None:
+            return self.resignation(state)
         s = state._s
         roles = self.roles(s)
         who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
