@@ -65,7 +65,7 @@ def test_replay_illegal_move_json_error_and_exit_2():
     (["replay", "projective-hex", "-o", "size=1"], "bad value 1 for option 'size'"),
     (["replay", "projective-hex", "-o", "sise=4"], "unknown option 'sise'"),
     (["replay", "projective-hex", "-o", "size"], "option 'size' is not key=value"),
-    (["replay", "projective-hex", "-o", "opening=none", "A", "ZZ"], "move 2 'ZZ': 'ZZ' is not a move of projective-hex"),
+    (["replay", "projective-hex", "-o", "opening=none", "A", "ZZ"], "move 2: 'ZZ' is not a move of projective-hex"),
     (["cells", "nope", "--json"], "unknown game 'nope'"),
     (["play", "projective-hex", "--vs", "robot"], "unknown agent kind 'robot'"),
 ])
@@ -180,3 +180,14 @@ def test_ctrl_c_outside_a_game_exits_130_without_traceback():
             "c.entry()\n")
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert got.returncode == 130 and got.stderr.strip() == "hexarena: interrupted"
+
+
+def test_long_hostile_input_is_cut_in_messages(capsys):
+    for argv in (["replay", "iqishiqi", "a" * 10_000], ["replay", "x" * 10_000], ["replay", "lisbon", "-o", "y" * 10_000],
+                 ["bench", "--seconds", "9" * 10_000]):
+        try:
+            code, _ = run(argv)
+        except SystemExit as e:  # argparse's own refusals
+            code = e.code
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and len(err) < 300, err[:400]

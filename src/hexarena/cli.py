@@ -9,7 +9,7 @@ import sys
 from typing import Any, Sequence, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
-from .games.base import State
+from .games.base import State, quoted
 
 
 class UsageError(Exception):
@@ -21,7 +21,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key:
-            raise UsageError(f"option {pair!r} is not key=value")
+            raise UsageError(f"option {quoted(pair)} is not key=value")
         options[key.strip()] = value.strip()
     return options
 
@@ -120,7 +120,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             if args.json:
                 print(json.dumps({"error": str(e), "index": i}), file=out)
                 return 2
-            raise UsageError(f"move {i + 1} {move!r}: {e}") from None
+            raise UsageError(f"move {i + 1}: {e}") from None
     if args.json:
         print(json.dumps(replay_summary(state)), file=out)
     else:
@@ -157,7 +157,7 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
 
     for name in args.games:
         if name not in GAMES:
-            raise UsageError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+            raise UsageError(f"unknown game {quoted(name)}; games: {', '.join(GAMES)}")
     return run_bench(args.games or list(GAMES), seconds=args.seconds, openspiel=not args.no_openspiel, out=out,
                      ai=args.ai)
 
@@ -172,14 +172,14 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (0 < value < math.inf):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive finite number of seconds (e.g. 0.5)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a positive finite number of seconds (e.g. 0.5)")
     return value
 
 
 def seed_number(text: str) -> int:
     """argparse type: a seed, an integer 0..MAX_SEED."""
     if not (text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_SEED):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed: an integer 0..{MAX_SEED}")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a seed: an integer 0..{MAX_SEED}")
     return int(text)
 
 
@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         top.print_help(out)
         return 0 if argv else 2
     if argv[0] not in parsers:
-        top.error(f"unknown command {argv[0]!r}; commands: {', '.join(parsers)}")
+        top.error(f"unknown command {quoted(argv[0])}; commands: {', '.join(parsers)}")
     args = parsers[argv[0]].parse_intermixed_args(argv[1:])
     try:
         return args.run(args, out)
