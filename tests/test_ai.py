@@ -228,7 +228,7 @@ class Nim(Game):
     def action_name(self, s, action):
         return ("take", "end")[action]
 
-    def status(self, state):
+    def rules_status(self, state):
         return f"pile {state.array[PILE]}"
 
     def ascii(self, state):

@@ -17,7 +17,7 @@ from hexarena.kernels import kernel_set
 PACKAGE = Path(hexarena.__file__).parent
 
 
-HOOKS = ("setup", "action_name", "status", "ascii", "svg", "planes")
+HOOKS = ("setup", "action_name", "rules_status", "ascii", "svg", "planes")
 
 
 def define(cls_name, base=Game, hooks=HOOKS, **attrs):
@@ -26,7 +26,7 @@ def define(cls_name, base=Game, hooks=HOOKS, **attrs):
 
 
 def test_a_game_missing_hooks_fails_when_its_class_is_defined():
-    with pytest.raises(TypeError, match="game class Half lacks action_name, ascii, planes, status, svg"):
+    with pytest.raises(TypeError, match="game class Half lacks action_name, ascii, planes, rules_status, svg"):
         define("Half", hooks=("setup",), name="half", PLANES=(), kernels=ProjectiveHex.kernels)
 
 
@@ -67,7 +67,7 @@ def test_a_complete_game_needs_only_its_hooks():
         def action_name(self, s, action):
             return "go"
 
-        def status(self, state):
+        def rules_status(self, state):
             return "nothing happens"
 
         def ascii(self, state):

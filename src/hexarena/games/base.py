@@ -143,7 +143,7 @@ class Game(ABC):
     ``hexarena.load`` knows it), ``kernels``
     (``hexarena.kernels.kernel_set(legal, apply, playout, ...)``) and
     ``PLANES``, and define the hooks :meth:`setup`, :meth:`action_name`,
-    :meth:`status`, :meth:`ascii`, :meth:`svg` and :meth:`planes`; a class
+    :meth:`rules_status`, :meth:`ascii`, :meth:`svg` and :meth:`planes`; a class
     missing any of them fails when it is defined (``TypeError`` naming
     them).  An intermediate class shared by several games says
     ``class PushGame(Game, abstract=True)``.  :meth:`setup` must set
@@ -299,15 +299,18 @@ class Game(ABC):
         """Each player's score where the game scores (None otherwise)."""
         return None
 
-    @abstractmethod
-    def status(self, state: "State") -> str:
+    def status(self, state: "State", **kw: Any) -> str:
         """One line: who is to move and what they must do now, or who won and
-        how (:meth:`resignation` when a player resigned)."""
-
-    def resignation(self, state: "State") -> str:
-        """The status line of a game a player resigned."""
+        how: the game's :meth:`rules_status`, or who resigned."""
+        if state.resigned is None:
+            return self.rules_status(state, **kw)
         p = state.resigned
         return f"player {p + 1} ({self.PLAYERS[p]}) resigns: player {2 - p} ({self.PLAYERS[1 - p]}) wins"
+
+    @abstractmethod
+    def rules_status(self, state: "State") -> str:
+        """:meth:`status` of a game no one resigned: who is to move and what
+        they must do now, or who won by the rules and how."""
 
     @abstractmethod
     def ascii(self, state: "State") -> str:

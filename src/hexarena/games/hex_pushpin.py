@@ -265,10 +265,8 @@ class HexPushpin(Game):
         char = {0: ".", 1: "o", 2: "x", PIN_MARK: "#"}
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
-    def status(self, state) -> str:
+    def rules_status(self, state) -> str:
         """Who is to move or who won, where the pin is and the stones around it."""
-        if state.resigned is not None:
-            return self.resignation(state)
         s = state._s
         sc = [int(v) for v in self.scores(s)]
         where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"

@@ -517,7 +517,7 @@ class PushGame(Game, abstract=True):
         return "\n".join(lines)
 
     @abstractmethod
-    def status(self, state, legend: bool = True) -> str:
+    def rules_status(self, state, legend: bool = True) -> str:
         """Who is to move or who won and how; ``legend`` adds what the edges mean."""
 
     EDGE_STYLE: tuple[tuple[str, str], ...] = ()  # (SVG colour, ASCII mark) of each kind of edge
@@ -568,9 +568,7 @@ class Iqishiqi(PushGame):
     MCTS = {"rave": False, "c": 0.5}  # AMAF misleads where a cell's worth depends on the ball: docs/ai.md
     kernels = KERNELS
 
-    def status(self, state, legend: bool = True) -> str:
-        if state.resigned is not None:
-            return self.resignation(state)
+    def rules_status(self, state, legend: bool = True) -> str:
         s = state._s
         if state.is_over():
             ball = self.ball(s)

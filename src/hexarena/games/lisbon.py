@@ -479,10 +479,8 @@ class Lisbon(Game):
         return out
 
     # rendering -----------------------------------------------------------
-    def status(self, state) -> str:
+    def rules_status(self, state) -> str:
         """Who is to move, the turn's allowance and stones placed, or who won and how."""
-        if state.resigned is not None:
-            return self.resignation(state)
         s = state._s
         if state.is_over():
             w = state.winner()

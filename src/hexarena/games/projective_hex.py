@@ -381,10 +381,8 @@ class ProjectiveHex(Game):
             return lambda r: "      " + rows[r]
         return lambda r: "      " + ascii_render.row_range(self.topology, r)
 
-    def status(self, state) -> str:
+    def rules_status(self, state) -> str:
         """Who is to move (with colours once chosen), the opening's stage, or who won."""
-        if state.resigned is not None:
-            return self.resignation(state)
         s = state._s
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731

@@ -515,10 +515,8 @@ class PushAndPull(Game):
         board = s[BOARD:BOARD + self.topology.ncells]
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
-    def status(self, state) -> str:
+    def rules_status(self, state) -> str:
         """Who is to place or move which marker, or who won and how."""
-        if state.resigned is not None:
-            return self.resignation(state)
         s = state._s
         if state.is_over():
             w = state.winner()

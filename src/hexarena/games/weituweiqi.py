@@ -208,9 +208,7 @@ class Weituweiqi(PushGame):
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
         return {"roles": self.roles(s)}
 
-    def status(self, state, legend: bool = True) -> str:
-        if state.resigned is not None:
-            return self.resignation(state)
+    def rules_status(self, state, legend: bool = True) -> str:
         s = state._s
         roles = self.roles(s)
         who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
