@@ -277,15 +277,14 @@ class Game(ABC):
         Raises :class:`MalformedMove` for text of no move of this game's
         notation (docs/notation.md)."""
         key = text.strip(" ").lower()
-        topology = getattr(self, "topology", None)
-        if key not in self.WORDS and (topology is None or topology.find(key) is None):
+        if key not in self.WORDS and (self.topology is None or self.topology.find(key) is None):
             raise self.malformed(text)
         return key
 
     def malformed(self, text: str, forms: str = "") -> MalformedMove:
         """The error for ``text`` that is no move of this game: it says what
         a move is (``forms``; by default a cell or one of ``WORDS``)."""
-        names = getattr(self, "topology", None) and self.topology.names
+        names = self.topology.names if self.topology is not None else ()
         cells = [f"a cell (like {names[0]} or {names[len(names) // 2]})"] if names else []
         forms = forms or " or ".join(cells + [repr(w) for w in self.WORDS])
         return MalformedMove(f"{quoted(text)} is not a move of {self.name}: a move is {forms}")
