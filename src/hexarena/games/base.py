@@ -327,7 +327,12 @@ class Game(ABC):
     @abstractmethod
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:
         """``float32[len(PLANES), ncells]``: the position seen by ``player``
-        (mover-relative: "own" planes are ``player``'s), one value per cell."""
+        (mover-relative: "own" planes are ``player``'s), one value per cell;
+        games fill in :meth:`blank_planes`."""
+
+    def blank_planes(self) -> np.ndarray:
+        """Zeros of the shape :meth:`planes` returns."""
+        return np.zeros((len(self.PLANES), self.topology.ncells), dtype=np.float32)
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())

@@ -249,7 +249,7 @@ class HexPushpin(Game):
         """Own stones, the opponent's, the pin, empty cells, and all ones when
         the last move was a pass (another pass ends the game)."""
         board = self.stones(s)
-        out = np.zeros((len(self.PLANES), self.topology.ncells), dtype=np.float32)
+        out = self.blank_planes()
         out[0] = board == 1 + player
         out[1] = board == 2 - player
         out[2] = board == PIN_MARK

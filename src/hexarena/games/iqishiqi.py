@@ -596,7 +596,7 @@ class Iqishiqi(PushGame):
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:
         """Stones, the ball, empty cells, ``player``'s edge cells and the
         opponent's (a corner, which wins for whoever pushes there, is in both)."""
-        out = np.zeros((5, self.topology.ncells), dtype=np.float32)
+        out = self.blank_planes()
         board, owner = self.stones(s), self.owner
         out[0] = board != 0
         out[1, self.ball(s)] = 1

@@ -468,7 +468,7 @@ class Lisbon(Game):
         place (on every cell) and the perimeter cells."""
         board = self.stones(s)
         own = BLACK + player
-        out = np.zeros((len(self.PLANES), self.topology.ncells), dtype=np.float32)
+        out = self.blank_planes()
         out[0] = board == own
         out[1] = board == 3 - own
         out[2] = board == 0

@@ -335,7 +335,7 @@ class ProjectiveHex(Game):
         before the choice "own" is black."""
         board = self.stones(s)
         own = BLACK if self.colour(s, player) in (None, "black") else WHITE
-        out = np.zeros((4, self.topology.ncells), dtype=np.float32)
+        out = self.blank_planes()
         out[0] = board == own
         out[1] = board == 3 - own
         out[2] = board == 0

@@ -493,7 +493,7 @@ class PushAndPull(Game):
         turn's last, whether a marker move is being asked."""
         n = self.topology.ncells
         board = s[BOARD:BOARD + n]
-        out = np.zeros((len(self.PLANES), n), dtype=np.float32)
+        out = self.blank_planes()
         out[0] = board == 2 + player
         out[1] = board == 3 - player
         out[2] = board == NEUTRAL

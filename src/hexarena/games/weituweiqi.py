@@ -238,7 +238,7 @@ class Weituweiqi(PushGame):
         """Stones, the ball, empty cells, the edge cells (the Escaper's goal),
         then all ones if ``player`` is the Blocker, if he is the Escaper, and
         while the auction lasts."""
-        out = np.zeros((7, self.topology.ncells), dtype=np.float32)
+        out = self.blank_planes()
         board, ball = self.stones(s), self.ball(s)
         out[0] = board != 0
         out[1, ball] = 1
