@@ -2,6 +2,8 @@
 is defined), the error types, and the module graph (imports point down only)."""
 
 import ast
+import re
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -182,3 +184,12 @@ def test_the_library_imports_no_front_end():
         if module not in front:
             assert not imports & front, f"{module} imports {imports & front}"
     assert "hexarena.cli" not in module_graph()["hexarena.play"]
+
+
+@pytest.mark.parametrize("name", hexarena.GAMES)
+def test_kernel_tables_are_read_by_name(name):
+    """Every game's tables are a NamedTuple, and no game module indexes them by position."""
+    game = hexarena.load(name)
+    assert hasattr(game.tables, "_fields") and len(game.tables._fields) == len(game.tables)
+    source = Path(sys.modules[type(game).__module__].__file__).read_text()
+    assert not re.search(r"\b(t|tables|params)\[\d", source)
