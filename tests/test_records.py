@@ -6,7 +6,7 @@ import re
 import pytest
 
 import hexarena
-from hexarena.records import parse_text
+from hexarena.records import MAX_RECORD_BYTES, from_bytes, parse_text, read_file
 
 FINISHED = "B C F G N K # J R O T S W X".split()
 
@@ -95,3 +95,17 @@ def test_text_record_groups_a_turns_steps():
 def test_corrupt_records_are_refused_with_the_reason(record, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         hexarena.from_record(record)
+
+
+def test_record_files_json_or_text(tmp_path):
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    s.play("A")
+    (tmp_path / "g.json").write_text(json.dumps(s.record()))
+    (tmp_path / "g.txt").write_text(s.record_text() + "\n")
+    assert read_file(tmp_path / "g.json") == s and read_file(tmp_path / "g.txt") == s
+    assert from_bytes(s.record_text().encode()) == s
+    for data, message in ((b"\xff", "UTF-8"), (b"[" * 100_000, "nested too deep"), (b" " * (MAX_RECORD_BYTES + 1), "at most")):
+        with pytest.raises(ValueError, match=message):
+            from_bytes(data)
+    with pytest.raises(ValueError, match="cannot read .*nope"):
+        read_file(tmp_path / "nope")

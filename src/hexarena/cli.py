@@ -10,6 +10,7 @@ from typing import Any, Sequence, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
 from .games.base import State, quoted
+from .records import read_file
 
 
 class UsageError(Exception):
@@ -91,10 +92,8 @@ def replay_summary(state: State) -> dict[str, Any]:
 
 def _recorded(path: str) -> State:
     """The game of the record file ``path`` (JSON or text); UsageError if unreadable."""
-    from .play import read_record
-
     try:
-        return read_record(path)
+        return read_file(path)
     except ValueError as e:
         raise UsageError(str(e)) from None
 

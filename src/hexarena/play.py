@@ -1,7 +1,7 @@
 """Terminal play: hot-seat, or against a program (``--vs random``, ``--vs ai:LEVEL``).
 
 The front end knows nothing of the command line: bad setup (an unknown
-opponent, an unreadable record) raises :class:`PlayError`, a ValueError.
+opponent) raises :class:`PlayError`, a ValueError.
 """
 
 from __future__ import annotations
@@ -13,19 +13,18 @@ from typing import Any, TextIO
 
 from .ai import agent, hint
 from .games.base import Game, IllegalMove, State, quoted
-from .records import from_record
+from .records import read_file
 
 HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's suggestion), 'undo',
 'rules' (the game's rules and notation), 'record' (text record), 'save FILE' (JSON record),
 'load FILE' (a JSON or text record), 'resign', 'help', 'quit'"""
 AI_LEVELS = ("", *(str(n) for n in range(1, 11)))
-MAX_RECORD_BYTES = 1 << 20  # a record file larger than this is refused unread
 
 _ai_ready = False  # set once the AI has searched in this process (numba compiles on first use)
 
 
 class PlayError(ValueError):
-    """A terminal game that cannot start: an unknown opponent, an unreadable record."""
+    """A terminal game that cannot start: an unknown opponent."""
 
 
 def opponent(spec: str, seed: int | None) -> Any:
@@ -45,26 +44,6 @@ def opponent(spec: str, seed: int | None) -> Any:
 def rules_text(name: str) -> str:
     """The summary of game ``name``'s rules and notation, kept in the package."""
     return (resources.files("hexarena") / "rules" / f"{name}.txt").read_text(encoding="utf-8").rstrip()
-
-
-def read_record(path: str) -> State:
-    """The game of the JSON or text record in file ``path``; PlayError if unreadable."""
-    try:
-        with open(os.path.expanduser(path), "rb") as f:
-            data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise PlayError(f"cannot read {path}: {e.strerror or e}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise PlayError(f"cannot read {path}: larger than {MAX_RECORD_BYTES} bytes")
-    try:
-        text = data.decode("utf-8")
-        try:
-            record: Any = json.loads(text)
-        except json.JSONDecodeError:
-            record = text.strip()
-        return from_record(record)
-    except (ValueError, RecursionError) as e:
-        raise PlayError(f"{path}: {e}") from None
 
 
 def _prepare(out: TextIO) -> None:
@@ -206,8 +185,8 @@ class Session:
 
     def load(self, path: str) -> None:
         try:
-            state = read_record(path)
-        except PlayError as e:
+            state = read_file(path)
+        except ValueError as e:
             self.say(str(e))
             return
         self.state, self.changed = state, True

@@ -19,7 +19,9 @@ True
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import re
 from typing import Any
 
@@ -27,10 +29,11 @@ from .games import load
 from .games.base import IllegalMove, State, quoted, shown
 from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
 
-__all__ = ["FORMAT", "RESULTS", "from_record", "parse_text", "make_record", "to_text", "now", "result_token",
-           "MAX_RECORD_MOVES", "MAX_TEXT_RECORD"]
+__all__ = ["FORMAT", "RESULTS", "from_record", "from_bytes", "read_file", "parse_text", "make_record", "to_text",
+           "now", "result_token", "MAX_RECORD_MOVES", "MAX_TEXT_RECORD", "MAX_RECORD_BYTES"]
 
 MAX_RECORD_MOVES = 100_000  # more atomic moves than any game here can have
+MAX_RECORD_BYTES = 1 << 20  # a record file (or upload) larger than this is refused unread
 MAX_TEXT_RECORD = 1_000_000  # characters of a text record
 FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
 RESULT_FIELDS = ("over", "winner", "scores", "text", "resigned")
@@ -114,6 +117,38 @@ def from_record(record: dict[str, Any] | str) -> State:
         if record[key] != want:
             raise ValueError(f"record field {key!r} {shown(record[key])} disagrees with its moves ({shown(want)})")
     return state
+
+
+def from_bytes(data: bytes) -> State:
+    """Rebuild a state from a record file's bytes (a saved file, an upload):
+    a JSON record, else a text record; ValueError naming the problem."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise ValueError(f"a record file is at most {MAX_RECORD_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("a record file is UTF-8 text") from None
+    try:
+        record: Any = json.loads(text)
+    except json.JSONDecodeError:
+        record = text.strip()
+    except RecursionError:
+        raise ValueError("a JSON record nested too deep") from None
+    return from_record(record)
+
+
+def read_file(path: str | os.PathLike) -> State:
+    """Rebuild a state from the JSON or text record in file ``path``;
+    ValueError naming the file and the problem."""
+    try:
+        with open(os.path.expanduser(path), "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return from_bytes(data)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
 
 
 def _field(record: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
