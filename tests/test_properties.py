@@ -138,3 +138,18 @@ def test_finished_game_has_no_moves(name, options):
     assert state.legal_actions() == [] and state.legal_moves() == []
     with pytest.raises(IllegalMove):
         state.play(state.game.action_name(state.array, 0))
+
+
+@given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400))
+def test_every_legal_move_has_a_board_cell_or_is_a_word(name, options, rnd, cut):
+    """move_target (the web client's click-to-move): a cell of the board, or None for a
+    move with no cell, whose name then is a word (end, pass, swap, black, white, block)."""
+    state = random_game(name, options, rnd, cut)
+    game = state.game
+    for action, move in zip(state.legal_actions(), state.legal_moves()):
+        cell = game.move_target(state.array, action)
+        if cell is None:
+            assert move.isalpha() and move.lower() == move and game.topology.find(move) is None
+        else:
+            assert 0 <= cell < game.topology.ncells and (cell == action or game.topology.name(cell) in move
+                                                            or game.name == "push-and-pull")

@@ -269,6 +269,14 @@ class Game(ABC):
         marker moves as one (``o5 -2 2``)."""
         return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions))]
 
+    def move_target(self, s: np.ndarray, action: int) -> int | None:
+        """The cell that a click on the board plays the legal ``action`` by
+        (the web client's click-to-move; several actions may share a cell,
+        then the player picks one by name), None for a move with no cell
+        (``end``, ``pass``, ``swap``, ...).  By default an action below
+        ``ncells`` is that cell's placement."""
+        return action if action < self.topology.ncells else None
+
     WORDS: ClassVar[tuple[str, ...]] = ()  # move words besides cell names: "pass", "end", "swap", ...
 
     def normalize(self, text: str) -> str:

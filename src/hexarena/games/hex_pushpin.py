@@ -238,6 +238,10 @@ class HexPushpin(Game):
             return f"{cell!r} is not next to the pin, so it pushes nothing: write {cell!r}"
         return f"{text!r}: {cell} pushes the pin; choose a distance: {', '.join(options)}"
 
+    def move_target(self, s: np.ndarray, action: int) -> int | None:
+        """The cell of a placement or push (a push's distance is picked by name); None for ``pass``."""
+        return None if action == self.num_actions - 1 else action // self.width
+
     def _legal(self, s: np.ndarray) -> list[int]:
         out = np.empty(self.num_actions, dtype=np.int32)
         return [int(a) for a in out[:legal(s, self.tables, out)]]

@@ -475,6 +475,10 @@ class PushGame(Game, abstract=True):
     def ball(self, s: np.ndarray) -> int:
         return int(s[BALL])
 
+    def move_target(self, s: np.ndarray, action: int) -> int | None:
+        """The drop's cell (its push direction is picked by name); None for ``block``."""
+        return action // 6 if action < self.topology.ncells * 6 else None
+
     def hint_moves(self, state) -> list[tuple[int, int]]:
         """The legal drops as (cell, slot the ball moves)."""
         return [divmod(a, 6) for a in state.legal_actions() if a < self.topology.ncells * 6]

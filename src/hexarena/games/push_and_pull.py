@@ -459,6 +459,16 @@ class PushAndPull(Game):
             words += ["--"] * ((3 if done else int(after[PHASE])) - len(words))
         return [(i, " ".join(words)) for i, words in out]
 
+    def move_target(self, s: np.ndarray, action: int) -> int | None:
+        """A placement's cell, or where the asked marker's move takes it (its own cell for 0)."""
+        n = self.topology.ncells
+        if action < n:
+            return action
+        p = int(asked(s))
+        d, _ = marker_line(s, self.rays, n, p)
+        m, v = int(s[MARK + p]), action - n - self.reach
+        return m if v == 0 else int(self.rays[m, d, -v - 1] if v < 0 else self.rays[m, OPPOSITE[d], v - 1])
+
     def _legal(self, s: np.ndarray) -> list[int]:
         out = np.empty(self.num_actions, dtype=np.int32)
         return [int(a) for a in out[:legal(s, self.tables, out)]]
@@ -540,13 +550,8 @@ class PushAndPull(Game):
         if hints and s[PHASE] == PLACE:
             marks = state.legal_actions()
         elif hints:
-            p = int(asked(s))
-            d, _ = marker_line(s, self.rays, n, p)
-            m = int(s[MARK + p])
-            for a in state.legal_actions():
-                v = a - n - self.reach
-                if v:
-                    arrows.append((m, int(self.rays[m, d, -v - 1] if v < 0 else self.rays[m, OPPOSITE[d], v - 1])))
+            m = int(s[MARK + int(asked(s))])
+            arrows = [(m, to) for to in map(lambda a: self.move_target(s, a), state.legal_actions()) if to != m]
         pieces = {int(s[MARK]): "marker1", int(s[MARK + 1]): "marker2"}
         stone = [] if s[STONE] < 0 else [int(s[STONE])]
         neutral = lambda c: svg_render.NEUTRAL if board[c] == NEUTRAL else 0  # noqa: E731
