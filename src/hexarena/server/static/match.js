@@ -1,0 +1,199 @@
+// A match: the board, the side panel (status, moves, replay, actions), live updates.
+import * as api from "./api.js";
+import { renderBoard, closeChooser } from "./board.js";
+import { h, seatName } from "./dom.js";
+import { movePlies } from "./moves.js";
+
+const WORDS = { end: "End turn", pass: "Pass", swap: "Swap", black: "Black", white: "White", block: "Block" };
+const label = (m) => WORDS[m] || m;
+const time = (m) => Date.parse(m.updated || "") || 0;
+
+export function showMatch(root, id) {
+  const st = { match: null, seat: api.mySeat(id), view: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false };
+  const board = h("div.board", { id: "board" });
+  const panel = h("aside.panel", { id: "panel" });
+  const page = h("div.match", {}, h("div.board-wrap", {}, board), panel);
+  root.append(page);
+
+  const mine = () => (st.seat ? st.seat.seats : []);
+  const myTurn = () => st.match && !st.match.over && !st.match.thinking && mine().includes(st.match.to_move);
+  const error = (msg) => {
+    const el = panel.querySelector(".error");
+    if (el) el.textContent = msg || "";
+  };
+
+  async function act(fn) {
+    if (st.busy) return;
+    st.busy = true;
+    error("");
+    try {
+      const m = await fn();
+      if (m && m.id !== undefined) accept(m);
+    } catch (e) {
+      error(e.message);
+    } finally {
+      st.busy = false;
+    }
+  }
+
+  function accept(m) {
+    if (st.match && time(m) && time(m) < time(st.match)) return; // an older answer than a live message
+    if (st.match && m.ply !== st.match.ply) st.hint = null;
+    st.match = m;
+    if (st.view !== null && st.view >= m.ply) st.view = null;
+    render();
+  }
+
+  const play = (mv) => act(() => api.move(id, mv, st.seat.token, st.match.ply));
+
+  async function jump(ply) {
+    const m = st.match;
+    if (!m) return;
+    ply = Math.max(0, Math.min(ply, m.ply));
+    if (ply === m.ply) {
+      st.view = null;
+      render();
+      return;
+    }
+    try {
+      const pos = await api.position(id, ply);
+      st.view = ply;
+      st.viewSvg = pos.svg;
+      st.viewStatus = pos.status;
+      render();
+    } catch (e) {
+      error(e.message);
+    }
+  }
+
+  function seatLine(m) {
+    return m.seats.map((s, p) => {
+      const who = mine().includes(p) ? "you" : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : "opponent";
+      return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}` }, `${seatName(p)}: ${who}`);
+    });
+  }
+
+  function resultBanner(m) {
+    if (!m.over) return null;
+    let text;
+    const me = mine();
+    if (m.winner === null || m.winner === undefined) text = "Draw";
+    else if (me.length === 1) text = me[0] === m.winner ? "You won" : "You lost";
+    else text = `The ${seatName(m.winner)} won`;
+    if (m.resigned !== null && m.resigned !== undefined) text += ` — the ${seatName(m.resigned)} resigned`;
+    return h("div.banner", { id: "result", role: "status" }, h("strong", {}, text), h("div", {}, m.status || ""));
+  }
+
+  function moveList(m) {
+    const rows = movePlies(m.turns, m.moves || []);
+    const current = st.view === null ? m.ply : st.view;
+    const ol = h("ol.movelist", { id: "moves" }, rows.map((t) => h("li", { value: String(t.turn) },
+      t.moves.map((mv) => h("button.mv", {
+        type: "button", dataset: { ply: String(mv.ply) }, "aria-current": mv.ply === current ? "step" : null,
+        onclick: () => jump(mv.ply),
+      }, mv.text)))));
+    return ol;
+  }
+
+  function render() {
+    const m = st.match;
+    if (!m) return;
+    const replay = st.view !== null;
+    const mineNow = !replay && myTurn();
+    const hintCell = st.hint ? (m.targets || []).find((t) => t.move === st.hint.move)?.cell ?? null : null;
+    renderBoard(board, replay ? st.viewSvg : m.svg, { targets: mineNow ? m.targets || [] : [], onPick: mineNow ? play : null, hintCell: replay ? null : hintCell });
+    board.classList.toggle("replay", replay);
+    board.classList.toggle("active", mineNow);
+
+    const me = mine();
+    const open = m.seats.indexOf("open");
+    const hasAI = m.seats.some((s) => String(s).startsWith("ai:"));
+    const canUndo = me.length > 0 && (hasAI || me.length === 2) && m.ply > 0 && !m.thinking;
+    const words = (m.targets || []).filter((t) => t.cell === null || t.cell === undefined);
+    const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+
+    const parts = [
+      h("h2", {}, m.game, h("span.muted.opts", {}, ` ${opts}`)),
+      h("div.seats", {}, seatLine(m)),
+      resultBanner(m),
+      h("p.status", { id: "status", role: "status" }, replay ? `Move ${st.view} of ${m.ply}: ${st.viewStatus || ""}` : m.status || ""),
+      m.thinking ? h("p.thinking", { id: "thinking" }, h("span.spinner", { "aria-hidden": "true" }), "thinking…") : null,
+      !st.connected ? h("p.muted.small", {}, "reconnecting…") : null,
+    ];
+    if (open >= 0 && me.length === 0) {
+      parts.push(h("button.primary", { id: "join", type: "button", onclick: () => act(async () => {
+        const r = await api.join(id);
+        st.seat = { token: r.token, seats: [r.seat] };
+        api.keepSeat(id, r.token, [r.seat]);
+        return api.getMatch(id);
+      }) }, `Join as the ${seatName(open)}`));
+    } else if (me.length === 0) {
+      parts.push(h("p.muted", { id: "watching" }, "You are watching this match live."));
+    }
+    if (open >= 0 && me.length > 0) {
+      const link = api.shareLink(id);
+      parts.push(h("div.share", {}, h("label", { for: "share" }, "Share this link with your opponent:"),
+        h("input", { id: "share", type: "text", readOnly: true, value: link, onfocus: (e) => e.target.select() })));
+    }
+    if (mineNow && words.length) {
+      parts.push(h("div.words", {}, words.map((t) => h(`button${t.move === "end" ? ".primary" : ""}`, {
+        type: "button", dataset: { move: t.move }, onclick: () => play(t.move),
+      }, label(t.move)))));
+    }
+    if (!replay && st.hint) {
+      const rate = typeof st.hint.rate === "number" ? ` (rate ${st.hint.rate <= 1 ? Math.round(st.hint.rate * 100) + "%" : st.hint.rate})` : "";
+      parts.push(h("p.hint", { id: "hint" }, `Hint: ${st.hint.move}${rate}`));
+    }
+    const actions = h("div.actions", {},
+      canUndo ? h("button", { id: "undo", type: "button", onclick: () => act(() => api.undo(id, st.seat.token, m.ply)) }, "Undo") : null,
+      mineNow ? h("button", { id: "hint-btn", type: "button", onclick: () => act(async () => {
+        st.hint = await api.hint(id, st.seat.token);
+        render();
+      }) }, "Hint") : null,
+      me.length && !m.over ? h("button.danger", { id: "resign", type: "button", onclick: () => {
+        if (window.confirm("Resign this game?")) act(() => api.resign(id, st.seat.token));
+      } }, "Resign") : null);
+    parts.push(actions, h("p.error", { role: "alert" }));
+    parts.push(h("section.history", {},
+      h("h3", {}, "Moves"),
+      moveList(m),
+      h("div.replaynav", {},
+        h("button", { id: "first", type: "button", "aria-label": "first position", onclick: () => jump(0) }, "⏮"),
+        h("button", { id: "prev", type: "button", "aria-label": "previous move", onclick: () => jump((st.view ?? m.ply) - 1) }, "◀"),
+        h("button", { id: "next", type: "button", "aria-label": "next move", onclick: () => jump((st.view ?? m.ply) + 1) }, "▶"),
+        h("button", { id: "live", type: "button", class: replay ? "primary" : "", disabled: !replay, onclick: () => jump(m.ply) }, "Live")),
+      h("p.muted.small", {}, "← → keys step through the moves")));
+    parts.push(h("div.records", {}, "Record: ",
+      h("a", { id: "dl-json", href: api.recordUrl(id, "json"), download: `hexarena-${id}.json` }, "JSON"), " · ",
+      h("a", { id: "dl-txt", href: api.recordUrl(id, "txt"), download: `hexarena-${id}.txt` }, "text"), " · ",
+      h("a", { href: "#/" }, "Lobby")));
+    const focused = document.activeElement && document.activeElement.id;
+    panel.replaceChildren(...parts.filter(Boolean));
+    if (focused) document.getElementById(focused)?.focus();
+    const cur = panel.querySelector('.mv[aria-current="step"]');
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+
+  const onKey = (ev) => {
+    if (!st.match || ev.target.closest("input, textarea, select")) return;
+    if (ev.key === "ArrowLeft") jump((st.view ?? st.match.ply) - 1);
+    else if (ev.key === "ArrowRight") jump((st.view ?? st.match.ply) + 1);
+    else if (ev.key === "Escape") closeChooser();
+    else return;
+    ev.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+
+  api.getMatch(id).then(accept).catch((e) => {
+    page.replaceChildren(h("section.card", {}, h("p.error", {}, e.message), h("a", { href: "#/" }, "Back to the lobby")));
+  });
+  const stop = api.live(id, accept, (up) => {
+    st.connected = up;
+    render();
+  });
+  return () => {
+    stop();
+    closeChooser();
+    document.removeEventListener("keydown", onKey);
+  };
+}
