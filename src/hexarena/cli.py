@@ -42,12 +42,22 @@ def _name(game: str) -> str:
         raise UsageError(str(e)) from None
 
 
+def game_info(name: str, rules: bool = False) -> dict[str, Any]:
+    """Game ``name``'s options (default, allowed, doc), one-line doc and players'
+    names (and, with ``rules``, its rules summary): ``games --json``, the web lobby."""
+    cls = game_class(name)
+    opts = {k: {"default": _plain(o.default), "allowed": o.allowed, "doc": o.doc} for k, o in cls.OPTIONS.items()}
+    info = {"name": name, "options": opts, "doc": (cls.__doc__ or "").strip().split("\n")[0],
+            "players": list(cls.PLAYERS)}
+    if rules:
+        from .play import rules_text
+
+        info["rules"] = rules_text(name)
+    return info
+
+
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    info = []
-    for name in GAMES:
-        cls = game_class(name)
-        opts = {k: {"default": _plain(o.default), "allowed": o.allowed, "doc": o.doc} for k, o in cls.OPTIONS.items()}
-        info.append({"name": name, "options": opts, "doc": (cls.__doc__ or "").strip().split("\n")[0]})
+    info = [game_info(name) for name in GAMES]
     if args.json:
         print(json.dumps(info, indent=1), file=out)
         return 0
@@ -161,6 +171,15 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
                      ai=args.ai)
 
 
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from .server.main import ServeError, serve
+
+    try:
+        return serve(args.host, args.port, args.db, args.workers, out)
+    except ServeError as e:
+        raise UsageError(str(e)) from None
+
+
 MAX_SEED = 2**32 - 1
 
 
@@ -179,6 +198,20 @@ def seed_number(text: str) -> int:
     """argparse type: a seed, an integer 0..MAX_SEED."""
     if not (text.isascii() and text.isdigit() and len(text) <= 10 and int(text) <= MAX_SEED):
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not a seed: an integer 0..{MAX_SEED}")
+    return int(text)
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 1..65535."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a port: an integer 1..65535")
+    return int(text)
+
+
+def worker_count(text: str) -> int:
+    """argparse type: a number of server processes, 1..64."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 64):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of workers: an integer 1..64")
     return int(text)
 
 
@@ -231,6 +264,14 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--seconds", type=positive_seconds, default=2.0, help="time per measurement (a positive number)")
     sp.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel reference")
     sp.add_argument("--ai", action="store_true", help="MCTS simulations/s instead, beside OpenSpiel's C++ MCTS")
+
+    sp = command("serve", "the web app: play in the browser (against the AI, hot-seat, online)", cmd_serve)
+    sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    sp.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    sp.add_argument("--db", default="sqlite:///data/hexarena.db",
+                    help="SQLAlchemy URL (default sqlite:///data/hexarena.db; postgresql+psycopg://... for several "
+                         "processes)")
+    sp.add_argument("--workers", type=worker_count, default=1, help="server processes (PostgreSQL only)")
     return top, parsers
 
 

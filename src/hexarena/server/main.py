@@ -1,0 +1,39 @@
+"""``hexarena serve``: the web app under uvicorn."""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+import uvicorn
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from .app import DB_ENV
+
+
+class ServeError(ValueError):
+    """A server that cannot start: a bad database URL, workers without PostgreSQL."""
+
+
+def backend(db: str) -> str:
+    """The database kind of SQLAlchemy URL ``db``: "sqlite" or "postgresql"."""
+    try:
+        kind = make_url(db).get_backend_name()
+    except ArgumentError:
+        kind = ""
+    if kind not in ("sqlite", "postgresql"):
+        raise ServeError(f"--db {db!r}: give sqlite:///PATH or postgresql+psycopg://user:password@host/dbname")
+    return kind
+
+
+def serve(host: str, port: int, db: str, workers: int, out: TextIO) -> int:
+    """Serve the app on ``host:port`` until interrupted; the exit code."""
+    if backend(db) == "sqlite" and workers > 1:
+        raise ServeError("--workers needs PostgreSQL (--db postgresql+psycopg://...): SQLite serves one process")
+    shown = make_url(db).render_as_string(hide_password=True)
+    print(f"hexarena: serving http://{host}:{port} (database {shown})", file=out, flush=True)
+    os.environ[DB_ENV] = db
+    uvicorn.run("hexarena.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                log_level="warning", ws="websockets-sansio")
+    return 0

@@ -1,0 +1,327 @@
+"""The web app's storage: matches and their moves, in SQLite or PostgreSQL.
+
+The rules engine is the only judge: a match's position is rebuilt by
+replaying its stored moves through the library, and every change (a move,
+an undo, a resignation) is one transaction that locks the match row, checks
+the change against the rebuilt state and commits before anyone is answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
+                        Text, UniqueConstraint, create_engine, delete, event, insert, select, text, update)
+from sqlalchemy.engine import make_url
+
+import hexarena
+from hexarena.games.base import IllegalMove, State
+
+NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
+
+metadata = MetaData()
+
+matches = Table(
+    "matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),    # per seat: "human", "open" or "ai:LEVEL"
+    Column("tokens", JSON, nullable=False),   # per seat: the sha256 of its token, or null
+    Column("resigned", Integer),              # the player who resigned, or null
+    Column("ply", Integer, nullable=False),   # atomic moves stored
+    Column("version", Integer, nullable=False),  # bumped by every change (the state cache's key)
+    Column("over", Boolean, nullable=False),
+    Column("winner", Integer),
+    Column("status", Text, nullable=False),
+    Column("created", String(32), nullable=False),
+    Column("updated", String(32), nullable=False, index=True),
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    Column("ply", Integer, nullable=False),
+    Column("move", String(64), nullable=False),
+    Column("time", String(32), nullable=False),
+    UniqueConstraint("match_id", "ply", name="moves_match_ply"),
+)
+
+
+class Refused(Exception):
+    """A request refused with an HTTP status and one line; nothing changed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def now() -> str:
+    """The current UTC time, ISO 8601 (sortable as text)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_kind(spec: Any) -> str:
+    """A seat of POST /api/matches checked: "me", "open" or "ai:LEVEL"."""
+    if spec in ("me", "open"):
+        return spec
+    if isinstance(spec, str) and spec.startswith("ai:") and spec[3:] in {str(n) for n in range(1, 11)}:
+        return spec
+    shown = spec if isinstance(spec, str) and len(spec) <= 40 else type(spec).__name__
+    raise Refused(400, f"seat {shown!r} is not 'me', 'open' or 'ai:LEVEL' (LEVEL 1..10)")
+
+
+def ai_level(kind: str) -> int | None:
+    """The AI level of seat kind ``kind`` ("ai:7" -> 7), None for a person."""
+    return int(kind[3:]) if kind.startswith("ai:") else None
+
+
+@dataclass
+class Match:
+    """A match row with its state rebuilt by the library."""
+
+    id: str
+    seats: list[str]
+    tokens: list[str | None]
+    version: int
+    created: str
+    updated: str
+    state: State
+    times: list[str] = field(default_factory=list)
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.history)
+
+    def seats_of(self, token: Any) -> list[int]:
+        """The seats held by ``token`` (none for no or a wrong token)."""
+        if not isinstance(token, str) or not token:
+            return []
+        digest = token_hash(token)
+        return [i for i, h in enumerate(self.tokens) if h is not None and hmac.compare_digest(h, digest)]
+
+    def ai_to_move(self) -> int | None:
+        """The AI level to move, or None when a person is to move or the game is over."""
+        p = self.state.to_move
+        return None if p is None else ai_level(self.seats[p])
+
+
+def replay(game: str, options: dict[str, Any], texts: list[str], resigned: int | None) -> State:
+    """The state after the stored moves ``texts`` (and resignation), through the library."""
+    state = hexarena.load(game, **options).new_state()
+    for t in texts:
+        state.play(t)
+    if resigned is not None:
+        state.resign(resigned)
+    return state
+
+
+def plain_options(state: State) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in state.game.options.items()}
+
+
+def _sqlite_engine(url: str) -> Engine:
+    """SQLite with WAL, and BEGIN IMMEDIATE for writers (execution option ``write``)."""
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        dbapi_conn.execute("PRAGMA journal_mode=WAL")
+        dbapi_conn.execute("PRAGMA synchronous=FULL")  # every commit on disk before the answer
+        dbapi_conn.execute("PRAGMA foreign_keys=ON")
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+
+    return engine
+
+
+class Store:
+    """Matches in a database; states cached per process, keyed by the match's version."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.postgres = make_url(url).get_backend_name() == "postgresql"
+        self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20) if self.postgres \
+            else _sqlite_engine(url)
+        metadata.create_all(self.engine)
+        self._cache: dict[str, Match] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # reading ---------------------------------------------------------------
+    def get(self, match_id: str) -> Match:
+        """The match ``match_id`` as stored now; 404 if unknown."""
+        with self.engine.connect() as conn:
+            return self._load(conn, match_id, lock=False)
+
+    def _load(self, conn: Connection, match_id: Any, lock: bool) -> Match:
+        if not isinstance(match_id, str) or len(match_id) > 32:
+            raise Refused(404, "no such match")
+        query = select(matches).where(matches.c.id == match_id)
+        row = conn.execute(query.with_for_update() if lock else query).mappings().first()
+        if row is None:
+            raise Refused(404, f"no match {match_id!r}")
+        with self._lock:
+            cached = self._cache.get(match_id)
+        if cached is not None and cached.version == row["version"]:
+            return cached
+        rows = conn.execute(select(moves.c.move, moves.c.time).where(moves.c.match_id == match_id)
+                            .order_by(moves.c.ply)).all()
+        state = replay(row["game"], row["options"], [r.move for r in rows], row["resigned"])
+        match = Match(row["id"], list(row["seats"]), list(row["tokens"]), row["version"], row["created"],
+                      row["updated"], state, [r.time for r in rows])
+        self._name(match)
+        self._remember(match)
+        return match
+
+    def _name(self, match: Match) -> None:
+        """Give the state the match's players, start and move times (what records keep)."""
+        match.state.meta["players"] = list(match.seats)
+        match.state.meta["started"] = match.created
+        match.state._times[:] = match.times[:len(match.state._times)]
+
+    def _remember(self, match: Match) -> None:
+        with self._lock:
+            self._cache[match.id] = match
+            if len(self._cache) > 2000:
+                self._cache.pop(next(iter(self._cache)))
+
+    def listing(self, which: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The open (a free seat, not over) or recent matches, newest first."""
+        query = select(matches.c.id, matches.c.game, matches.c.options, matches.c.seats, matches.c.ply,
+                       matches.c.over, matches.c.status, matches.c.updated).order_by(matches.c.updated.desc())
+        if which == "open":
+            query = query.where(matches.c.over.is_(False))
+        with self.engine.connect() as conn:
+            rows = [dict(r) for r in conn.execute(query.limit(limit * 4 if which == "open" else limit)).mappings()]
+        if which == "open":
+            rows = [r for r in rows if "open" in r["seats"]][:limit]
+        return rows
+
+    def unfinished_ai_matches(self) -> list[str]:
+        """Matches not over that have an AI seat (one of them may be the AI's to move)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(matches.c.id, matches.c.seats).where(matches.c.over.is_(False))).all()
+        return [r.id for r in rows if any(ai_level(s) for s in r.seats)]
+
+    # writing ---------------------------------------------------------------
+    def create(self, state: State, seats: list[str], token_seats: list[int], token: str) -> Match:
+        """Store a new match of ``state`` (its moves too, for an imported record)."""
+        digest = token_hash(token)
+        tokens = [digest if i in token_seats else None for i in range(2)]
+        stamp = now()
+        match_id = secrets.token_urlsafe(9)
+        times = (state.times + [stamp] * len(state.history))[:len(state.history)]
+        with self._write() as conn:
+            conn.execute(insert(matches).values(
+                id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
+                version=0, created=stamp, **self._summary(state, stamp)))
+            self._insert_moves(conn, match_id, state.moves(), times, 0)
+            self._notify(conn, match_id)
+        match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times)
+        self._name(match)
+        self._remember(match)
+        return match
+
+    def change(self, match_id: str, apply: Callable[[Match, State], None]) -> Match:
+        """One transaction: lock the match, let ``apply`` check and change a copy
+        of its state (raising Refused or IllegalMove to refuse), store what
+        changed and commit.  Returns the match as committed."""
+        with self._write() as conn:
+            match = self._load(conn, match_id, lock=True)
+            state = match.state.copy()
+            try:
+                apply(match, state)
+            except IllegalMove as e:
+                raise Refused(400, str(e)) from None
+            changed = self._store(conn, match, state)
+        self._remember(changed)
+        return changed
+
+    def join(self, match_id: str, token: str) -> int:
+        """Give the first open seat to ``token``; the seat (409 if none)."""
+        with self._write() as conn:
+            match = self._load(conn, match_id, lock=True)
+            if "open" not in match.seats:
+                raise Refused(409, "no open seat: the match is full")
+            seat = match.seats.index("open")
+            seats, tokens = list(match.seats), list(match.tokens)
+            seats[seat], tokens[seat] = "human", token_hash(token)
+            stamp = now()
+            conn.execute(update(matches).where(matches.c.id == match_id).values(
+                seats=seats, tokens=tokens, version=match.version + 1, updated=stamp))
+            self._notify(conn, match_id)
+        with self._lock:
+            self._cache.pop(match_id, None)
+        return seat
+
+    def _store(self, conn: Connection, match: Match, state: State) -> Match:
+        """Write ``state`` over ``match``'s stored moves and summary (same connection, same transaction)."""
+        old, new = match.state.moves(), state.moves()
+        keep = 0
+        while keep < min(len(old), len(new)) and old[keep] == new[keep]:
+            keep += 1
+        stamp = now()
+        if keep < len(old):
+            conn.execute(delete(moves).where(moves.c.match_id == match.id, moves.c.ply >= keep))
+        times = match.times[:keep] + [stamp] * (len(new) - keep)
+        self._insert_moves(conn, match.id, new[keep:], times[keep:], keep)
+        version = match.version + 1
+        conn.execute(update(matches).where(matches.c.id == match.id).values(
+            version=version, resigned=state.resigned, **self._summary(state, stamp)))
+        self._notify(conn, match.id)
+        changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times)
+        self._name(changed)
+        return changed
+
+    @staticmethod
+    def _summary(state: State, stamp: str) -> dict[str, Any]:
+        return {"ply": len(state.history), "over": state.is_over(), "winner": state.winner(),
+                "status": state.game.status(state), "updated": stamp}
+
+    @staticmethod
+    def _insert_moves(conn: Connection, match_id: str, texts: list[str], times: list[str], first: int) -> None:
+        if texts:
+            conn.execute(insert(moves), [{"match_id": match_id, "ply": first + i, "move": t, "time": times[i]}
+                                         for i, t in enumerate(texts)])
+
+    def _notify(self, conn: Connection, match_id: str) -> None:
+        """Tell every process (PostgreSQL NOTIFY, sent at commit) that ``match_id`` changed."""
+        if self.postgres:
+            conn.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": match_id})
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A write transaction, committed on success (BEGIN IMMEDIATE on SQLite;
+        the match row locked FOR UPDATE on PostgreSQL)."""
+        with self.engine.connect().execution_options(write=True) as conn, conn.begin():
+            yield conn
+
+    def listen_conninfo(self) -> str:
+        """The psycopg connection string for a LISTEN connection to this database."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(hide_password=False)
+
