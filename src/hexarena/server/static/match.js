@@ -9,7 +9,7 @@ const label = (m) => WORDS[m] || m;
 const time = (m) => Date.parse(m.updated || "") || 0;
 
 export function showMatch(root, id) {
-  const st = { match: null, seat: api.mySeat(id), view: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false };
+  const st = { match: null, seat: api.mySeat(id), view: null, want: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
   const page = h("div.match", {}, h("div.board-wrap", {}, board), panel);
@@ -41,6 +41,7 @@ export function showMatch(root, id) {
     if (st.match && m.ply !== st.match.ply) st.hint = null;
     st.match = m;
     if (st.view !== null && st.view >= m.ply) st.view = null;
+    if (st.view === null) st.want = null;
     render();
   }
 
@@ -50,13 +51,15 @@ export function showMatch(root, id) {
     const m = st.match;
     if (!m) return;
     ply = Math.max(0, Math.min(ply, m.ply));
+    st.want = ply;
     if (ply === m.ply) {
-      st.view = null;
+      st.view = st.want = null;
       render();
       return;
     }
     try {
       const pos = await api.position(id, ply);
+      if (st.want !== ply) return; // a later jump was asked meanwhile
       st.view = ply;
       st.viewSvg = pos.svg;
       st.viewStatus = pos.status;
@@ -104,6 +107,7 @@ export function showMatch(root, id) {
     renderBoard(board, replay ? st.viewSvg : m.svg, { targets: mineNow ? m.targets || [] : [], onPick: mineNow ? play : null, hintCell: replay ? null : hintCell });
     board.classList.toggle("replay", replay);
     board.classList.toggle("active", mineNow);
+    Object.assign(board.dataset, { ply: String(m.ply), view: replay ? String(st.view) : "live", over: String(!!m.over), thinking: String(!!m.thinking) });
 
     const me = mine();
     const open = m.seats.indexOf("open");
@@ -159,8 +163,8 @@ export function showMatch(root, id) {
       moveList(m),
       h("div.replaynav", {},
         h("button", { id: "first", type: "button", "aria-label": "first position", onclick: () => jump(0) }, "⏮"),
-        h("button", { id: "prev", type: "button", "aria-label": "previous move", onclick: () => jump((st.view ?? m.ply) - 1) }, "◀"),
-        h("button", { id: "next", type: "button", "aria-label": "next move", onclick: () => jump((st.view ?? m.ply) + 1) }, "▶"),
+        h("button", { id: "prev", type: "button", "aria-label": "previous move", onclick: () => jump(here() - 1) }, "◀"),
+        h("button", { id: "next", type: "button", "aria-label": "next move", onclick: () => jump(here() + 1) }, "▶"),
         h("button", { id: "live", type: "button", class: replay ? "primary" : "", disabled: !replay, onclick: () => jump(m.ply) }, "Live")),
       h("p.muted.small", {}, "← → keys step through the moves")));
     parts.push(h("div.records", {}, "Record: ",
@@ -174,10 +178,11 @@ export function showMatch(root, id) {
     if (cur) cur.scrollIntoView({ block: "nearest" });
   }
 
+  const here = () => st.want ?? st.view ?? st.match.ply; // the position shown, or being fetched
   const onKey = (ev) => {
     if (!st.match || ev.target.closest("input, textarea, select")) return;
-    if (ev.key === "ArrowLeft") jump((st.view ?? st.match.ply) - 1);
-    else if (ev.key === "ArrowRight") jump((st.view ?? st.match.ply) + 1);
+    if (ev.key === "ArrowLeft") jump(here() - 1);
+    else if (ev.key === "ArrowRight") jump(here() + 1);
     else if (ev.key === "Escape") closeChooser();
     else return;
     ev.preventDefault();
