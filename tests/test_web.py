@@ -245,7 +245,7 @@ def test_undo_jump_hint_download_and_upload(page, server, tmp_path):
     page.locator("#moves .mv").first.click()
     page.wait_for_function("() => document.querySelector('#board').dataset.view === '1'")
     assert page.locator("#board polygon.target").count() == 0
-    assert page.locator("#status").inner_text().startswith("Move 1 of 4")
+    assert page.locator("#status").inner_text().startswith("After move 1 of 4")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.querySelector('#board').dataset.view === '2'")
     page.keyboard.press("ArrowLeft")

@@ -90,6 +90,7 @@ export function showMatch(root, id) {
   function moveList(m) {
     const rows = movePlies(m.turns, m.moves || []);
     const current = st.view === null ? m.ply : st.view;
+    if (!rows.length) return h("p.muted.small", { id: "moves" }, "No moves yet.");
     const ol = h("ol.movelist", { id: "moves" }, rows.map((t) => h("li", { value: String(t.turn) },
       t.moves.map((mv) => h("button.mv", {
         type: "button", dataset: { ply: String(mv.ply) }, "aria-current": mv.ply === current ? "step" : null,
@@ -120,7 +121,8 @@ export function showMatch(root, id) {
       h("h2", {}, m.game, h("span.muted.opts", {}, ` ${opts}`)),
       h("div.seats", {}, seatLine(m)),
       resultBanner(m),
-      h("p.status", { id: "status", role: "status" }, replay ? `Move ${st.view} of ${m.ply}: ${st.viewStatus || ""}` : m.status || ""),
+      replay || !m.over ? h("p.status", { id: "status", role: "status" },
+        replay ? `${st.view ? `After move ${st.view} of ${m.ply}` : "Start"}: ${st.viewStatus || ""}` : m.status || "") : null,
       m.thinking ? h("p.thinking", { id: "thinking" }, h("span.spinner", { "aria-hidden": "true" }), "thinking…") : null,
       !st.connected ? h("p.muted.small", {}, "reconnecting…") : null,
     ];
@@ -162,7 +164,7 @@ export function showMatch(root, id) {
       h("h3", {}, "Moves"),
       moveList(m),
       h("div.replaynav", {},
-        h("button", { id: "first", type: "button", "aria-label": "first position", onclick: () => jump(0) }, "⏮"),
+        h("button", { id: "first", type: "button", "aria-label": "first position", onclick: () => jump(0) }, "«"),
         h("button", { id: "prev", type: "button", "aria-label": "previous move", onclick: () => jump(here() - 1) }, "◀"),
         h("button", { id: "next", type: "button", "aria-label": "next move", onclick: () => jump(here() + 1) }, "▶"),
         h("button", { id: "live", type: "button", class: replay ? "primary" : "", disabled: !replay, onclick: () => jump(m.ply) }, "Live")),
