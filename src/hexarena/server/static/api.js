@@ -33,7 +33,8 @@ export async function api(method, path, body) {
 }
 
 const enc = encodeURIComponent;
-export const games = () => api("GET", "/api/games");
+let gamesOnce = null;
+export const games = () => (gamesOnce ??= api("GET", "/api/games").catch((e) => { gamesOnce = null; throw e; }));
 export const listMatches = (which) => api("GET", `/api/matches?list=${enc(which)}`);
 export const createMatch = (game, options, seats) => api("POST", "/api/matches", { game, options, seats });
 export const importMatch = (record, seats) => api("POST", "/api/matches/import", { record, seats });
@@ -74,13 +75,15 @@ export function live(id, onMessage, onState = () => {}) {
     };
     ws.onmessage = (ev) => {
       try {
-        onMessage(JSON.parse(ev.data));
+        const data = JSON.parse(ev.data);
+        if (data && data.id !== undefined) onMessage(data);
       } catch (e) {
         console.error("bad live message", e);
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       onState(false);
+      if (ev.code === 4404) stopped = true; // an unknown match: no use reconnecting
       if (!stopped) {
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 8000);

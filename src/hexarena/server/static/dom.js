@@ -18,4 +18,6 @@ export function h(spec, attrs = {}, ...children) {
   return el;
 }
 
-export const seatName = (p) => (p === 0 ? "first player" : "second player");
+// A seat's name: the game's player name where known ("black"), else first / second player.
+export const seatName = (p, players) =>
+  players && players[p] ? `${players[p]} (${p === 0 ? "first" : "second"})` : p === 0 ? "first player" : "second player";

@@ -6,10 +6,11 @@ import { movePlies } from "./moves.js";
 
 const WORDS = { end: "End turn", pass: "Pass", swap: "Swap", black: "Black", white: "White", block: "Block" };
 const label = (m) => WORDS[m] || m;
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const time = (m) => Date.parse(m.updated || "") || 0;
 
 export function showMatch(root, id) {
-  const st = { match: null, seat: api.mySeat(id), view: null, want: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false };
+  const st = { match: null, seat: api.mySeat(id), view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
   const page = h("div.match", {}, h("div.board-wrap", {}, board), panel);
@@ -72,7 +73,7 @@ export function showMatch(root, id) {
   function seatLine(m) {
     return m.seats.map((s, p) => {
       const who = mine().includes(p) ? "you" : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : "opponent";
-      return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}` }, `${seatName(p)}: ${who}`);
+      return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}` }, `${seatName(p, st.players)}: ${who}`);
     });
   }
 
@@ -82,8 +83,8 @@ export function showMatch(root, id) {
     const me = mine();
     if (m.winner === null || m.winner === undefined) text = "Draw";
     else if (me.length === 1) text = me[0] === m.winner ? "You won" : "You lost";
-    else text = `The ${seatName(m.winner)} won`;
-    if (m.resigned !== null && m.resigned !== undefined) text += ` — the ${seatName(m.resigned)} resigned`;
+    else text = `${cap(seatName(m.winner, st.players))} won`;
+    if (m.resigned !== null && m.resigned !== undefined) text += ` — ${seatName(m.resigned, st.players)} resigned`;
     return h("div.banner", { id: "result", role: "status" }, h("strong", {}, text), h("div", {}, m.status || ""));
   }
 
@@ -132,7 +133,7 @@ export function showMatch(root, id) {
         st.seat = { token: r.token, seats: [r.seat] };
         api.keepSeat(id, r.token, [r.seat]);
         return api.getMatch(id);
-      }) }, `Join as the ${seatName(open)}`));
+      }) }, `Join as ${seatName(open, st.players)}`));
     } else if (me.length === 0) {
       parts.push(h("p.muted", { id: "watching" }, "You are watching this match live."));
     }
@@ -191,7 +192,13 @@ export function showMatch(root, id) {
   };
   document.addEventListener("keydown", onKey);
 
-  api.getMatch(id).then(accept).catch((e) => {
+  api.getMatch(id).then((m) => {
+    accept(m);
+    api.games().then((gs) => {
+      st.players = (gs.find((g) => g.name === m.game) || {}).players || null;
+      render();
+    }).catch(() => {});
+  }).catch((e) => {
     page.replaceChildren(h("section.card", {}, h("p.error", {}, e.message), h("a", { href: "#/" }, "Back to the lobby")));
   });
   const stop = api.live(id, accept, (up) => {
