@@ -19,5 +19,9 @@ export function h(spec, attrs = {}, ...children) {
 }
 
 // A seat's name: the game's player name where known ("black"), else first / second player.
-export const seatName = (p, players) =>
-  players && players[p] ? `${players[p]} (${p === 0 ? "first" : "second"})` : p === 0 ? "first player" : "second player";
+export function seatName(p, players) {
+  const order = p === 0 ? "first" : "second";
+  const name = players && players[p];
+  if (!name) return `${order} player`;
+  return name.toLowerCase().includes(order) ? name : `${name} (${order})`;
+}

@@ -140,7 +140,7 @@ function importPanel() {
 
 function matchList(title, which) {
   const list = h("ul.matches", { id: `list-${which}` }, h("li.muted", {}, "loading…"));
-  api.listMatches(which).then((rows) => {
+  const load = () => api.listMatches(which).then((rows) => {
     list.replaceChildren(...(rows.length ? rows.map((m) => {
       const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${v}`).join(" ");
       const mine = api.mySeat(m.id);
@@ -150,15 +150,20 @@ function matchList(title, which) {
         h("span.muted", {}, ` ${opts} · ply ${m.ply} · ${m.status || ""}`));
     }) : [h("li.muted", {}, "none")]));
   }).catch((e) => list.replaceChildren(h("li.error", {}, e.message)));
-  return h("section.card", {}, h("h2", {}, title), list);
+  load();
+  const card = h("section.card", {}, h("h2", {}, title), list);
+  card.refresh = load;
+  return card;
 }
 
 export function showLobby(root) {
   const tabs = h("div.gametabs", { role: "tablist", "aria-label": "Games" });
   const panel = h("section.card.gamepanel");
+  const lists = [matchList("Open matches", "open"), matchList("Recent matches", "recent")];
+  const timer = setInterval(() => lists.forEach((l) => l.refresh()), 5000);
   const page = h("div.lobby", {},
     h("div.lobby-main", {}, tabs, panel),
-    h("div.lobby-side", {}, matchList("Open matches", "open"), matchList("Recent matches", "recent"),
+    h("div.lobby-side", {}, ...lists,
       h("section.card", {}, importPanel())));
   root.append(page);
   api.games().then((games) => {
@@ -169,5 +174,5 @@ export function showLobby(root) {
     tabs.append(...games.map((g) => h("button.tab", { type: "button", role: "tab", dataset: { game: g.name }, onclick: () => select(g) }, g.name)));
     if (games.length) select(games[0]);
   }).catch((e) => panel.replaceChildren(h("p.error", {}, `games: ${e.message}`)));
-  return () => {};
+  return () => clearInterval(timer);
 }

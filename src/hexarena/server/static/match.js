@@ -71,8 +71,9 @@ export function showMatch(root, id) {
   }
 
   function seatLine(m) {
+    const me = mine();
     return m.seats.map((s, p) => {
-      const who = mine().includes(p) ? "you" : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : "opponent";
+      const who = me.includes(p) ? "you" : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : me.length ? "opponent" : "a player";
       return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}` }, `${seatName(p, st.players)}: ${who}`);
     });
   }
