@@ -63,7 +63,9 @@ def shot(page, name: str, selector: str | None = None):
 
 
 def small(game: str) -> dict:
-    return EXTRA_CONFIGS[game][0] if game in EXTRA_CONFIGS else {}
+    """The last of the game's extra test configurations (small boards), JSON-able."""
+    opts = EXTRA_CONFIGS[game][-1] if game in EXTRA_CONFIGS else {}
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()}
 
 
 def test_lobby_and_projective_hex_against_the_ai(page, server):
