@@ -8,6 +8,7 @@ import json
 import os
 import secrets
 import time
+from contextlib import contextmanager
 from typing import Any, Iterator
 from urllib.parse import quote
 
@@ -49,6 +50,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'hexarena.db'}"
         return
+    with fresh_pg() as url:
+        yield url
+
+
+@contextmanager
+def fresh_pg() -> Iterator[str]:
+    """A URL of the test PostgreSQL in a schema of its own, dropped afterwards (skip without one)."""
     if not PG:
         pytest.skip("HEXARENA_TEST_PG is not set (./dev test sets it)")
     schema, url = pg_schema_url(PG)

@@ -21,7 +21,7 @@ import pytest
 from websockets.sync.client import connect
 
 from hexarena.cli import main
-from tests.test_server import PG, drop_schema, pg_schema_url
+from tests.test_server import fresh_pg
 
 HEXARENA = str(Path(sys.executable).parent / "hexarena")
 
@@ -129,13 +129,8 @@ def test_sigkill_loses_no_move_and_the_ai_resumes(tmp_path, servers) -> None:
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    if not PG:
-        pytest.skip("HEXARENA_TEST_PG is not set (./dev test sets it)")
-    schema, url = pg_schema_url(PG)
-    try:
+    with fresh_pg() as url:
         yield url
-    finally:
-        drop_schema(PG, schema)
 
 
 def test_two_processes_on_one_postgresql(tmp_path, servers, pg_url) -> None:

@@ -165,9 +165,16 @@ class Store:
         self.postgres = make_url(url).get_backend_name() == "postgresql"
         self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20) if self.postgres \
             else _sqlite_engine(url)
-        metadata.create_all(self.engine)
+        self._create_tables()
         self._cache: dict[str, Match] = {}
         self._lock = threading.Lock()
+
+    def _create_tables(self) -> None:
+        """Create the tables if missing (processes starting together take turns on PostgreSQL)."""
+        with self.engine.begin() as conn:
+            if self.postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('hexarena:schema'))"))
+            metadata.create_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -320,6 +327,25 @@ class Store:
         the match row locked FOR UPDATE on PostgreSQL)."""
         with self.engine.connect().execution_options(write=True) as conn, conn.begin():
             yield conn
+
+    @contextmanager
+    def claim(self, match_id: str) -> Iterator[bool]:
+        """Whether this process may search ``match_id``'s AI move: on PostgreSQL a
+        session advisory lock held meanwhile (released if the process dies), so
+        several processes never search the same move; on SQLite (one process) True."""
+        if not self.postgres:
+            yield True
+            return
+        with self.engine.connect() as conn:
+            key = {"key": f"hexarena:{match_id}"}
+            mine = bool(conn.execute(text("SELECT pg_try_advisory_lock(hashtext(:key))"), key).scalar())
+            conn.commit()
+            try:
+                yield mine
+            finally:
+                if mine:
+                    conn.execute(text("SELECT pg_advisory_unlock(hashtext(:key))"), key)
+                    conn.commit()
 
     def listen_conninfo(self) -> str:
         """The psycopg connection string for a LISTEN connection to this database."""

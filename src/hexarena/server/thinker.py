@@ -56,7 +56,9 @@ class Thinker:
                     return
                 self._wanted.discard(match_id)
             try:
-                self._play(match_id)
+                with self.store.claim(match_id) as mine:
+                    if mine:
+                        self._play(match_id)
             except Exception:  # keep the worker alive; the next change kicks the match again
                 log.exception("hexarena: the AI of match %s failed", match_id)
 
