@@ -82,10 +82,12 @@ def test_lobby_and_projective_hex_against_the_ai(page, server):
     page.select_option("#opt-opening", "none")
     page.check('input[name="new-mode"][value="ai"]')
     page.fill("#new-level", "1")
+    page.select_option("#new-seat", "second")
     page.click("#create")
     page.wait_for_url(re.compile(r"#/match/"))
-    st = wait_ready(page)
-    assert st["active"] and page.locator("#undo").count() == 0
+    st = wait_ready(page)  # the AI has opened
+    assert st["active"] and st["ply"] == "1" and st["thinking"] == "false"
+    assert page.locator("#thinking").count() == 0 and "second: you" in page.locator(".seats").inner_text()
     clicks = play_randomly(page, random.Random(1))
     assert clicks >= 1
     assert page.locator("#result").is_visible()
