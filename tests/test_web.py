@@ -317,3 +317,20 @@ def test_full_game_of_every_game(page, server, game):
     play_randomly(page, random.Random(hash(game) % 1000))
     assert page.locator("#result").is_visible()
     shot(page, game)
+
+
+@pytest.mark.parametrize("opening", ["swap", "cut-and-choose"])
+def test_projective_hex_opening_answers(page, server, opening):
+    """The opening's answers ('swap'; 'black' / 'white') are buttons, played until the game is over."""
+    from .web_helpers import random_click
+    open_match(page, server, "projective-hex", {"size": 2, "opening": opening}, ["me", "me"])
+    rng = random.Random(5)
+    words = set()
+    while True:
+        st = wait_ready(page)
+        if st["over"] == "true":
+            break
+        words.update(page.eval_on_selector_all(".words button", "bs => bs.map(b => b.dataset.move)"))
+        random_click(page, rng)
+        wait_ply(page, st["ply"])
+    assert words >= ({"swap"} if opening == "swap" else {"black", "white"})
