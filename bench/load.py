@@ -1,0 +1,153 @@
+"""Load benchmark of the web app on loopback: concurrent clients playing
+random games through HTTP, then GET latency while a level-10 AI thinks.
+
+    .venv/bin/python bench/load.py [--clients 100] [--seconds 20] [--moves 20000]
+                                  [--db sqlite:///TMP/load.db] [--games projective-hex,lisbon,...]
+
+Starts ``hexarena serve`` on a free loopback port (SQLite in a temporary
+folder unless ``--db`` says otherwise), runs ``--clients`` clients at once,
+each creating hot-seat matches and posting random legal moves (as the
+browser would: the move names the server lists) until ``--seconds`` pass or
+``--moves`` moves were accepted in all; prints accepted moves/s, the p50 and
+p99 latency of the move posts and the errors.  Then it starts a match
+against ``ai:10`` and measures GET latency of another match while the AI
+thinks.  Every request goes to 127.0.0.1 only, and every loop is bounded in
+count and time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+# small boards, so a client finishes games and starts new ones
+DEFAULT_GAMES = {"projective-hex": {"opening": "none"}, "lisbon": {"size": "5,4"}, "hex-pushpin": {},
+                 "iqishiqi": {"size": 5}, "weituweiqi": {"size": 4}, "push-and-pull": {"size": 5}}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: str, port: int) -> subprocess.Popen:
+    exe = Path(sys.executable).parent / "hexarena"
+    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", db],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+class Tally:
+    def __init__(self, budget: int, seconds: float) -> None:
+        self.latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.budget, self.deadline = budget, time.monotonic() + seconds
+
+    def open(self) -> bool:
+        return len(self.latencies) < self.budget and time.monotonic() < self.deadline
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+async def client(http: httpx.AsyncClient, games: dict, tally: Tally, rng: random.Random) -> None:
+    """Hot-seat matches of random games, random legal moves, until the tally closes."""
+    while tally.open():
+        name = rng.choice(sorted(games))
+        r = await http.post("/api/matches", json={"game": name, "options": games[name], "seats": ["me", "me"]})
+        if r.status_code != 200:
+            tally.error(f"create {r.status_code}")
+            return
+        created = r.json()
+        match = (await http.get(f"/api/matches/{created['id']}")).json()
+        while tally.open() and not match["over"]:
+            body = {"move": rng.choice(match["legal_moves"]), "token": created["token"], "ply": match["ply"]}
+            start = time.perf_counter()
+            r = await http.post(f"/api/matches/{created['id']}/moves", json=body)
+            if r.status_code != 200:
+                tally.error(f"move {r.status_code}")
+                break
+            tally.latencies.append(time.perf_counter() - start)
+            match = r.json()
+
+
+async def play_load(base: str, clients: int, seconds: float, budget: int, games: dict) -> Tally:
+    tally = Tally(budget, seconds)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
+        start = time.perf_counter()
+        await asyncio.gather(*(client(http, games, tally, random.Random(i)) for i in range(clients)))
+        tally.elapsed = time.perf_counter() - start
+    return tally
+
+
+def ai_latency(base: str, samples: int = 40) -> list[float]:
+    """GET latency of one match while another's level-10 AI thinks (it moves first)."""
+    with httpx.Client(base_url=base, timeout=30) as http:
+        other = http.post("/api/matches", json={"game": "lisbon", "options": {}, "seats": ["me", "me"]}).json()
+        http.post("/api/matches", json={"game": "lisbon", "options": {}, "seats": ["ai:10", "me"]}).raise_for_status()
+        time.sleep(0.5)  # the AI is thinking now
+        out = []
+        for _ in range(samples):
+            start = time.perf_counter()
+            http.get(f"/api/matches/{other['id']}").raise_for_status()
+            out.append(time.perf_counter() - start)
+            time.sleep(0.05)
+        return out
+
+
+def ms(values: list[float], q: float) -> float:
+    return 1000 * statistics.quantiles(values, n=100)[int(q) - 1] if len(values) > 1 else float("nan")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clients", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--moves", type=int, default=20_000, help="stop after this many accepted moves in all")
+    ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary folder)")
+    ap.add_argument("--games", default=",".join(DEFAULT_GAMES))
+    args = ap.parse_args(argv)
+    games = {g: DEFAULT_GAMES.get(g, {}) for g in args.games.split(",")}
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{os.path.join(tmp, 'load.db')}"
+        port = free_port()
+        proc = start_server(db, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            tally = asyncio.run(play_load(base, args.clients, args.seconds, args.moves, games))
+            moves = len(tally.latencies)
+            print(f"{args.clients} clients, {moves} accepted moves in {tally.elapsed:.1f} s: "
+                  f"{moves / tally.elapsed:,.0f} moves/s; latency p50 {ms(tally.latencies, 50):.0f} ms, "
+                  f"p99 {ms(tally.latencies, 99):.0f} ms; errors: {sum(tally.errors.values())} {tally.errors or ''}")
+            lat = ai_latency(base)
+            print(f"GET while a level-10 AI thinks: p50 {ms(lat, 50):.0f} ms, p99 {ms(lat, 99):.0f} ms, "
+                  f"max {1000 * max(lat):.0f} ms")
+        finally:
+            proc.kill()
+            proc.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
