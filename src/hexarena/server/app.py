@@ -234,6 +234,11 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def reply(value: Any) -> Response:
+    """A JSON answer, serialized once (no response model: the objects are built here)."""
+    return Response(dumps(value), media_type="application/json")
+
+
 def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -299,54 +304,54 @@ def add_routes(app: FastAPI, server: Server) -> None:
     store = server.store
 
     @app.get("/api/games")
-    def games() -> list[dict[str, Any]]:
-        return [game_info(name, rules=True) for name in hexarena.GAMES]
+    def games() -> Response:
+        return reply([game_info(name, rules=True) for name in hexarena.GAMES])
 
     @app.post("/api/matches")
-    def create(body: NewMatch) -> dict[str, Any]:
-        return server.create(new_state(body.game, body.options), body.seats)
+    def create(body: NewMatch) -> Response:
+        return reply(server.create(new_state(body.game, body.options), body.seats))
 
     @app.post("/api/matches/import")
-    def import_(body: Import) -> dict[str, Any]:
-        return server.create(from_record(body.record), body.seats)
+    def import_(body: Import) -> Response:
+        return reply(server.create(from_record(body.record), body.seats))
 
     @app.get("/api/matches")
-    def listing(which: str = Query("", alias="list")) -> list[dict[str, Any]]:
+    def listing(which: str = Query("", alias="list")) -> Response:
         if which not in ("open", "recent"):
             raise Refused(400, "list must be 'open' or 'recent'")
-        return store.listing(which)
+        return reply(store.listing(which))
 
     @app.post("/api/matches/{match_id}/join")
-    def join(match_id: str) -> dict[str, Any]:
+    def join(match_id: str) -> Response:
         token = new_token()
         seat = store.join(match_id, token)
         server.changed(match_id)
-        return {"seat": seat, "token": token}
+        return reply({"seat": seat, "token": token})
 
     @app.get("/api/matches/{match_id}")
-    def get(match_id: str) -> dict[str, Any]:
-        return server.object(store.get(match_id))
+    def get(match_id: str) -> Response:
+        return reply(server.object(store.get(match_id)))
 
     @app.post("/api/matches/{match_id}/moves")
-    def move(match_id: str, body: MovePost) -> dict[str, Any]:
-        return server.move(match_id, body)
+    def move(match_id: str, body: MovePost) -> Response:
+        return reply(server.move(match_id, body))
 
     @app.post("/api/matches/{match_id}/undo")
-    def undo(match_id: str, body: UndoPost) -> dict[str, Any]:
-        return server.undo(match_id, body)
+    def undo(match_id: str, body: UndoPost) -> Response:
+        return reply(server.undo(match_id, body))
 
     @app.post("/api/matches/{match_id}/resign")
-    def resign(match_id: str, body: ResignPost) -> dict[str, Any]:
-        return server.resign(match_id, body)
+    def resign(match_id: str, body: ResignPost) -> Response:
+        return reply(server.resign(match_id, body))
 
     @app.get("/api/matches/{match_id}/hint")
-    def hint(match_id: str, token: str = "") -> dict[str, Any]:
-        return server.hint(match_id, token)
+    def hint(match_id: str, token: str = "") -> Response:
+        return reply(server.hint(match_id, token))
 
     @app.get("/api/matches/{match_id}/position")
-    def at(match_id: str, ply: int) -> dict[str, Any]:
+    def at(match_id: str, ply: int) -> Response:
         state = position(store.get(match_id), ply)
-        return {"ply": ply, "svg": state.svg(), "status": state.game.status(state)}
+        return reply({"ply": ply, "svg": state.svg(), "status": state.game.status(state)})
 
     @app.get("/api/matches/{match_id}/record.json")
     def record_json(match_id: str) -> Response:

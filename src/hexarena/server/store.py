@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator
 
 from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
@@ -168,6 +168,9 @@ class Store:
         self._create_tables()
         self._cache: dict[str, Match] = {}
         self._lock = threading.Lock()
+        # SQLite has one writer at a time: this process's writers queue here rather than in SQLite's busy
+        # handler (which sleeps up to 100 ms between tries); PostgreSQL locks rows instead.
+        self._writer: Any = threading.Lock() if not self.postgres else nullcontext()
 
     def _create_tables(self) -> None:
         """Create the tables if missing (processes starting together take turns on PostgreSQL)."""
@@ -325,7 +328,7 @@ class Store:
     def _write(self) -> Iterator[Connection]:
         """A write transaction, committed on success (BEGIN IMMEDIATE on SQLite;
         the match row locked FOR UPDATE on PostgreSQL)."""
-        with self.engine.connect().execution_options(write=True) as conn, conn.begin():
+        with self._writer, self.engine.connect().execution_options(write=True) as conn, conn.begin():
             yield conn
 
     @contextmanager
