@@ -134,9 +134,10 @@ def pg_url() -> Iterator[str]:
 
 
 def test_two_processes_on_one_postgresql(tmp_path, servers, pg_url) -> None:
-    with ThreadPoolExecutor(2) as pool:
-        a, b = pool.map(lambda _: Served(pg_url, tmp_path), range(2))
-    servers.extend([a, b])
+    with ThreadPoolExecutor(2) as pool:  # starting together: both create the tables
+        starting = [pool.submit(Served, pg_url, tmp_path) for _ in range(2)]
+    servers.extend(f.result() for f in starting if f.exception() is None)  # stopped even if the other failed
+    a, b = (f.result() for f in starting)
     match_id, token = hot_seat(a, {"size": 3, "opening": "none"})
     with connect(f"ws://127.0.0.1:{a.port}/api/matches/{match_id}/live") as ws:
         first = json.loads(ws.recv(timeout=10))
