@@ -13,7 +13,7 @@ import pytest
 import hexarena
 import hexarena.play
 from hexarena.cli import main
-from hexarena.play import rules_text
+from hexarena.info import rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
 OPEN = ["-o", "opening=none"]  # Projective Hex without the cut-and-choose opening

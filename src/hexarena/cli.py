@@ -10,6 +10,7 @@ from typing import Any, Sequence, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
 from .games.base import State, quoted
+from .info import game_info, replay_summary
 from .records import read_file
 
 
@@ -42,20 +43,6 @@ def _name(game: str) -> str:
         raise UsageError(str(e)) from None
 
 
-def game_info(name: str, rules: bool = False) -> dict[str, Any]:
-    """Game ``name``'s options (default, allowed, doc), one-line doc and players'
-    names (and, with ``rules``, its rules summary): ``games --json``, the web lobby."""
-    cls = game_class(name)
-    opts = {k: {"default": _plain(o.default), "allowed": o.allowed, "doc": o.doc} for k, o in cls.OPTIONS.items()}
-    info = {"name": name, "options": opts, "doc": (cls.__doc__ or "").strip().split("\n")[0],
-            "players": list(cls.PLAYERS)}
-    if rules:
-        from .play import rules_text
-
-        info["rules"] = rules_text(name)
-    return info
-
-
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     info = [game_info(name) for name in GAMES]
     if args.json:
@@ -66,10 +53,6 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         for k, o in g["options"].items():
             print(f"    {k} = {o['default']}    ({o['allowed']}){'  ' + o['doc'] if o['doc'] else ''}", file=out)
     return 0
-
-
-def _plain(v: Any) -> Any:
-    return list(v) if isinstance(v, tuple) else v
 
 
 def cmd_cells(args: argparse.Namespace, out: TextIO) -> int:
@@ -84,20 +67,6 @@ def cmd_cells(args: argparse.Namespace, out: TextIO) -> int:
         for c in cells:
             print(f"{c['name']:>4}  xy={c['xy']}  {'edge ' if c['edge'] else ''}-> {' '.join(c['neighbours'])}", file=out)
     return 0
-
-
-def replay_summary(state: State) -> dict[str, Any]:
-    g = state.game
-    return {
-        "game": g.name,
-        "options": {k: _plain(v) for k, v in g.options.items()},
-        "moves": state.moves(),
-        "to_move": state.to_move,
-        "over": state.is_over(),
-        "winner": state.winner(),
-        "scores": state.scores(),
-        "legal_moves": state.legal_moves(),
-    }
 
 
 def _recorded(path: str) -> State:

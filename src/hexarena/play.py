@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from typing import Any, TextIO
 
 from .ai import agent, hint
 from .games.base import Game, IllegalMove, State, quoted
+from .info import rules_text
 from .records import read_file
 
 HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's suggestion), 'undo',
@@ -39,11 +39,6 @@ def opponent(spec: str, seed: int | None) -> Any:
         return agent("mcts", level=int(level or 5), seed=seed) if kind == "ai" else agent(kind, seed=seed)
     except ValueError as e:
         raise PlayError(f"--vs {shown}: {e}") from None
-
-
-def rules_text(name: str) -> str:
-    """The summary of game ``name``'s rules and notation, kept in the package."""
-    return (resources.files("hexarena") / "rules" / f"{name}.txt").read_text(encoding="utf-8").rstrip()
 
 
 def _prepare(out: TextIO) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from html import escape
 from typing import Callable, Iterable, Sequence, Union
 
@@ -24,9 +25,13 @@ TITLE_SIZE, LEGEND_SIZE = 13, 11  # font sizes in px
 Swatch = Union[int, str]  # a stone code, a piece name ("pin", "marker1"), "last", or an edge colour "#rrggbb"
 
 
+_CORNERS = tuple((math.cos(math.radians(60 * i - 30)), math.sin(math.radians(60 * i - 30))) for i in range(6))
+
+
+@lru_cache(maxsize=1 << 16)
 def hexagon(cx: float, cy: float, r: float = R) -> str:
-    pts = (f"{cx + r * math.cos(math.radians(60 * i - 30)):.1f},{cy + r * math.sin(math.radians(60 * i - 30)):.1f}" for i in range(6))
-    return " ".join(pts)
+    """The ``points`` of a pointy-topped hexagon (cached: boards redraw the same cells)."""
+    return " ".join(f"{cx + r * dx:.1f},{cy + r * dy:.1f}" for dx, dy in _CORNERS)
 
 
 def board(

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 
 import hexarena
 from hexarena.ai import hint as ai_hint
-from hexarena.cli import game_info, replay_summary
+from hexarena.info import game_info, replay_summary
 from hexarena.games.base import State
 
 from .live import Hub, listen
