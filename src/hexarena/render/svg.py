@@ -25,6 +25,7 @@ TITLE_SIZE, LEGEND_SIZE = 13, 11  # font sizes in px
 Swatch = Union[int, str]  # a stone code, a piece name ("pin", "marker1"), "last", or an edge colour "#rrggbb"
 
 
+_escaped = lru_cache(maxsize=1 << 16)(escape)  # cell names recur in every drawing
 _CORNERS = tuple((math.cos(math.radians(60 * i - 30)), math.sin(math.radians(60 * i - 30))) for i in range(6))
 
 
@@ -95,7 +96,7 @@ def board(
         fill = GHOST_FILL if ghost else BOARD_FILL
         dash = ' stroke-dasharray="3,2" opacity="0.75"' if ghost else ""
         cls = "ghost" if ghost else "cell"
-        out.append(f'<polygon class="{cls}" data-cell="{escape(topo.name(c))}" points="{hexagon(cx, cy)}" '
+        out.append(f'<polygon class="{cls}" data-cell="{_escaped(topo.name(c))}" points="{hexagon(cx, cy)}" '
                    f'fill="{fill}" stroke="#6b5a3a" stroke-width="1"{dash}/>')
         if c in ac and not ghost:
             out.append(f'<polygon class="accent" points="{hexagon(cx, cy, R - 2.5)}" fill="none" '
@@ -118,7 +119,7 @@ def board(
         name = label(c).lower() if ghost else label(c)
         style = ' font-style="italic"' if ghost else ""
         out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="{10 if len(name) < 3 else 8}" '
-                   f'fill="{text_fill}"{style}>{escape(name)}</text>')
+                   f'fill="{text_fill}"{style}>{_escaped(name)}</text>')
     for a, b in paths:
         (xa, ra), (xb, rb) = topo.xy[a], topo.xy[b]
         out.append(f'<line class="arrow" x1="{ox + xa * DX:.1f}" y1="{oy + ra * DY:.1f}" x2="{ox + xb * DX:.1f}" '
@@ -202,7 +203,8 @@ def _piece(kind: str, cx: float, cy: float, r: float = R * 0.72, cls: str | None
 def _rim(topo: Topology, colour: Callable[[int, int], str | None], ox: float, oy: float) -> list[str]:
     """Thick coloured hexagon sides where the board ends (slot d lies between corners d and d+1)."""
     out = []
-    for c, (x, r) in enumerate(topo.xy):
+    for c in topo.perimeter:  # only rim cells have a side with no neighbour
+        x, r = (int(v) for v in topo.xy[c])
         for d in range(6):
             col = colour(c, d) if topo.nbr[c, d] < 0 else None
             if col:

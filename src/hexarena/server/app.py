@@ -166,6 +166,14 @@ class Server:
         self.thinker = Thinker(self.store, self.changed, ai_workers)
         self._objects: dict[tuple[str, int], dict[str, Any]] = {}
 
+    async def call(self, work: Any, *args: Any) -> Any:
+        """Run store ``work``: on SQLite inline on the event loop (a local file,
+        about a millisecond, one writer at a time anyway: thread hops cost more
+        than they save); on PostgreSQL in a thread (network round trips, row locks)."""
+        if self.store.postgres:
+            return await run_in_threadpool(work, *args)
+        return work(*args)
+
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers, let an AI to move think."""
         self.hub.publish(match_id)
@@ -308,41 +316,41 @@ def add_routes(app: FastAPI, server: Server) -> None:
         return reply([game_info(name, rules=True) for name in hexarena.GAMES])
 
     @app.post("/api/matches")
-    def create(body: NewMatch) -> Response:
-        return reply(server.create(new_state(body.game, body.options), body.seats))
+    async def create(body: NewMatch) -> Response:
+        return reply(await server.call(lambda: server.create(new_state(body.game, body.options), body.seats)))
 
     @app.post("/api/matches/import")
-    def import_(body: Import) -> Response:
-        return reply(server.create(from_record(body.record), body.seats))
+    async def import_(body: Import) -> Response:
+        return reply(await server.call(lambda: server.create(from_record(body.record), body.seats)))
 
     @app.get("/api/matches")
-    def listing(which: str = Query("", alias="list")) -> Response:
+    async def listing(which: str = Query("", alias="list")) -> Response:
         if which not in ("open", "recent"):
             raise Refused(400, "list must be 'open' or 'recent'")
-        return reply(store.listing(which))
+        return reply(await server.call(store.listing, which))
 
     @app.post("/api/matches/{match_id}/join")
-    def join(match_id: str) -> Response:
+    async def join(match_id: str) -> Response:
         token = new_token()
-        seat = store.join(match_id, token)
+        seat = await server.call(store.join, match_id, token)
         server.changed(match_id)
         return reply({"seat": seat, "token": token})
 
     @app.get("/api/matches/{match_id}")
-    def get(match_id: str) -> Response:
-        return reply(server.object(store.get(match_id)))
+    async def get(match_id: str) -> Response:
+        return reply(await server.call(lambda: server.object(store.get(match_id))))
 
     @app.post("/api/matches/{match_id}/moves")
-    def move(match_id: str, body: MovePost) -> Response:
-        return reply(server.move(match_id, body))
+    async def move(match_id: str, body: MovePost) -> Response:
+        return reply(await server.call(server.move, match_id, body))
 
     @app.post("/api/matches/{match_id}/undo")
-    def undo(match_id: str, body: UndoPost) -> Response:
-        return reply(server.undo(match_id, body))
+    async def undo(match_id: str, body: UndoPost) -> Response:
+        return reply(await server.call(server.undo, match_id, body))
 
     @app.post("/api/matches/{match_id}/resign")
-    def resign(match_id: str, body: ResignPost) -> Response:
-        return reply(server.resign(match_id, body))
+    async def resign(match_id: str, body: ResignPost) -> Response:
+        return reply(await server.call(server.resign, match_id, body))
 
     @app.get("/api/matches/{match_id}/hint")
     def hint(match_id: str, token: str = "") -> Response:
@@ -387,7 +395,7 @@ async def push_changes(ws: WebSocket, server: Server, match_id: str, queue: asyn
     try:
         while True:
             try:
-                obj = await run_in_threadpool(lambda: server.object(server.store.get(match_id)))
+                obj = await server.call(lambda: server.object(server.store.get(match_id)))
             except Refused as e:
                 await ws.send_text(dumps({"error": e.message}))
                 await ws.close(code=4404)
