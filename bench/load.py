@@ -10,8 +10,8 @@ each creating hot-seat matches and posting random legal moves (as the
 browser would: the move names the server lists) until ``--seconds`` pass or
 ``--moves`` moves were accepted in all; prints accepted moves/s, the p50 and
 p99 latency of the move posts and the errors.  Then it starts a match
-against ``ai:10`` and measures GET latency of another match while the AI
-thinks.  Every request goes to 127.0.0.1 only, and every loop is bounded in
+between two ``ai:10`` seats and measures GET latency of another match
+while they think.  Every request goes to 127.0.0.1 only, and every loop is bounded in
 count and time.
 """
 
@@ -131,11 +131,12 @@ async def play_load(port: int, clients: int, seconds: float, budget: int, games:
     return tally
 
 
-def ai_latency(base: str, samples: int = 40) -> list[float]:
-    """GET latency of one match while another's level-10 AI thinks (it moves first)."""
+def ai_latency(base: str, samples: int = 40) -> tuple[list[float], int]:
+    """GET latency of one match while level-10 AIs play each other in another
+    (their searches run back to back); the latencies and the AI moves made meanwhile."""
     with httpx.Client(base_url=base, timeout=30) as http:
         other = http.post("/api/matches", json={"game": "lisbon", "options": {}, "seats": ["me", "me"]}).json()
-        http.post("/api/matches", json={"game": "lisbon", "options": {}, "seats": ["ai:10", "me"]}).raise_for_status()
+        ai = http.post("/api/matches", json={"game": "lisbon", "options": {}, "seats": ["ai:10", "ai:10"]}).json()
         time.sleep(0.5)  # the AI is thinking now
         out = []
         for _ in range(samples):
@@ -143,7 +144,10 @@ def ai_latency(base: str, samples: int = 40) -> list[float]:
             http.get(f"/api/matches/{other['id']}").raise_for_status()
             out.append(time.perf_counter() - start)
             time.sleep(0.05)
-        return out
+        still = http.get(f"/api/matches/{ai['id']}").json()
+        if not still["thinking"]:
+            raise SystemExit("the AIs stopped before the GETs did: the measurement is void")
+        return out, still["ply"]
 
 
 def ms(values: list[float], q: float) -> float:
@@ -170,9 +174,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.clients} clients, {moves} accepted moves in {tally.elapsed:.1f} s: "
                   f"{moves / tally.elapsed:,.0f} moves/s; latency p50 {ms(tally.latencies, 50):.0f} ms, "
                   f"p99 {ms(tally.latencies, 99):.0f} ms; errors: {sum(tally.errors.values())} {tally.errors or ''}")
-            lat = ai_latency(base)
-            print(f"GET while a level-10 AI thinks: p50 {ms(lat, 50):.0f} ms, p99 {ms(lat, 99):.0f} ms, "
-                  f"max {1000 * max(lat):.0f} ms")
+            lat, plies = ai_latency(base)
+            print(f"GET while level-10 AIs think ({plies} moves searched meanwhile): p50 {ms(lat, 50):.0f} ms, "
+                  f"p99 {ms(lat, 99):.0f} ms, max {1000 * max(lat):.0f} ms")
         finally:
             proc.kill()
             proc.wait()
