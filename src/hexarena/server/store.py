@@ -12,10 +12,9 @@ import hashlib
 import hmac
 import secrets
 import threading
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from pathlib import Path
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
@@ -24,7 +23,8 @@ from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, I
 from sqlalchemy.engine import make_url
 
 import hexarena
-from hexarena.games.base import IllegalMove, State
+from hexarena.games.base import IllegalMove, State, shown
+from hexarena.record_writer import now
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 
@@ -75,11 +75,6 @@ class Refused(Exception):
         self.status, self.message = status, message
 
 
-def now() -> str:
-    """The current UTC time, ISO 8601 (sortable as text)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -94,8 +89,7 @@ def seat_kind(spec: Any) -> str:
         return spec
     if isinstance(spec, str) and spec.startswith("ai:") and spec[3:] in {str(n) for n in range(1, 11)}:
         return spec
-    shown = spec if isinstance(spec, str) and len(spec) <= 40 else type(spec).__name__
-    raise Refused(400, f"seat {shown!r} is not 'me', 'open' or 'ai:LEVEL' (LEVEL 1..10)")
+    raise Refused(400, f"seat {shown(spec)} is not 'me', 'open' or 'ai:LEVEL' (LEVEL 1..10)")
 
 
 def ai_level(kind: str) -> int | None:
