@@ -296,7 +296,7 @@ class Store:
 
     def _store(self, conn: Connection, match: Match, state: State) -> Match:
         """Write ``state`` over ``match``'s stored moves and summary (same connection, same transaction)."""
-        old, new = match.state.moves(), state.moves()
+        old, new = match.state.history, state.history  # action ids: the same moves from the same start
         keep = 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
@@ -304,7 +304,7 @@ class Store:
         if keep < len(old):
             conn.execute(delete(moves).where(moves.c.match_id == match.id, moves.c.ply >= keep))
         times = match.times[:keep] + [stamp] * (len(new) - keep)
-        self._insert_moves(conn, match.id, new[keep:], times[keep:], keep)
+        self._insert_moves(conn, match.id, state.moves()[keep:], times[keep:], keep)
         version = match.version + 1
         summary = {"version": version, "resigned": state.resigned, **self._summary(state, stamp)}
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
