@@ -15,8 +15,9 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "weituweiqi": ("weituweiqi", "Weituweiqi"),
     "hex-pushpin": ("hex_pushpin", "HexPushpin"),
     "push-and-pull": ("push_and_pull", "PushAndPull"),
+    "palago": ("palago", "Palago"),
 }
-ALIASES: dict[str, str] = {}
+ALIASES: dict[str, str] = {"lambo": "palago"}
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
 
 

@@ -1,0 +1,854 @@
+"""Palago / Lambo (Cameron Browne, 2008): bridge tiles on an open plane.
+
+Every tile has six corners coloured alternately blue (even) and white
+(odd); orientation k joins blue corners 2k and 2k+2 by a bridge, white
+corners 2k+3 and 2k+5 by another, and leaves tips at 2k+1 (white) and
+2k+4 (blue).  Groups live on the lattice's vertices; a group is closed when
+each of its vertices has all three cells round it filled.  Light (player 0)
+owns white, Dark (player 1) blue; a closed group of your colour with a
+bridge wins (RULES.md § Palago / Lambo has every ruling).
+
+The board is a hexagon of radius ``tiles - 1`` cells round the start tile
+(the farthest a tile can be).  A position keeps a grid of tile numbers and,
+per placed tile, its cell, orientation and six corner nodes.  Nodes are
+(tile, corner) pairs in one union-find: a corner joins the node of a
+neighbour tile at the same vertex, and a bridge joins its two corners.  A
+root keeps its group's bridges and its open count (empty cells round its
+vertices, counted once per vertex), so a tile updates closedness in O(1)
+per corner.
+
+Enclosure (the variants): the tiles' colour boundaries are disjoint curves,
+one per tile through each edge midpoint, so a closed group's boundary is a
+set of loops through edge midpoints, and the region across its outer loop is
+the group that immediately surrounds it.  The outer loop holds the
+lexicographically least (row, column) midpoint among all the group's
+boundary chords (inner loops lie strictly inside it), so the surrounding
+group is found, when a group closes, from that one chord without tracing a
+loop; a closed group never changes again, and each root keeps the count and
+largest size of the closed enemy groups it surrounds.
+
+>>> import hexarena
+>>> s = hexarena.load("palago", tiles=8).new_state()
+>>> for m in ("2,0:1", "1,1:0", "-1,1:2"): _ = s.play(m)
+>>> s.moves()
+['2,0:1', '1,1:0', '-1,1:2']
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from html import escape
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..board import STEP as BOARD_STEP
+from ..board import Topology
+from ..kernels import inline, kernel_set, njit, note
+from ..render import svg as svg_render
+from .base import (DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, choice, int_between,
+                   is_int_between, quoted)
+
+# state layout after the shared header
+PLACED = HEADER  # tiles on the table, the start tile included
+ALLOW = HEADER + 1  # tiles this turn places (2, or 1 for Light's first turn and the pool's last tile)
+FIRST = HEADER + 2  # the cell of this turn's first tile, -1 before it
+HOW = HEADER + 3  # how the game ended: one of ENDINGS' indices
+WIN_NODE = HEADER + 4  # a node of the deciding group, -1 if none
+BODY = HEADER + 5  # then (Tables gives the offsets): the grid, per tile cell and orientation, per node 7 arrays
+
+NOT_OVER, CLOSED_WIN, DOUBLE_WIN, EXHAUSTED = range(4)
+STANDARD, EAT_ENEMY, MUST_CONTAIN = range(3)
+VARIANTS = ("standard", "eat-enemy", "must-contain")
+EXHAUSTION = ("largest", "draw")
+MAX_TILES = 96  # a radius-95 board: 27,361 cells, set up in well under a second
+
+# Corner geometry.  Edge i joins corners i and i+1 and faces NE, E, SE, SW, W, NW (i = 0..5); its step in
+# doubled-width coordinates:
+EDGE_STEP = ((1, -1), (2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1))
+# Corner i of a tile is corner (i + 4) % 6 of the neighbour across edge i, and corner (i + 2) % 6 of the
+# neighbour across edge (i + 5) % 6.
+# A tile's colour boundaries ("chords", relative to 2k): chord 0 cuts off the white tip (edges 0, 1), chord 1
+# runs between the two bridges (edges 2, 5), chord 2 cuts off the blue tip (edges 3, 4); each chord's two sides
+# hold the corners SIDES[j].
+CHORD_EDGES = ((0, 1), (2, 5), (3, 4))
+CHORD_SIDES = ((1, 0), (0, 3), (3, 4))
+# the chords bounding the region of each corner (relative to 2k): -1 for none
+REGION_CHORDS = ((0, 1), (0, -1), (0, 1), (1, 2), (2, -1), (1, 2))
+
+LIGHT, DARK = 0, 1
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    nbr: np.ndarray  # int32[n, 6]: the neighbour across edge i (NE, E, SE, SW, W, NW), or n (never filled)
+    xy: np.ndarray  # int32[n, 2]: doubled-width x and y relative to the start tile
+    edge_step: np.ndarray  # int32[6, 2]
+    chord_edges: np.ndarray  # int32[3, 2]
+    chord_sides: np.ndarray  # int32[3, 2]
+    region_chords: np.ndarray  # int32[6, 2]
+    ncells: int
+    tiles: int
+    start: int  # the start tile's cell
+    variant: int
+    anywhere: bool
+    eat_size: int
+    draw_on_exhaustion: bool
+    grid: int  # offsets in the position: n + 1 tile numbers + 1 (0 empty; the last stands for off the board)
+    tcell: int  # per tile: its cell
+    tori: int  # per tile: its orientation
+    par: int  # per node (6 a tile): union-find parent
+    opens: int  # per root: empty cells round its group's vertices
+    bridges: int  # per root: bridges in its group
+    eats: int  # per root: closed enemy groups it immediately surrounds (of at least eat_size bridges)
+    eatmax: int  # per root: the largest of those, in bridges (-1 for none)
+    nxt: int  # per node: the next node of its group (a circular list)
+    eater: int  # per root of a closed group: a node of the group surrounding it (-1 before it closes)
+
+
+# --- union-find over corner nodes ------------------------------------------------------------
+
+@inline
+def find(s, t, x):
+    """The root of node x's group (halving the path)."""
+    par = t.par
+    while s[par + x] != x:
+        s[par + x] = s[par + s[par + x]]
+        x = s[par + x]
+    return x
+
+
+@inline
+def union(s, t, a, b):
+    """Join the groups of nodes a and b; the new root (their counts summed, their member lists spliced)."""
+    ra, rb = find(s, t, a), find(s, t, b)
+    if ra == rb:
+        return ra
+    if ra > rb:
+        ra, rb = rb, ra
+    s[t.par + rb] = ra
+    s[t.opens + ra] += s[t.opens + rb]
+    s[t.bridges + ra] += s[t.bridges + rb]
+    s[t.eats + ra] += s[t.eats + rb]
+    s[t.eatmax + ra] = max(s[t.eatmax + ra], s[t.eatmax + rb])
+    na, nb = s[t.nxt + ra], s[t.nxt + rb]
+    s[t.nxt + ra], s[t.nxt + rb] = nb, na
+    return ra
+
+
+@inline
+def owner(node):
+    """The player whose colour node's corner has: odd corners are white (Light), even blue (Dark)."""
+    return 1 - (node % 6) % 2
+
+
+# --- placing a tile ----------------------------------------------------------------------------
+
+@njit
+def lay(s, t, c, k):
+    """Put a tile of orientation k on cell c: its nodes, vertex joins and bridges.  Returns the tile."""
+    tile = s[PLACED]
+    s[PLACED] += 1
+    s[t.grid + c] = tile + 1
+    s[t.tcell + tile], s[t.tori + tile] = c, k
+    for i in range(6):
+        node = 6 * tile + i
+        s[t.par + node], s[t.nxt + node] = node, node
+        s[t.opens + node], s[t.bridges + node], s[t.eats + node] = 2, 0, 0
+        s[t.eatmax + node], s[t.eater + node] = -1, -1
+        other = -1
+        u = s[t.grid + t.nbr[c, i]]
+        if u > 0:
+            other = 6 * (u - 1) + (i + 4) % 6
+        else:
+            u = s[t.grid + t.nbr[c, (i + 5) % 6]]
+            if u > 0:
+                other = 6 * (u - 1) + (i + 2) % 6
+        if other >= 0:  # the vertex had tiles: one more of its cells is filled
+            r = union(s, t, node, other)
+            s[t.opens + r] -= 3
+    for a, b in ((2 * k, 2 * k + 2), (2 * k + 3, 2 * k + 5)):
+        r = union(s, t, 6 * tile + a % 6, 6 * tile + b % 6)
+        s[t.bridges + r] += 1
+    return tile
+
+
+@njit
+def surrounding(s, t, root):
+    """A node of the group immediately surrounding the closed group ``root``: across the boundary chord
+    through the least (row, column) edge midpoint of all the group's chords (on its outer loop)."""
+    best, best_tile, best_chord = np.int64(1) << 60, -1, -1
+    node = root
+    while True:
+        tile, corner = node // 6, node % 6
+        c, k = s[t.tcell + tile], s[t.tori + tile]
+        rel = (corner - 2 * k) % 6
+        for h in range(2):
+            j = t.region_chords[rel, h]
+            if j < 0:
+                continue
+            for e in range(2):
+                edge = (t.chord_edges[j, e] + 2 * k) % 6
+                y = 2 * t.xy[c, 1] + t.edge_step[edge, 1]
+                x = 2 * t.xy[c, 0] + t.edge_step[edge, 0]
+                key = np.int64(y) * 1000000 + x
+                if key < best:
+                    best, best_tile, best_chord = key, tile, j
+        node = s[t.nxt + node]
+        if node == root:
+            break
+    k = s[t.tori + best_tile]
+    a = 6 * best_tile + (t.chord_sides[best_chord, 0] + 2 * k) % 6
+    b = 6 * best_tile + (t.chord_sides[best_chord, 1] + 2 * k) % 6
+    return b if find(s, t, a) == root else a
+
+
+@inline
+def wins(s, t, r):
+    """How strongly the group of root r wins now (0: it does not): 1 for a standard or must-contain win, the
+    number of groups eaten for eat-enemy."""
+    if t.variant == STANDARD:
+        return 1 if s[t.opens + r] == 0 and s[t.bridges + r] > 0 else 0
+    if t.variant == EAT_ENEMY:
+        return s[t.eats + r] if s[t.eats + r] >= 2 else 0
+    return 1 if s[t.opens + r] == 0 and s[t.eats + r] > 0 else 0
+
+
+@njit
+def place(s, t, c, k, mover):
+    """Lay the tile, record the closed groups it makes, and end the game if it wins for either player
+    (both: the mover loses, unless eat-enemy's counts of eaten groups differ)."""
+    tile = lay(s, t, c, k)
+    cands = np.empty(12, dtype=np.int64)
+    m = 0
+    for i in range(6):
+        r = find(s, t, 6 * tile + i)
+        cands[m] = r
+        m += 1
+        if s[t.opens + r] == 0 and s[t.eater + r] < 0:  # closed by this tile
+            if t.variant == STANDARD:
+                s[t.eater + r] = r
+                continue
+            w = surrounding(s, t, r)
+            s[t.eater + r] = w
+            if t.variant == MUST_CONTAIN or s[t.bridges + r] >= t.eat_size:
+                e = find(s, t, w)
+                s[t.eats + e] += 1
+                s[t.eatmax + e] = max(s[t.eatmax + e], s[t.bridges + r])
+                cands[m] = e
+                m += 1
+    best = np.zeros(2, dtype=np.int64)
+    node = np.full(2, -1, dtype=np.int64)
+    for i in range(m):
+        r = find(s, t, cands[i])
+        v = wins(s, t, r)
+        p = owner(r)
+        if v > best[p]:
+            best[p], node[p] = v, r
+    if best[0] == 0 and best[1] == 0:
+        return
+    if best[0] > 0 and best[1] > 0:
+        w = 1 - mover
+        if t.variant == EAT_ENEMY and best[0] != best[1]:
+            w = 0 if best[0] > best[1] else 1
+        finish(s, w, DOUBLE_WIN, node[w])
+    else:
+        w = 0 if best[0] > 0 else 1
+        finish(s, w, CLOSED_WIN, node[w])
+
+
+@njit
+def finish(s, winner, how, node):
+    s[WINNER], s[TO_MOVE], s[HOW], s[WIN_NODE] = winner, -1, how, node
+
+
+@njit
+def exhaustion_scores(s, t):
+    """Per player, the exhaustion rule's (first, second) measures: standard: the largest group's bridges;
+    eat-enemy: the largest eaten group's bridges, then groups eaten; must-contain: the largest closed group's
+    bridges, then closed groups.  Also the node of each player's largest such group (-1 for none)."""
+    out = np.full((2, 2), -1, dtype=np.int64)
+    out[:, 1] = 0
+    nodes = np.full(2, -1, dtype=np.int64)
+    for x in range(6 * s[PLACED]):
+        if s[t.par + x] != x:
+            continue
+        p = owner(x)
+        if t.variant == STANDARD:
+            v = s[t.bridges + x]
+        elif t.variant == EAT_ENEMY:
+            v = s[t.eatmax + x]
+            out[p, 1] += s[t.eats + x]
+        else:
+            if s[t.opens + x] != 0:
+                continue
+            v = s[t.bridges + x]
+            out[p, 1] += 1
+        if v > out[p, 0]:
+            out[p, 0], nodes[p] = v, x
+    return out, nodes
+
+
+@njit
+def exhaust(s, t):
+    """The pool is empty and no one has won: the option's rule decides."""
+    if t.draw_on_exhaustion:
+        finish(s, DRAW, EXHAUSTED, -1)
+        return
+    out, nodes = exhaustion_scores(s, t)
+    for j in range(2):
+        if out[0, j] != out[1, j]:
+            w = 0 if out[0, j] > out[1, j] else 1
+            finish(s, w, EXHAUSTED, nodes[w])
+            return
+    finish(s, DRAW, EXHAUSTED, -1)
+
+
+# --- the kernels -------------------------------------------------------------------------------
+
+@njit
+def start(s, t):
+    """The start tile, orientation 0, on the centre cell; Light to place one tile."""
+    lay(s, t, t.start, 0)
+    s[ALLOW], s[FIRST], s[WIN_NODE] = 1, -1, -1
+
+
+@inline
+def has_room(s, t, c):
+    """Has cell c an empty neighbour?"""
+    for e in range(6):
+        if s[t.grid + t.nbr[c, e]] == 0:
+            return True
+    return False
+
+
+@njit
+def ends_game(s, t, c, k):
+    """Would tile ``c:k`` end the game now?"""
+    trial = s.copy()
+    place(trial, t, c, k, trial[TO_MOVE])
+    return trial[WINNER] >= 0
+
+
+@njit
+def legal(s, t, out):
+    """The legal actions (3 * cell + orientation) into ``out``; their count."""
+    if s[WINNER] >= 0:
+        return 0
+    n = 0
+    grid, nbr = t.grid, t.nbr
+    if s[STEP] == 1 and not t.anywhere:  # the second tile: next to the first
+        f = s[FIRST]
+        for e in range(6):
+            m = nbr[f, e]
+            if m != t.ncells and s[grid + m] == 0:
+                for k in range(3):
+                    out[n] = 3 * m + k
+                    n += 1
+        return n
+    hole_rule = s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere
+    for tile in range(s[PLACED]):
+        c = s[t.tcell + tile]
+        for e in range(6):
+            m = nbr[c, e]
+            if m == t.ncells or s[grid + m] != 0:
+                continue
+            first = True  # count m once: from its earliest placed neighbour
+            for d in range(6):
+                u = s[grid + nbr[m, d]]
+                if u > 0 and u - 1 < tile:
+                    first = False
+            if not first:
+                continue
+            room = not hole_rule or has_room(s, t, m)
+            for k in range(3):
+                if room or ends_game(s, t, m, k):
+                    out[n] = 3 * m + k
+                    n += 1
+    return n
+
+
+@njit
+def apply(s, t, a):
+    """Play the legal action a."""
+    c, k = a // 3, a % 3
+    s[PLY] += 1
+    place(s, t, c, k, s[TO_MOVE])
+    s[STEP] += 1
+    if s[WINNER] >= 0:
+        return
+    if s[PLACED] == t.tiles:
+        exhaust(s, t)
+    elif s[STEP] == s[ALLOW]:
+        s[TURN] += 1
+        s[TO_MOVE] = 1 - s[TO_MOVE]
+        s[STEP], s[FIRST] = 0, -1
+        s[ALLOW] = min(2, t.tiles - s[PLACED])
+    else:
+        s[FIRST] = c
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """Uniformly random legal tiles to the end, in place, writing each action and its mover while the arrays
+    have room; returns the number written (for MCTS's AMAF)."""
+    buf = np.empty(18 * t.tiles + 18, dtype=np.int32)
+    written = 0
+    while s[WINNER] < 0:
+        n = legal(s, t, buf)
+        a = buf[np.random.randint(n)]
+        written = note(actions, movers, written, a, s[TO_MOVE])
+        apply(s, t, a)
+    return written
+
+
+@njit
+def playout(s, t):
+    """Uniformly random legal tiles to the end, in place."""
+    none = np.empty(0, dtype=np.int32)
+    recorded_playout(s, t, none, none)
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+
+
+# --- the board ------------------------------------------------------------------------------
+
+def cell_coordinates(radius: int) -> list[tuple[int, int]]:
+    """The doubled-width (x, y) of every cell within ``radius`` steps of the start tile, row by row.
+
+    >>> cell_coordinates(1)
+    [(-1, -1), (1, -1), (-2, 0), (0, 0), (2, 0), (-1, 1), (1, 1)]
+    """
+    out = []
+    for y in range(-radius, radius + 1):
+        reach = 2 * radius - abs(y)
+        out += [(x, y) for x in range(-reach, reach + 1, 2)]
+    return out
+
+
+_TOPOLOGIES: dict[int, tuple[Topology, np.ndarray]] = {}
+
+
+def plane(radius: int) -> tuple[Topology, np.ndarray]:
+    """The hexagon of ``radius`` cells round the start tile as a Topology (names ``x,y``), and the
+    neighbour table across each tile edge (NE, E, SE, SW, W, NW) with ``ncells`` off the board."""
+    if radius not in _TOPOLOGIES:
+        xy = np.array(cell_coordinates(radius), dtype=np.int32)
+        n = len(xy)
+        where = {(int(x), int(y)): c for c, (x, y) in enumerate(xy)}
+        nbr = np.full((n, 6), -1, dtype=np.int32)
+        across = np.full((n, 6), n, dtype=np.int32)
+        for c, (x, y) in enumerate(xy.tolist()):
+            for d, (dx, dy) in enumerate(BOARD_STEP):
+                nbr[c, d] = where.get((x + dx, y + dy), -1)
+            for e, (dx, dy) in enumerate(EDGE_STEP):
+                across[c, e] = where.get((x + dx, y + dy), n)
+        corners = [(-radius, -radius), (radius, -radius), (2 * radius, 0), (radius, radius), (-radius, radius),
+                   (-2 * radius, 0)]
+        steps = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)]
+        sides = tuple(tuple(where[(cx + i * dx, cy + i * dy)] for i in range(radius + 1))
+                      for (cx, cy), (dx, dy) in zip(corners, steps))
+        perimeter = tuple(c for side in sides for c in side[:-1]) if radius else (0,)
+        edge = np.zeros(n, dtype=np.bool_)
+        edge[list(perimeter)] = True
+        names = tuple(f"{x},{y}" for x, y in xy.tolist())
+        topo = Topology("palago plane", names, xy, nbr, np.zeros((n, 6), dtype=np.int8), edge, sides, perimeter,
+                        {name: c for c, name in enumerate(names)})
+        _TOPOLOGIES[radius] = (topo, across)
+    return _TOPOLOGIES[radius]
+
+
+def parse_flag(text: str) -> bool:
+    """``"true"`` or ``"false"`` in any case; ValueError otherwise."""
+    if text.lower() not in ("true", "false"):
+        raise ValueError(text)
+    return text.lower() == "true"
+
+
+MOVE = re.compile(r"(-?[0-9]{1,4}),(-?[0-9]{1,4}):([0-9])")
+COLOURS = ("white", "blue")  # each player's colour
+
+
+class Palago(Game):
+    """Palago / Lambo: Light (white) and Dark (blue) place bridge tiles, 1 then 2 a turn, to close a group."""
+
+    name = "palago"
+    PLAYERS = ("light", "dark")
+    OPTIONS = {
+        "variant": choice("standard", VARIANTS, "what wins: a closed group with a bridge (standard), a group "
+                                                "eating two closed enemy groups, a closed group holding one"),
+        "anywhere": Option(False, parse_flag, lambda v: isinstance(v, bool), "true | false",
+                           "a turn's two tiles need not be next to each other"),
+        "eat_size": int_between(0, 0, MAX_TILES, "eat-enemy: the fewest bridges an eaten group has"),
+        "exhausted": choice("largest", EXHAUSTION, "an empty pool: the largest group wins (Lambo), or a draw"),
+        "tiles": int_between(48, 3, MAX_TILES, "tiles in the pool, the start tile included"),
+    }
+    PLANES = ("tile", "orientation 0", "orientation 1", "orientation 2", "placed this turn", "playable now",
+              "own colour is white", "share of the pool left")
+    OBSERVATION_FORM = "grid"
+    MOVE_SEPARATOR = " "
+    kernels = KERNELS
+
+    @classmethod
+    def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        out = super().validate_options(options)
+        if out["eat_size"] and out["variant"] != "eat-enemy":
+            raise ValueError(f"option 'eat_size' of {cls.name} applies to variant=eat-enemy only "
+                             f"(variant is {out['variant']})")
+        return out
+
+    def setup(self) -> None:
+        o = self.options
+        self.radius = o["tiles"] - 1
+        self.topology, across = plane(self.radius)
+        n, tiles = self.topology.ncells, o["tiles"]
+        grid = BODY
+        tcell = grid + n + 1
+        tori = tcell + tiles
+        par = tori + tiles
+        nodes = 6 * tiles
+        offsets = [par + i * nodes for i in range(7)]
+        self.tables = Tables(across, self.topology.xy, np.array(EDGE_STEP, dtype=np.int32),
+                             np.array(CHORD_EDGES, dtype=np.int32), np.array(CHORD_SIDES, dtype=np.int32),
+                             np.array(REGION_CHORDS, dtype=np.int32), n, tiles, self.topology.index("0,0"),
+                             VARIANTS.index(o["variant"]), o["anywhere"], o["eat_size"],
+                             o["exhausted"] == "draw", grid, tcell, tori, *offsets)
+        self.num_actions = 3 * n
+        self.state_size = par + 7 * nodes
+        self.max_game_length = tiles - 1
+
+    def initial_array(self) -> np.ndarray:
+        s = super().initial_array()
+        start(s, self.tables)
+        return s
+
+    # facts ------------------------------------------------------------------------------------
+    def tiles(self, s: np.ndarray) -> list[tuple[int, int]]:
+        """(cell, orientation) of every tile on the table, in the order placed (the start tile first)."""
+        t = self.tables
+        return [(int(s[t.tcell + i]), int(s[t.tori + i])) for i in range(int(s[PLACED]))]
+
+    def cell_of(self, x: int, y: int) -> int | None:
+        """The cell at doubled-width ``x,y``, or None beyond the board's reach."""
+        return self.topology.find(f"{x},{y}")
+
+    def root(self, s: np.ndarray, node: int) -> int:
+        t = self.tables
+        while s[t.par + node] != node:
+            node = int(s[t.par + node])
+        return node
+
+    def groups(self, s: np.ndarray) -> dict[int, list[int]]:
+        """Every group: its root node -> its nodes (tile * 6 + corner)."""
+        out: dict[int, list[int]] = {}
+        for node in range(6 * int(s[PLACED])):
+            out.setdefault(self.root(s, node), []).append(node)
+        return out
+
+    def group_facts(self, s: np.ndarray, root: int) -> dict[str, Any]:
+        """A group's owner, bridges, open count, whether closed, and what it has eaten."""
+        t = self.tables
+        return {"owner": owner(root), "bridges": int(s[t.bridges + root]), "open": int(s[t.opens + root]),
+                "closed": s[t.opens + root] == 0, "eats": int(s[t.eats + root]), "eatmax": int(s[t.eatmax + root])}
+
+    def remaining(self, s: np.ndarray) -> int:
+        """Tiles left in the pool."""
+        return self.options["tiles"] - int(s[PLACED])
+
+    def turn_cells(self, state) -> list[int]:
+        """The cells of the tiles placed in the turn in progress, or, between turns, of the last turn."""
+        s = state.array
+        if not state.history:
+            return []
+        turns = state._turns
+        last = turns[-1] if (state.step or state.is_over()) else state.turn - 1
+        return [a // 3 for a, tn in zip(state.history, turns) if tn == last]
+
+    # notation ---------------------------------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        c, k = divmod(int(action), 3)
+        return f"{self.topology.name(c)}:{k}"
+
+    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+        m = MOVE.fullmatch(text.strip(" "))
+        if not m:
+            raise self.malformed(text, "a tile 'x,y:k': its doubled-width position from the start tile 0,0 "
+                                       "(x + y even, e.g. 2,0 or -1,1) and orientation k of 0, 1 or 2")
+        x, y, k = map(int, m.groups())
+        if (x + y) % 2 or k > 2:
+            what = "x + y must be even" if (x + y) % 2 else "the orientation k is 0, 1 or 2"
+            raise self.malformed(text, f"a tile 'x,y:k' where {what}")
+        c = self.cell_of(x, y)
+        action = 3 * c + k if c is not None else -1
+        if action in legal:
+            return action
+        raise IllegalMove(self.why_illegal(s, f"{x},{y}:{k}", c))
+
+    def why_illegal(self, s: np.ndarray, text: str, cell: int | None = None) -> str:
+        t = self.tables
+        if cell is None or s[t.grid + cell] == 0 and not self.next_to_tile(s, cell):
+            return f"{quoted(text)} is not next to a placed tile: a tile goes next to one already on the table"
+        if s[t.grid + cell]:
+            k = int(s[t.tori + s[t.grid + cell] - 1])
+            return f"{quoted(text)}: {self.topology.name(cell)} holds a tile already ({self.topology.name(cell)}:{k})"
+        first = int(s[FIRST])
+        if s[STEP] == 1 and not self.options["anywhere"] and cell not in self.topology.neighbours(first):
+            return (f"{quoted(text)} is not next to this turn's first tile at {self.topology.name(first)}: a turn's "
+                    f"two tiles touch (option anywhere lifts this)")
+        return (f"{quoted(text)} fills a hole without ending the game, leaving no place next to it for the "
+                f"turn's second tile: a turn's first tile fills a hole only if it wins or loses the game")
+
+    def next_to_tile(self, s: np.ndarray, cell: int) -> bool:
+        return any(s[self.tables.grid + m] for m in self.topology.neighbours(cell))
+
+    def move_target(self, s: np.ndarray, action: int) -> int | None:
+        """The cell a tile goes on (three orientations share it: the player picks one by name)."""
+        return int(action) // 3
+
+    # status, scores, observations ---------------------------------------------------------------------
+    def deciding_group(self, s: np.ndarray) -> list[int]:
+        """The nodes of the group that won (or, on exhaustion, the winner's largest group)."""
+        if s[WIN_NODE] < 0:
+            return []
+        return self.groups(s)[self.root(s, int(s[WIN_NODE]))]
+
+    def rules_status(self, state) -> str:
+        s = state.array
+        if state.is_over():
+            return self.ending(s)
+        p = state.to_move
+        left = self.remaining(s)
+        return (f"{self.PLAYERS[p]} ({COLOURS[p]}) to move: turn {state.turn}, tile {state.step + 1} of "
+                f"{int(s[ALLOW])}; {left} tile{'s' if left != 1 else ''} in the pool")
+
+    def ending(self, s: np.ndarray) -> str:
+        """How the game ended, in words."""
+        how, w = int(s[HOW]), int(s[WINNER])
+        name = self.PLAYERS[w] if w in (0, 1) else ""
+        variant = self.options["variant"]
+        if how == EXHAUSTED:
+            if self.options["exhausted"] == "draw":
+                return "the pool is empty: a draw"
+            out, _ = exhaustion_scores(s.copy(), self.tables)
+            measure = {"standard": "largest group", "eat-enemy": "largest eaten group, then most eaten",
+                       "must-contain": "largest closed group, then most closed groups"}[variant]
+            figures = f"({out[0, 0]}, {out[0, 1]} against {out[1, 0]}, {out[1, 1]})" if variant != "standard" else \
+                f"({out[0, 0]} bridges against {out[1, 0]})"
+            if w == DRAW:
+                return f"the pool is empty and the {measure} ties {figures}: a draw"
+            return f"the pool is empty: {name} wins with the {measure} {figures}"
+        facts = self.group_facts(s, self.root(s, int(s[WIN_NODE])))
+        what = {"standard": f"a closed {COLOURS[facts['owner']]} group with {facts['bridges']} bridge"
+                            f"{'s' if facts['bridges'] != 1 else ''}",
+                "eat-enemy": f"a {COLOURS[facts['owner']]} group eating {facts['eats']} closed enemy groups",
+                "must-contain": f"a closed {COLOURS[facts['owner']]} group holding {facts['eats']} closed enemy "
+                                f"group{'s' if facts['eats'] != 1 else ''}"}[variant]
+        if how == DOUBLE_WIN:
+            loser = self.PLAYERS[1 - w]
+            return f"the last tile made winners for both: {name} wins ({what}; {loser} moved)"
+        return f"{name} wins with {what}"
+
+    def scores(self, s: np.ndarray) -> list[float] | None:
+        """The bridges of each player's largest group."""
+        best = [0, 0]
+        t = self.tables
+        for node in range(6 * int(s[PLACED])):
+            if s[t.par + node] == node:
+                p = owner(node)
+                best[p] = max(best[p], int(s[t.bridges + node]))
+        return [float(b) for b in best]
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Tiles, each orientation, tiles of the turn in progress, cells where a tile may go now, whether
+        ``player`` owns white (on every cell) and the share of the pool left."""
+        t = self.tables
+        out = self.blank_planes()
+        grid = s[t.grid: t.grid + t.ncells]
+        filled = grid > 0
+        out[0] = filled
+        ori = np.where(filled, s[t.tori + np.maximum(grid - 1, 0)], -1)
+        for k in range(3):
+            out[1 + k] = ori == k
+        if s[WINNER] < 0 and s[STEP]:
+            out[4, int(s[FIRST])] = 1
+        legal = np.empty(self.num_actions, dtype=np.int32)
+        n = self.kernels.legal(s.copy(), t, legal)
+        out[5, legal[:n] // 3] = 1
+        out[6] = player == LIGHT
+        out[7] = self.remaining(s) / self.options["tiles"]
+        return out
+
+    # pictures ---------------------------------------------------------------------------------
+    def bounds(self, s: np.ndarray, margin: int = 1) -> tuple[int, int, int, int]:
+        """(xmin, xmax, ymin, ymax) of the tiles placed, widened by ``margin`` cells."""
+        xy = self.topology.xy[[c for c, _ in self.tiles(s)]]
+        return (int(xy[:, 0].min()) - 2 * margin, int(xy[:, 0].max()) + 2 * margin,
+                int(xy[:, 1].min()) - margin, int(xy[:, 1].max()) + margin)
+
+    def ascii(self, state) -> str:
+        """Rows by y at the left, x above; a tile is its orientation digit, in brackets for the turn in
+        progress (or the last one), ``.`` an empty cell where a tile may go now."""
+        s = state.array
+        t = self.tables
+        x0, x1, y0, y1 = self.bounds(s)
+        marked = set(self.turn_cells(state))
+        playable = {a // 3 for a in state.legal_actions()}
+        width = 2 * (x1 - x0) + 3
+        lines = []
+        for parity in (0, 1):
+            line = [" "] * width
+            for x in range(x0, x1 + 1):
+                if x % 2 == parity:
+                    label = str(x)
+                    at = 2 * (x - x0) + 2 - len(label) // 2
+                    for i, ch in enumerate(label):
+                        if 0 <= at + i < width:
+                            line[at + i] = ch
+            lines.append("     " + "".join(line).rstrip())
+        for y in range(y0, y1 + 1):
+            line = [" "] * width
+            for x in range(x0, x1 + 1):
+                if (x + y) % 2:
+                    continue
+                c = self.cell_of(x, y)
+                if c is None:
+                    continue
+                tile = int(s[t.grid + c])
+                if tile:
+                    k = str(int(s[t.tori + tile - 1]))
+                    token = f"[{k}]" if c in marked else f" {k} "
+                else:
+                    token = " . " if c in playable else "   "
+                at = 2 * (x - x0)
+                line[at: at + 3] = token
+            lines.append(f"{y:>4} " + "".join(line).rstrip())
+        lines.append("tile k: blue bridge joins corners 2k and 2k+2 (corner 0 at the top, clockwise)")
+        return "\n".join(lines) + "\n" + self.status(state)
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The tiles as the pieces look (blue and white bridges and tips), closed groups outlined in
+        orange, the deciding group in red, this turn's (or the last turn's) tiles ringed."""
+        return draw(self, state, hints)
+
+
+# --- SVG ----------------------------------------------------------------------------------------
+
+SIZE = 26.0  # a tile's circumradius in px
+BLUE, WHITE, EDGE, SEA = "#2f6db5", "#f7f7f2", "#3a3a3a", "#d9cfb8"
+CLOSED, DECIDING = "#e08a1e", "#d0202a"
+
+
+def _corner(cx: float, cy: float, i: int) -> tuple[float, float]:
+    a = math.radians(60 * i - 90)
+    return cx + SIZE * math.cos(a), cy + SIZE * math.sin(a)
+
+
+def _mid(cx: float, cy: float, e: int) -> tuple[float, float]:
+    (ax, ay), (bx, by) = _corner(cx, cy, e % 6), _corner(cx, cy, (e + 1) % 6)
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def _pt(p: tuple[float, float]) -> str:
+    return f"{p[0]:.1f},{p[1]:.1f}"
+
+
+def tile_svg(cx: float, cy: float, k: int) -> str:
+    """One tile: white ground, the blue bridge (corners 2k to 2k+2, round the white tip), the blue tip."""
+    r = SIZE / 2
+    hexagon = " ".join(_pt(_corner(cx, cy, i)) for i in range(6))
+    a, b = 2 * k, 2 * k + 4
+    bridge = (f"M{_pt(_mid(cx, cy, a + 5))} L{_pt(_corner(cx, cy, a))} L{_pt(_mid(cx, cy, a))} "
+              f"A{r:.1f},{r:.1f} 0 0 0 {_pt(_mid(cx, cy, a + 1))} L{_pt(_corner(cx, cy, a + 2))} "
+              f"L{_pt(_mid(cx, cy, a + 2))} Z")
+    tip = f"M{_pt(_corner(cx, cy, b))} L{_pt(_mid(cx, cy, b))} A{r:.1f},{r:.1f} 0 0 1 {_pt(_mid(cx, cy, b - 1))} Z"
+    return (f'<polygon points="{hexagon}" fill="{WHITE}"/><path d="{bridge}" fill="{BLUE}"/>'
+            f'<path d="{tip}" fill="{BLUE}"/><polygon points="{hexagon}" fill="none" stroke="{EDGE}" '
+            f'stroke-width="1.2"/>')
+
+
+def chord_svg(cx: float, cy: float, k: int, j: int, colour: str, width: float) -> str:
+    """Chord j (0: round the white tip, 1: between the bridges, 2: round the blue tip) of a tile, stroked."""
+    e0, e1 = ((c + 2 * k) % 6 for c in CHORD_EDGES[j])
+    if j == 1:
+        d = f"M{_pt(_mid(cx, cy, e0))} L{_pt(_mid(cx, cy, e1))}"
+    else:
+        r = SIZE / 2
+        d = f"M{_pt(_mid(cx, cy, e0))} A{r:.1f},{r:.1f} 0 0 0 {_pt(_mid(cx, cy, e1))}"
+    return f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-linecap="round"/>'
+
+
+def group_outline(game: Palago, s: np.ndarray, nodes: list[int], at, colour: str, width: float) -> list[str]:
+    """The boundary chords of a group's regions."""
+    out, seen = [], set()
+    for node in nodes:
+        tile, corner = divmod(node, 6)
+        c, k = int(s[game.tables.tcell + tile]), int(s[game.tables.tori + tile])
+        for j in REGION_CHORDS[(corner - 2 * k) % 6]:
+            if j >= 0 and (tile, j) not in seen:
+                seen.add((tile, j))
+                out.append(chord_svg(*at(c), k, j, colour, width))
+    return out
+
+
+def draw(game: Palago, state, hints: bool) -> str:
+    """The SVG of a Palago position (see :meth:`Palago.svg`)."""
+    s = state.array
+    x0, x1, y0, y1 = game.bounds(s)
+    dx, dy = SIZE * math.sqrt(3) / 2, SIZE * 1.5
+    title = game.status(state)
+    width = max((x1 - x0) * dx + 2 * SIZE, svg_render.text_width(title, svg_render.TITLE_SIZE) + 16, 320)
+    legend = [("tile", "blue: dark (player 2)"), ("white", "white: light (player 1)"),
+              ("closed", "closed group"), ("deciding", "deciding group"), ("last", "this or last turn's tiles")]
+    rows = svg_render.legend_rows([(None, text) for _, text in legend], width)
+    board_h = (y1 - y0) * dy + 2 * SIZE
+    height = 28 + board_h + 18 * len(rows) + 8
+    ox = (width - (x1 - x0) * dx) / 2 - x0 * dx
+    oy = 28 + SIZE - y0 * dy
+
+    def at(c: int) -> tuple[float, float]:
+        x, y = game.topology.xy[c]
+        return ox + int(x) * dx, oy + int(y) * dy
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
+           f'<rect width="100%" height="100%" fill="{SEA}"/>',
+           f'<text x="{width / 2:.1f}" y="18" text-anchor="middle" font-size="{svg_render.TITLE_SIZE}">'
+           f'{escape(title)}</text>']
+    for c, k in game.tiles(s):
+        out.append(tile_svg(*at(c), k))
+    deciding = game.deciding_group(s)
+    for root, nodes in game.groups(s).items():
+        if s[game.tables.opens + root] == 0 and root not in deciding:
+            out += group_outline(game, s, nodes, at, CLOSED, 2.5)
+    out += group_outline(game, s, deciding, at, DECIDING, 4.0)
+    for c in game.turn_cells(state):
+        cx, cy = at(c)
+        out.append(f'<circle class="last" cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.25:.1f}" fill="none" '
+                   f'stroke="{svg_render.LAST}" stroke-width="2.5"/>')
+    if hints:
+        for c in sorted({a // 3 for a in state.legal_actions()}):
+            cx, cy = at(c)
+            out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.15:.1f}" fill="#2a7"/>')
+    top = 28 + board_h
+    for i, row in enumerate(rows):
+        out.append(_legend_row(row, dict((text, kind) for kind, text in legend), width, top + 18 * i))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _legend_row(row, kinds: dict[str, str], width: float, top: float) -> str:
+    item = [14 + len(text) * svg_render.LEGEND_SIZE * 0.52 + 10 for _, text in row]
+    x = (width - sum(item)) / 2 + 8
+    parts = []
+    for (_, text), w in zip(row, item):
+        kind, cy = kinds[text], top + 8
+        fill, stroke = {"tile": (BLUE, EDGE), "white": (WHITE, EDGE), "closed": ("none", CLOSED),
+                        "deciding": ("none", DECIDING), "last": ("none", svg_render.LAST)}[kind]
+        parts.append(f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="6" fill="{fill}" stroke="{stroke}" stroke-width="2.5"/>')
+        parts.append(f'<text x="{x + 10:.1f}" y="{top + 12:.1f}" font-size="{svg_render.LEGEND_SIZE}">'
+                     f'{escape(text)}</text>')
+        x += w
+    return '<g class="legend">' + "".join(parts) + "</g>"
