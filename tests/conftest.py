@@ -13,6 +13,8 @@ EXTRA_CONFIGS: dict[str, list[dict]] = {
     "weituweiqi": [{"size": 3}, {"size": 4}],
     "hex-pushpin": [{"size": 3}],
     "push-and-pull": [{"size": 5}],
+    "palago": [{"tiles": 8}, {"tiles": 12, "variant": "eat-enemy", "eat_size": 1},
+               {"tiles": 10, "variant": "must-contain", "anywhere": True}, {"tiles": 6, "exhausted": "draw"}],
 }
 
 settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -26,6 +26,7 @@ OPENINGS = {  # a few moves of each game, so that a last move exists
     "weituweiqi": ["c6", "q6"],
     "hex-pushpin": ["e4 2", "k6"],
     "push-and-pull": ["o5 -2 2", "e11"],
+    "palago": ["2,0:1", "1,1:0", "-1,1:2"],
 }
 
 

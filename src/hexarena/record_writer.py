@@ -65,7 +65,8 @@ def to_text(state: "State") -> str:
     """The one-line text record of ``state``."""
     opts = " ".join(f"{k}={option_text(v)}" for k, v in state.game.options.items())
     head = f"[{state.game.name}{' ' if opts else ''}{opts}]"
-    body = " ".join(f"{t}. {','.join(ms)}" for t, ms in state.turns())
+    sep = state.game.MOVE_SEPARATOR
+    body = " ".join(f"{t}. {sep.join(ms)}" for t, ms in state.turns())
     resigned = RESIGNED if state.resigned is not None else ""
     return " ".join(x for x in (head, body, resigned, result_token(state)) if x)
 

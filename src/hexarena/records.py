@@ -5,7 +5,8 @@
 move through the rules, and checks every field against the replayed game.
 
 The text form is ``[game key=value ...] 1. m 2. m,m,end ... result``: turn
-numbers, the moves of each turn joined by commas, and ``1-0``, ``0-1``,
+numbers, the moves of each turn joined by commas (Palago's by spaces: its
+moves hold commas), and ``1-0``, ``0-1``,
 ``1/2-1/2`` or ``*``.
 
 >>> import hexarena
@@ -25,7 +26,7 @@ import os
 import re
 from typing import Any
 
-from .games import load
+from .games import game_class, load
 from .games.base import IllegalMove, State, quoted, shown
 from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
 
@@ -71,8 +72,20 @@ def parse_text(line: str) -> dict[str, Any]:
     parts = _TURN.split(body)
     if parts[0].strip():
         raise ValueError(f"text before the first turn number: {quoted(parts[0].strip())}")
-    turns = [(int(parts[i]), [mv.strip(" ") for mv in parts[i + 1].split(",")]) for i in range(1, len(parts), 2)]
+    turns = [(int(parts[i]), split_moves(parts[i + 1], name)) for i in range(1, len(parts), 2)]
     return {"game": name, "options": options, "turns": turns, "result": result, "resigned": resigned}
+
+
+def split_moves(text: str, game: str) -> list[str]:
+    """A turn's moves in a text record: joined by the game's ``MOVE_SEPARATOR`` (a comma, or for Palago a
+    space)."""
+    try:
+        sep = game_class(game).MOVE_SEPARATOR
+    except ValueError:  # an unknown game: refused when the record is replayed
+        sep = ","
+    if sep == " ":
+        return [mv for mv in text.split(" ") if mv] or [""]
+    return [mv.strip(" ") for mv in text.split(sep)]
 
 
 def from_record(record: dict[str, Any] | str) -> State:

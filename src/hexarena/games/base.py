@@ -277,6 +277,8 @@ class Game(ABC):
         ``ncells`` is that cell's placement."""
         return action if action < self.topology.ncells else None
 
+    MOVE_SEPARATOR: ClassVar[str] = ","  # what joins a turn's moves in text records (Palago's moves hold commas)
+
     WORDS: ClassVar[tuple[str, ...]] = ()  # move words besides cell names: "pass", "end", "swap", ...
 
     def normalize(self, text: str) -> str:

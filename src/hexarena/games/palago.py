@@ -99,6 +99,7 @@ class Tables(NamedTuple):
     grid: int  # offsets in the position: n + 1 tile numbers + 1 (0 empty; the last stands for off the board)
     tcell: int  # per tile: its cell
     tori: int  # per tile: its orientation
+    tturn: int  # per tile: the turn it was placed in
     par: int  # per node (6 a tile): union-find parent
     opens: int  # per root: empty cells round its group's vertices
     bridges: int  # per root: bridges in its group
@@ -152,7 +153,7 @@ def lay(s, t, c, k):
     tile = s[PLACED]
     s[PLACED] += 1
     s[t.grid + c] = tile + 1
-    s[t.tcell + tile], s[t.tori + tile] = c, k
+    s[t.tcell + tile], s[t.tori + tile], s[t.tturn + tile] = c, k, s[TURN]
     for i in range(6):
         node = 6 * tile + i
         s[t.par + node], s[t.nxt + node] = node, node
@@ -484,7 +485,7 @@ class Palago(Game):
                            "a turn's two tiles need not be next to each other"),
         "eat_size": int_between(0, 0, MAX_TILES, "eat-enemy: the fewest bridges an eaten group has"),
         "exhausted": choice("largest", EXHAUSTION, "an empty pool: the largest group wins (Lambo), or a draw"),
-        "tiles": int_between(48, 3, MAX_TILES, "tiles in the pool, the start tile included"),
+        "tiles": int_between(48, 2, MAX_TILES, "tiles in the pool, the start tile included"),
     }
     PLANES = ("tile", "orientation 0", "orientation 1", "orientation 2", "placed this turn", "playable now",
               "own colour is white", "share of the pool left")
@@ -508,14 +509,15 @@ class Palago(Game):
         grid = BODY
         tcell = grid + n + 1
         tori = tcell + tiles
-        par = tori + tiles
+        tturn = tori + tiles
+        par = tturn + tiles
         nodes = 6 * tiles
         offsets = [par + i * nodes for i in range(7)]
         self.tables = Tables(across, self.topology.xy, np.array(EDGE_STEP, dtype=np.int32),
                              np.array(CHORD_EDGES, dtype=np.int32), np.array(CHORD_SIDES, dtype=np.int32),
                              np.array(REGION_CHORDS, dtype=np.int32), n, tiles, self.topology.index("0,0"),
                              VARIANTS.index(o["variant"]), o["anywhere"], o["eat_size"],
-                             o["exhausted"] == "draw", grid, tcell, tori, *offsets)
+                             o["exhausted"] == "draw", grid, tcell, tori, tturn, *offsets)
         self.num_actions = 3 * n
         self.state_size = par + 7 * nodes
         self.max_game_length = tiles - 1
@@ -558,14 +560,11 @@ class Palago(Game):
         """Tiles left in the pool."""
         return self.options["tiles"] - int(s[PLACED])
 
-    def turn_cells(self, state) -> list[int]:
+    def turn_cells(self, s: np.ndarray) -> list[int]:
         """The cells of the tiles placed in the turn in progress, or, between turns, of the last turn."""
-        s = state.array
-        if not state.history:
-            return []
-        turns = state._turns
-        last = turns[-1] if (state.step or state.is_over()) else state.turn - 1
-        return [a // 3 for a, tn in zip(state.history, turns) if tn == last]
+        t = self.tables
+        turn = int(s[TURN]) if (s[STEP] or s[WINNER] >= 0) else int(s[TURN]) - 1
+        return [c for i, (c, _) in enumerate(self.tiles(s)) if i and s[t.tturn + i] == turn]
 
     # notation ---------------------------------------------------------------------------------
     def action_name(self, s: np.ndarray, action: int) -> str:
@@ -694,7 +693,7 @@ class Palago(Game):
         s = state.array
         t = self.tables
         x0, x1, y0, y1 = self.bounds(s)
-        marked = set(self.turn_cells(state))
+        marked = set(self.turn_cells(s))
         playable = {a // 3 for a in state.legal_actions()}
         width = 2 * (x1 - x0) + 3
         lines = []
@@ -824,7 +823,7 @@ def draw(game: Palago, state, hints: bool) -> str:
         if s[game.tables.opens + root] == 0 and root not in deciding:
             out += group_outline(game, s, nodes, at, CLOSED, 2.5)
     out += group_outline(game, s, deciding, at, DECIDING, 4.0)
-    for c in game.turn_cells(state):
+    for c in game.turn_cells(s):
         cx, cy = at(c)
         out.append(f'<circle class="last" cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.25:.1f}" fill="none" '
                    f'stroke="{svg_render.LAST}" stroke-width="2.5"/>')
