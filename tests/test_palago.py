@@ -365,12 +365,6 @@ def test_text_records_separate_a_turns_tiles_by_a_space_and_round_trip():
     assert hexarena.from_record(done.record()) == done
 
 
-def test_kernel_playouts_end_and_count():
-    game = hexarena.load("palago", tiles=20)
-    results = game.kernels.playouts(game.new_state().array.copy(), game.tables, 50)
-    assert results.sum() == 50
-
-
 def test_ascii_and_svg_show_the_tiles():
     state = played(SMALLEST_WIN)
     text = str(state)

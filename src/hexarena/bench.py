@@ -27,6 +27,8 @@ BENCH_SETUPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "weituweiqi": [("base 6 (91 cells)", {"size": 6})],
     "hex-pushpin": [("base 4 (37 cells)", {"size": 4}), ("base 6 (91 cells)", {"size": 6})],
     "push-and-pull": [("base 7 (127 cells)", {"size": 7})],
+    "palago": [("48 tiles, standard", {}), ("48 tiles, eat-enemy", {"variant": "eat-enemy"}),
+               ("48 tiles, must-contain", {"variant": "must-contain"})],
 }
 OPENSPIEL_REFS = ("havannah(board_size=8)", "hex(board_size=11)")
 OPENSPIEL_MCTS_REF = "havannah(board_size=8)"

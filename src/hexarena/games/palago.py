@@ -702,7 +702,7 @@ class Palago(Game):
             for x in range(x0, x1 + 1):
                 if x % 2 == parity:
                     label = str(x)
-                    at = 2 * (x - x0) + 2 - len(label) // 2
+                    at = 2 * (x - x0) + 2 - len(label)  # the last digit above the tile's digit
                     for i, ch in enumerate(label):
                         if 0 <= at + i < width:
                             line[at + i] = ch
