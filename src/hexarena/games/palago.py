@@ -394,14 +394,45 @@ def apply(s, t, a):
 @njit
 def recorded_playout(s, t, actions, movers):
     """Uniformly random legal tiles to the end, in place, writing each action and its mover while the arrays
-    have room; returns the number written (for MCTS's AMAF)."""
-    buf = np.empty(18 * t.tiles + 18, dtype=np.int32)
+    have room; returns the number written (for MCTS's AMAF).  It keeps the empty cells next to tiles as a
+    sparse set and draws a cell and an orientation from it, drawing again where the hole rule refuses."""
+    n = t.ncells
+    front = np.empty(6 * t.tiles + 6, dtype=np.int32)
+    pos = np.empty(n + 1, dtype=np.int32)  # a sparse set: valid where front[pos[c]] == c
+    near = np.empty(6, dtype=np.int32)
+    nf = 0
+    for tile in range(s[PLACED]):
+        for e in range(6):
+            m = t.nbr[s[t.tcell + tile], e]
+            if m != n and s[t.grid + m] == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
+                front[nf], pos[m] = m, nf
+                nf += 1
     written = 0
     while s[WINNER] < 0:
-        n = legal(s, t, buf)
-        a = buf[np.random.randint(n)]
-        written = note(actions, movers, written, a, s[TO_MOVE])
-        apply(s, t, a)
+        k = np.random.randint(3)
+        if s[STEP] == 1 and not t.anywhere:
+            count = 0
+            for e in range(6):
+                m = t.nbr[s[FIRST], e]
+                if m != n and s[t.grid + m] == 0:
+                    near[count] = m
+                    count += 1
+            c = near[np.random.randint(count)]
+        else:
+            c = front[np.random.randint(nf)]
+            if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, t, c) and \
+                    not ends_game(s, t, c, k):
+                continue
+        written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
+        apply(s, t, 3 * c + k)
+        nf -= 1  # c leaves the frontier; its empty neighbours join it
+        last = front[nf]
+        front[pos[c]], pos[last] = last, pos[c]
+        for e in range(6):
+            m = t.nbr[c, e]
+            if m != n and s[t.grid + m] == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
+                front[nf], pos[m] = m, nf
+                nf += 1
     return written
 
 
