@@ -182,6 +182,22 @@ def test_iqishiqi_ball_direction_chooser(page, server):
     assert call(server, "GET", f"/api/matches/{mid}")["moves"][-1] == moves[-1]
 
 
+def test_palago_orientation_chooser(page, server):
+    """A Palago cell offers the tile's three orientations, each drawn; the one picked is played."""
+    mid = open_match(page, server, "palago", {"tiles": 8}, ["me", "me"])
+    st = board_state(page)
+    cells = page.eval_on_selector_all("#board polygon.cell.target", "ps => ps.map(p => p.dataset.cell)")
+    assert sorted(cells) == sorted({m.split(":")[0] for m in call(server, "GET", f"/api/matches/{mid}")["legal_moves"]})
+    click_cell(page, cells[0])
+    chooser = page.locator(".chooser")
+    assert chooser.locator(".choice").all_inner_texts() == [f"{cells[0]}:{k}" for k in range(3)]
+    assert chooser.locator(".choice .choice-picture svg").count() == 3
+    shot(page, "palago-chooser", "#board")
+    page.click(f'.chooser .choice[data-move="{cells[0]}:2"]')
+    wait_ply(page, st["ply"])
+    assert call(server, "GET", f"/api/matches/{mid}")["moves"] == [f"{cells[0]}:2"]
+
+
 def test_online_match_two_players_and_a_watcher(browser, server):
     ctxs = [browser.new_context(viewport={"width": 1000, "height": 760}) for _ in range(3)]
     try:

@@ -277,6 +277,12 @@ class Game(ABC):
         ``ncells`` is that cell's placement."""
         return action if action < self.topology.ncells else None
 
+    def move_picture(self, s: np.ndarray, action: int) -> str | None:
+        """A small SVG of the legal ``action`` that the web client's chooser
+        shows beside the move's name where one cell plays several moves
+        (Palago's three orientations of a tile), or None (the default)."""
+        return None
+
     MOVE_SEPARATOR: ClassVar[str] = ","  # what joins a turn's moves in text records (Palago's moves hold commas)
 
     WORDS: ClassVar[tuple[str, ...]] = ()  # move words besides cell names: "pass", "end", "swap", ...

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from html import escape
 from typing import Any, NamedTuple
 
@@ -591,6 +592,11 @@ class Palago(Game):
         """Tiles left in the pool."""
         return self.options["tiles"] - int(s[PLACED])
 
+    def open_cells(self, s: np.ndarray) -> list[int]:
+        """The empty cells next to a tile (where tiles may go, rules permitting), in cell order."""
+        grid = self.tables.grid
+        return sorted({m for c, _ in self.tiles(s) for m in self.topology.neighbours(c) if not s[grid + m]})
+
     def turn_cells(self, s: np.ndarray) -> list[int]:
         """The cells of the tiles placed in the turn in progress, or, between turns, of the last turn."""
         t = self.tables
@@ -635,8 +641,12 @@ class Palago(Game):
         return any(s[self.tables.grid + m] for m in self.topology.neighbours(cell))
 
     def move_target(self, s: np.ndarray, action: int) -> int | None:
-        """The cell a tile goes on (three orientations share it: the player picks one by name)."""
+        """The cell a tile goes on (three orientations share it: the player picks one in the chooser)."""
         return int(action) // 3
+
+    def move_picture(self, s: np.ndarray, action: int) -> str | None:
+        """The tile in the action's orientation, alone (the web client's chooser shows it)."""
+        return tile_picture(int(action) % 3)
 
     # status, scores, observations ---------------------------------------------------------------------
     def deciding_group(self, s: np.ndarray) -> list[int]:
@@ -769,6 +779,7 @@ class Palago(Game):
 SIZE = 26.0  # a tile's circumradius in px
 BLUE, WHITE, EDGE, SEA = "#2f6db5", "#f7f7f2", "#3a3a3a", "#d9cfb8"
 CLOSED, DECIDING = "#e08a1e", "#d0202a"
+OPEN = "#e8dfca"  # an empty cell next to the tiles
 
 
 def _corner(cx: float, cy: float, i: int) -> tuple[float, float]:
@@ -797,6 +808,22 @@ def tile_svg(cx: float, cy: float, k: int) -> str:
     return (f'<polygon points="{hexagon}" fill="{WHITE}"/><path d="{bridge}" fill="{BLUE}"/>'
             f'<path d="{tip}" fill="{BLUE}"/><polygon points="{hexagon}" fill="none" stroke="{EDGE}" '
             f'stroke-width="1.2"/>')
+
+
+def open_cell_svg(cx: float, cy: float, name: str) -> str:
+    """An empty cell next to the tiles: a clickable ``polygon.cell`` named ``name`` for the web client, with
+    the name written small."""
+    hexagon = " ".join(_pt(_corner(cx, cy, i)) for i in range(6))
+    return (f'<polygon class="cell" data-cell="{name}" points="{hexagon}" fill="{OPEN}" stroke="#b3a585" '
+            f'stroke-width="1" stroke-dasharray="3,2"/><text x="{cx:.1f}" y="{cy + 3:.1f}" text-anchor="middle" '
+            f'font-size="8" fill="#8a7d62">{name}</text>')
+
+
+@lru_cache(maxsize=3)
+def tile_picture(k: int) -> str:
+    """A standalone SVG of one tile of orientation k."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 56 56" width="56" height="56">'
+            f'{tile_svg(28.0, 28.0, k)}</svg>')
 
 
 def chord_svg(cx: float, cy: float, k: int, j: int, colour: str, width: float) -> str:
@@ -847,6 +874,8 @@ def draw(game: Palago, state, hints: bool) -> str:
            f'<rect width="100%" height="100%" fill="{SEA}"/>',
            f'<text x="{width / 2:.1f}" y="18" text-anchor="middle" font-size="{svg_render.TITLE_SIZE}">'
            f'{escape(title)}</text>']
+    for c in game.open_cells(s):
+        out.append(open_cell_svg(*at(c), game.topology.name(c)))
     for c, k in game.tiles(s):
         out.append(tile_svg(*at(c), k))
     deciding = game.deciding_group(s)

@@ -68,23 +68,33 @@ class ResignPost(Body):
 
 
 # the match object ------------------------------------------------------------
-def targets(state: State) -> list[dict[str, Any]]:
-    """Per legal move, the cell a click plays it by (None for a word)."""
+def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
+    """Per legal move, the cell a click plays it by (None for a word) and, for games that draw them, the index
+    of its picture in the list of distinct pictures (returned second)."""
     game, names = state.game, state.game.topology.names
-    out = []
+    out: list[dict[str, Any]] = []
+    pictures: dict[str, int] = {}
     for action in state.legal_actions():
         cell = game.move_target(state.array, action)
-        out.append({"move": game.action_name(state.array, action), "cell": None if cell is None else names[cell]})
-    return out
+        target = {"move": game.action_name(state.array, action), "cell": None if cell is None else names[cell]}
+        picture = game.move_picture(state.array, action)
+        if picture is not None:
+            target["picture"] = pictures.setdefault(picture, len(pictures))
+        out.append(target)
+    return out, list(pictures)
 
 
 def match_object(match: Match) -> dict[str, Any]:
     """The match as GET /api/matches/{id} shows it."""
     state = match.state
-    return {**replay_summary(state), "id": match.id, "seats": match.seats, "ply": match.ply,
-            "record": state.record(), "status": state.game.status(state), "turn": state.turn, "step": state.step,
-            "turns": [[t, ms] for t, ms in state.turns()], "targets": targets(state), "svg": state.svg(),
-            "resigned": state.resigned, "thinking": match.ai_to_move() is not None, "updated": match.updated}
+    moves, pictures = targets(state)
+    out = {**replay_summary(state), "id": match.id, "seats": match.seats, "ply": match.ply,
+           "record": state.record(), "status": state.game.status(state), "turn": state.turn, "step": state.step,
+           "turns": [[t, ms] for t, ms in state.turns()], "targets": moves, "svg": state.svg(),
+           "resigned": state.resigned, "thinking": match.ai_to_move() is not None, "updated": match.updated}
+    if pictures:
+        out["pictures"] = pictures
+    return out
 
 
 # the rules of changes --------------------------------------------------------

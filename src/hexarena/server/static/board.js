@@ -4,8 +4,9 @@ import { h } from "./dom.js";
 
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));
 
-// targets: [{move, cell}]; onPick(move) plays a move; hintCell: a cell to mark as the hint.
-export function renderBoard(container, svgText, { targets = [], onPick = null, hintCell = null } = {}) {
+// targets: [{move, cell, picture?}]; pictures: the SVGs that targets' picture indices name (shown in the
+// chooser); onPick(move) plays a move; hintCell: a cell to mark as the hint.
+export function renderBoard(container, svgText, { targets = [], pictures = [], onPick = null, hintCell = null } = {}) {
   closeChooser();
   container.innerHTML = svgText || "";
   const svg = container.querySelector("svg");
@@ -19,15 +20,16 @@ export function renderBoard(container, svgText, { targets = [], onPick = null, h
     for (const t of targets) {
       if (t.cell === null || t.cell === undefined) continue;
       if (!byCell.has(t.cell)) byCell.set(t.cell, []);
-      byCell.get(t.cell).push(t.move);
+      byCell.get(t.cell).push({ move: t.move, picture: pictures[t.picture] });
     }
   }
   const polys = (cell) => svg.querySelectorAll(`polygon[data-cell="${esc(cell)}"]`);
   for (const poly of svg.querySelectorAll("polygon.cell, polygon.ghost")) {
     const cell = poly.dataset.cell;
     if (cell === hintCell) poly.classList.add("hinted");
-    const moves = byCell.get(cell);
-    if (!moves) continue;
+    const choices = byCell.get(cell);
+    if (!choices) continue;
+    const moves = choices.map((c) => c.move);
     poly.classList.add("target");
     poly.setAttribute("tabindex", "0");
     poly.setAttribute("role", "button");
@@ -35,7 +37,7 @@ export function renderBoard(container, svgText, { targets = [], onPick = null, h
     const on = (v) => polys(cell).forEach((p) => p.classList.toggle("hover", v));
     poly.addEventListener("mouseenter", () => on(true));
     poly.addEventListener("mouseleave", () => on(false));
-    const pick = () => (moves.length === 1 ? onPick(moves[0]) : openChooser(container, poly, cell, moves, onPick));
+    const pick = () => (moves.length === 1 ? onPick(moves[0]) : openChooser(container, poly, cell, choices, onPick));
     poly.addEventListener("click", pick);
     poly.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") {
@@ -53,13 +55,25 @@ export function closeChooser() {
   chooser = null;
 }
 
-function openChooser(container, poly, cell, moves, onPick) {
+// A choice's button: the move's picture (if the game draws one) above its name.
+function choiceButton({ move, picture }, onPick) {
+  const button = h("button.choice", { type: "button", dataset: { move }, onclick: () => { closeChooser(); onPick(move); } });
+  if (picture) {
+    const art = h("span.choice-picture", { "aria-hidden": "true" });
+    art.innerHTML = picture;
+    button.append(art);
+  }
+  button.append(move);
+  return button;
+}
+
+function openChooser(container, poly, cell, choices, onPick) {
   closeChooser();
   const box = container.getBoundingClientRect();
   const r = poly.getBoundingClientRect();
   chooser = h("div.chooser", { role: "dialog", "aria-label": `moves at ${cell}` },
     h("div.chooser-title", {}, `${cell}: which move?`),
-    moves.map((m) => h("button.choice", { type: "button", dataset: { move: m }, onclick: () => { closeChooser(); onPick(m); } }, m)),
+    h(choices.some((c) => c.picture) ? "div.choices.pictured" : "div.choices", {}, choices.map((c) => choiceButton(c, onPick))),
     h("button.cancel", { type: "button", onclick: closeChooser }, "Cancel"));
   chooser.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") closeChooser();

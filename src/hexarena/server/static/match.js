@@ -107,7 +107,7 @@ export function showMatch(root, id) {
     const replay = st.view !== null;
     const mineNow = !replay && myTurn();
     const hintCell = st.hint ? (m.targets || []).find((t) => t.move === st.hint.move)?.cell ?? null : null;
-    renderBoard(board, replay ? st.viewSvg : m.svg, { targets: mineNow ? m.targets || [] : [], onPick: mineNow ? play : null, hintCell: replay ? null : hintCell });
+    renderBoard(board, replay ? st.viewSvg : m.svg, { targets: mineNow ? m.targets || [] : [], pictures: m.pictures || [], onPick: mineNow ? play : null, hintCell: replay ? null : hintCell });
     board.classList.toggle("replay", replay);
     board.classList.toggle("active", mineNow);
     Object.assign(board.dataset, { ply: String(m.ply), view: replay ? String(st.view) : "live", over: String(!!m.over), thinking: String(!!m.thinking) });
