@@ -208,57 +208,59 @@ def surrounding(s, t, root):
 
 
 @inline
-def wins(s, t, r):
-    """How strongly the group of root r wins now (0: it does not): 1 for a standard or must-contain win, the
-    number of groups eaten for eat-enemy."""
-    if t.variant == STANDARD:
-        return 1 if s[t.opens + r] == 0 and s[t.bridges + r] > 0 else 0
-    if t.variant == EAT_ENEMY:
-        return s[t.eats + r] if s[t.eats + r] >= 2 else 0
-    return 1 if s[t.opens + r] == 0 and s[t.eats + r] > 0 else 0
+def strength(variant, opens, bridges, eats):
+    """How strongly a group with these counts wins now (0: it does not): 1 for a standard or must-contain win,
+    the number of groups eaten for eat-enemy.  (Scalars, not the tables: numba compiles a helper that reads
+    the tables into much slower code here.)"""
+    if variant == STANDARD:
+        return 1 if opens == 0 and bridges > 0 else 0
+    if variant == EAT_ENEMY:
+        return eats if eats >= 2 else 0
+    return 1 if opens == 0 and eats > 0 else 0
 
 
 @njit
 def place(s, t, c, k, mover):
     """Lay the tile, record the closed groups it makes, and end the game if it wins for either player
-    (both: the mover loses, unless eat-enemy's counts of eaten groups differ)."""
+    (both: the mover loses, unless eat-enemy's counts of eaten groups differ).
+
+    A group's strength only grows while the tile's closures are recorded, so each candidate group is scored
+    as it is met and again whenever it eats: the best score per player is the best of its final scores."""
     tile = lay(s, t, c, k)
-    cands = np.empty(12, dtype=np.int64)
-    m = 0
+    best0, best1, node0, node1 = 0, 0, -1, -1
     for i in range(6):
         r = find(s, t, 6 * tile + i)
-        cands[m] = r
-        m += 1
-        if s[t.opens + r] == 0 and s[t.eater + r] < 0:  # closed by this tile
-            if t.variant == STANDARD:
-                s[t.eater + r] = r
-                continue
-            w = surrounding(s, t, r)
-            s[t.eater + r] = w
-            if t.variant == MUST_CONTAIN or s[t.bridges + r] >= t.eat_size:
+        for h in range(2):
+            if h == 1:  # the group that eats r, if r closed just now and is eaten
+                if t.variant == STANDARD or s[t.opens + r] != 0 or s[t.eater + r] >= 0:
+                    break
+                w = surrounding(s, t, r)
+                s[t.eater + r] = w
+                if t.variant != MUST_CONTAIN and s[t.bridges + r] < t.eat_size:
+                    break
                 e = find(s, t, w)
                 s[t.eats + e] += 1
                 s[t.eatmax + e] = max(s[t.eatmax + e], s[t.bridges + r])
-                cands[m] = e
-                m += 1
-    best = np.zeros(2, dtype=np.int64)
-    node = np.full(2, -1, dtype=np.int64)
-    for i in range(m):
-        r = find(s, t, cands[i])
-        v = wins(s, t, r)
-        p = owner(r)
-        if v > best[p]:
-            best[p], node[p] = v, r
-    if best[0] == 0 and best[1] == 0:
+                g = e
+            else:
+                g = r
+                if t.variant == STANDARD and s[t.opens + r] == 0 and s[t.eater + r] < 0:
+                    s[t.eater + r] = r  # closed by this tile
+            v = strength(t.variant, s[t.opens + g], s[t.bridges + g], s[t.eats + g])
+            if owner(g) == 0:
+                if v > best0:
+                    best0, node0 = v, g
+            elif v > best1:
+                best1, node1 = v, g
+    if best0 == 0 and best1 == 0:
         return
-    if best[0] > 0 and best[1] > 0:
+    if best0 > 0 and best1 > 0:
         w = 1 - mover
-        if t.variant == EAT_ENEMY and best[0] != best[1]:
-            w = 0 if best[0] > best[1] else 1
-        finish(s, w, DOUBLE_WIN, node[w])
+        if t.variant == EAT_ENEMY and best0 != best1:
+            w = 0 if best0 > best1 else 1
+        finish(s, w, DOUBLE_WIN, node0 if w == 0 else node1)
     else:
-        w = 0 if best[0] > 0 else 1
-        finish(s, w, CLOSED_WIN, node[w])
+        finish(s, 0 if best0 > 0 else 1, CLOSED_WIN, node0 if best0 > 0 else node1)
 
 
 @njit
