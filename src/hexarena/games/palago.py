@@ -148,32 +148,38 @@ def owner(node):
 
 # --- placing a tile ----------------------------------------------------------------------------
 
-@njit
+@inline
 def lay(s, t, c, k):
-    """Put a tile of orientation k on cell c: its nodes, vertex joins and bridges.  Returns the tile."""
+    """Put a tile of orientation k on cell c: its nodes, bridges and vertex joins.  Returns the tile."""
     tile = s[PLACED]
     s[PLACED] += 1
     s[t.grid + c] = tile + 1
     s[t.tcell + tile], s[t.tori + tile], s[t.tturn + tile] = c, k, s[TURN]
+    base = 6 * tile
     for i in range(6):
-        node = 6 * tile + i
+        node = base + i
         s[t.par + node], s[t.nxt + node] = node, node
         s[t.opens + node], s[t.bridges + node], s[t.eats + node] = 2, 0, 0
         s[t.eatmax + node], s[t.eater + node] = -1, -1
-        other = -1
-        u = s[t.grid + t.nbr[c, i]]
+    for a in (2 * k, 2 * k + 3):  # a bridge: its two corners' fresh nodes joined directly, the lower the root
+        x, y = base + a % 6, base + (a + 2) % 6
+        r, m = min(x, y), max(x, y)
+        s[t.par + m] = r
+        s[t.opens + r], s[t.bridges + r] = 4, 1
+        s[t.nxt + r], s[t.nxt + m] = m, r
+    g0, g1, g2 = s[t.grid + t.nbr[c, 0]], s[t.grid + t.nbr[c, 1]], s[t.grid + t.nbr[c, 2]]
+    g3, g4, g5 = s[t.grid + t.nbr[c, 3]], s[t.grid + t.nbr[c, 4]], s[t.grid + t.nbr[c, 5]]
+    for i in range(6):
+        u = g0 if i == 0 else g1 if i == 1 else g2 if i == 2 else g3 if i == 3 else g4 if i == 4 else g5
         if u > 0:
             other = 6 * (u - 1) + (i + 4) % 6
         else:
-            u = s[t.grid + t.nbr[c, (i + 5) % 6]]
-            if u > 0:
-                other = 6 * (u - 1) + (i + 2) % 6
-        if other >= 0:  # the vertex had tiles: one more of its cells is filled
-            r = union(s, t, node, other)
-            s[t.opens + r] -= 3
-    for a, b in ((2 * k, 2 * k + 2), (2 * k + 3, 2 * k + 5)):
-        r = union(s, t, 6 * tile + a % 6, 6 * tile + b % 6)
-        s[t.bridges + r] += 1
+            u = g5 if i == 0 else g0 if i == 1 else g1 if i == 2 else g2 if i == 3 else g3 if i == 4 else g4
+            if u == 0:
+                continue
+            other = 6 * (u - 1) + (i + 2) % 6
+        r = union(s, t, base + i, other)  # the vertex had tiles: one more of its cells is filled
+        s[t.opens + r] -= 3
     return tile
 
 
@@ -219,7 +225,7 @@ def strength(variant, opens, bridges, eats):
     return 1 if opens == 0 and eats > 0 else 0
 
 
-@njit
+@inline
 def place(s, t, c, k, mover):
     """Lay the tile, record the closed groups it makes, and end the game if it wins for either player
     (both: the mover loses, unless eat-enemy's counts of eaten groups differ).
@@ -228,8 +234,8 @@ def place(s, t, c, k, mover):
     as it is met and again whenever it eats: the best score per player is the best of its final scores."""
     tile = lay(s, t, c, k)
     best0, best1, node0, node1 = 0, 0, -1, -1
-    for i in range(6):
-        r = find(s, t, 6 * tile + i)
+    for i in range(4):  # the tile's four regions: its bridges (from corners 2k, 2k+3) and tips (2k+1, 2k+4)
+        r = find(s, t, 6 * tile + (2 * k + (0, 3, 1, 4)[i]) % 6)
         for h in range(2):
             if h == 1:  # the group that eats r, if r closed just now and is eaten
                 if t.variant == STANDARD or s[t.opens + r] != 0 or s[t.eater + r] >= 0:
