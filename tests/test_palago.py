@@ -177,11 +177,11 @@ def position_with_a_hole(options=None) -> tuple[hexarena.State, int]:
         state = game.new_state()
         while not state.is_over():
             s = state.array
+            grid = game.grid(s)
             if state.step == 0 and s[P.ALLOW] == 2:
                 for c, _ in game.tiles(s):
                     for m in game.topology.neighbours(c):
-                        if not s[game.tables.grid + m] and all(s[game.tables.grid + n]
-                                                               for n in game.topology.neighbours(m)):
+                        if not grid[m] and all(grid[n] for n in game.topology.neighbours(m)):
                             return state, m
             state.apply(rng.choice(state.legal_actions()))
 

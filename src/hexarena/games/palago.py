@@ -9,7 +9,8 @@ owns white, Dark (player 1) blue; a closed group of your colour with a
 bridge wins (RULES.md § Palago / Lambo has every ruling).
 
 The board is a hexagon of radius ``tiles - 1`` cells round the start tile
-(the farthest a tile can be).  A position keeps a grid of tile numbers and,
+(the farthest a tile can be).  A position keeps a grid of tile numbers (a
+byte a cell, four to a word: the copy a playout starts with is small) and,
 per placed tile, its cell, orientation and six corner nodes.  Nodes are
 (tile, corner) pairs in one union-find: a corner joins the node of a
 neighbour tile at the same vertex, and a bridge joins its two corners.  A
@@ -63,7 +64,7 @@ NOT_OVER, CLOSED_WIN, DOUBLE_WIN, EXHAUSTED = range(4)
 STANDARD, EAT_ENEMY, MUST_CONTAIN = range(3)
 VARIANTS = ("standard", "eat-enemy", "must-contain")
 EXHAUSTION = ("largest", "draw")
-MAX_TILES = 96  # a radius-95 board: 27,361 cells, set up in well under a second
+MAX_TILES = 96  # a radius-95 board: 27,361 cells, set up in well under a second; tile numbers fit the int8 grid
 
 # Corner geometry.  Edge i joins corners i and i+1 and faces NE, E, SE, SW, W, NW (i = 0..5); its step in
 # doubled-width coordinates:
@@ -97,7 +98,8 @@ class Tables(NamedTuple):
     anywhere: bool
     eat_size: int
     draw_on_exhaustion: bool
-    grid: int  # offsets in the position: n + 1 tile numbers + 1 (0 empty; the last stands for off the board)
+    grid: int  # offsets in the position: n + 1 tile numbers, a byte each, 4 a word (0 empty; the last: off the board)
+    gridwords: int  # the words the grid takes
     tcell: int  # per tile: its cell
     tori: int  # per tile: its orientation
     tturn: int  # per tile: the turn it was placed in
@@ -146,6 +148,20 @@ def owner(node):
     return 1 - (node % 6) % 2
 
 
+# --- the grid: tile numbers as bytes, four to a word --------------------------------------------
+
+@inline
+def tile_at(s, grid, c):
+    """The tile number on cell c (0: empty), from the grid at offset ``grid``."""
+    return (s[grid + (c >> 2)] >> (8 * (c & 3))) & 255
+
+
+@inline
+def put_tile(s, grid, c, number):
+    """Write tile ``number`` on the empty cell c."""
+    s[grid + (c >> 2)] |= number << (8 * (c & 3))
+
+
 # --- placing a tile ----------------------------------------------------------------------------
 
 @inline
@@ -153,7 +169,7 @@ def lay(s, t, c, k):
     """Put a tile of orientation k on cell c: its nodes, bridges and vertex joins.  Returns the tile."""
     tile = s[PLACED]
     s[PLACED] += 1
-    s[t.grid + c] = tile + 1
+    put_tile(s, t.grid, c, tile + 1)
     s[t.tcell + tile], s[t.tori + tile], s[t.tturn + tile] = c, k, s[TURN]
     base = 6 * tile
     for i in range(6):
@@ -167,8 +183,9 @@ def lay(s, t, c, k):
         s[t.par + m] = r
         s[t.opens + r], s[t.bridges + r] = 4, 1
         s[t.nxt + r], s[t.nxt + m] = m, r
-    g0, g1, g2 = s[t.grid + t.nbr[c, 0]], s[t.grid + t.nbr[c, 1]], s[t.grid + t.nbr[c, 2]]
-    g3, g4, g5 = s[t.grid + t.nbr[c, 3]], s[t.grid + t.nbr[c, 4]], s[t.grid + t.nbr[c, 5]]
+    grid, nbr = t.grid, t.nbr
+    g0, g1, g2 = tile_at(s, grid, nbr[c, 0]), tile_at(s, grid, nbr[c, 1]), tile_at(s, grid, nbr[c, 2])
+    g3, g4, g5 = tile_at(s, grid, nbr[c, 3]), tile_at(s, grid, nbr[c, 4]), tile_at(s, grid, nbr[c, 5])
     for i in range(6):
         u = g0 if i == 0 else g1 if i == 1 else g2 if i == 2 else g3 if i == 3 else g4 if i == 4 else g5
         if u > 0:
@@ -326,10 +343,10 @@ def start(s, t):
 
 
 @inline
-def has_room(s, t, c):
-    """Has cell c an empty neighbour?"""
+def has_room(s, grid, nbr, c):
+    """Has cell c an empty neighbour (``grid``, ``nbr``: the tables' offset and neighbours)?"""
     for e in range(6):
-        if s[t.grid + t.nbr[c, e]] == 0:
+        if tile_at(s, grid, nbr[c, e]) == 0:
             return True
     return False
 
@@ -353,7 +370,7 @@ def legal(s, t, out):
         f = s[FIRST]
         for e in range(6):
             m = nbr[f, e]
-            if m != t.ncells and s[grid + m] == 0:
+            if m != t.ncells and tile_at(s, grid, m) == 0:
                 for k in range(3):
                     out[n] = 3 * m + k
                     n += 1
@@ -363,16 +380,16 @@ def legal(s, t, out):
         c = s[t.tcell + tile]
         for e in range(6):
             m = nbr[c, e]
-            if m == t.ncells or s[grid + m] != 0:
+            if m == t.ncells or tile_at(s, grid, m) != 0:
                 continue
             first = True  # count m once: from its earliest placed neighbour
             for d in range(6):
-                u = s[grid + nbr[m, d]]
+                u = tile_at(s, grid, nbr[m, d])
                 if u > 0 and u - 1 < tile:
                     first = False
             if not first:
                 continue
-            room = not hole_rule or has_room(s, t, m)
+            room = not hole_rule or has_room(s, grid, nbr, m)
             for k in range(3):
                 if room or ends_game(s, t, m, k):
                     out[n] = 3 * m + k
@@ -409,11 +426,12 @@ def recorded_playout(s, t, actions, movers):
     front = np.empty(6 * t.tiles + 6, dtype=np.int32)
     pos = np.empty(n + 1, dtype=np.int32)  # a sparse set: valid where front[pos[c]] == c
     near = np.empty(6, dtype=np.int32)
+    grid = t.grid
     nf = 0
     for tile in range(s[PLACED]):
         for e in range(6):
             m = t.nbr[s[t.tcell + tile], e]
-            if m != n and s[t.grid + m] == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
+            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
                 front[nf], pos[m] = m, nf
                 nf += 1
     written = 0
@@ -423,13 +441,13 @@ def recorded_playout(s, t, actions, movers):
             count = 0
             for e in range(6):
                 m = t.nbr[s[FIRST], e]
-                if m != n and s[t.grid + m] == 0:
+                if m != n and tile_at(s, grid, m) == 0:
                     near[count] = m
                     count += 1
             c = near[np.random.randint(count)]
         else:
             c = front[np.random.randint(nf)]
-            if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, t, c) and \
+            if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
                     not ends_game(s, t, c, k):
                 continue
         written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
@@ -439,7 +457,7 @@ def recorded_playout(s, t, actions, movers):
         front[pos[c]], pos[last] = last, pos[c]
         for e in range(6):
             m = t.nbr[c, e]
-            if m != n and s[t.grid + m] == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
+            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
                 front[nf], pos[m] = m, nf
                 nf += 1
     return written
@@ -546,8 +564,8 @@ class Palago(Game):
         self.radius = o["tiles"] - 1
         self.topology, across = plane(self.radius)
         n, tiles = self.topology.ncells, o["tiles"]
-        grid = BODY
-        tcell = grid + n + 1
+        grid, gridwords = BODY, (n + 1 + 3) // 4
+        tcell = grid + gridwords
         tori = tcell + tiles
         tturn = tori + tiles
         par = tturn + tiles
@@ -557,7 +575,7 @@ class Palago(Game):
                              np.array(CHORD_EDGES, dtype=np.int32), np.array(CHORD_SIDES, dtype=np.int32),
                              np.array(REGION_CHORDS, dtype=np.int32), n, tiles, self.topology.index("0,0"),
                              VARIANTS.index(o["variant"]), o["anywhere"], o["eat_size"],
-                             o["exhausted"] == "draw", grid, tcell, tori, tturn, *offsets)
+                             o["exhausted"] == "draw", grid, gridwords, tcell, tori, tturn, *offsets)
         self.num_actions = 3 * n
         self.state_size = par + 7 * nodes
         self.max_game_length = tiles - 1
@@ -572,6 +590,13 @@ class Palago(Game):
         """(cell, orientation) of every tile on the table, in the order placed (the start tile first)."""
         t = self.tables
         return [(int(s[t.tcell + i]), int(s[t.tori + i])) for i in range(int(s[PLACED]))]
+
+    def grid(self, s: np.ndarray) -> np.ndarray:
+        """The tile number on every cell (0 for none; the last entries stand for off the board), unpacked from
+        the position's grid words (a byte a cell, the lowest byte first)."""
+        t = self.tables
+        words = s[t.grid: t.grid + t.gridwords].astype(np.int64)
+        return ((words[:, None] >> np.arange(0, 32, 8)) & 255).ravel()
 
     def cell_of(self, x: int, y: int) -> int | None:
         """The cell at doubled-width ``x,y``, or None beyond the board's reach."""
@@ -602,8 +627,8 @@ class Palago(Game):
 
     def open_cells(self, s: np.ndarray) -> list[int]:
         """The empty cells next to a tile (where tiles may go, rules permitting), in cell order."""
-        grid = self.tables.grid
-        return sorted({m for c, _ in self.tiles(s) for m in self.topology.neighbours(c) if not s[grid + m]})
+        grid = self.grid(s)
+        return sorted({m for c, _ in self.tiles(s) for m in self.topology.neighbours(c) if not grid[m]})
 
     def turn_cells(self, s: np.ndarray) -> list[int]:
         """The cells of the tiles placed in the turn in progress, or, between turns, of the last turn."""
@@ -633,10 +658,11 @@ class Palago(Game):
 
     def why_illegal(self, s: np.ndarray, text: str, cell: int | None = None) -> str:
         t = self.tables
-        if cell is None or s[t.grid + cell] == 0 and not self.next_to_tile(s, cell):
+        grid = self.grid(s)
+        if cell is None or grid[cell] == 0 and not self.next_to_tile(s, cell):
             return f"{quoted(text)} is not next to a placed tile: a tile goes next to one already on the table"
-        if s[t.grid + cell]:
-            k = int(s[t.tori + s[t.grid + cell] - 1])
+        if grid[cell]:
+            k = int(s[t.tori + grid[cell] - 1])
             return f"{quoted(text)}: {self.topology.name(cell)} holds a tile already ({self.topology.name(cell)}:{k})"
         first = int(s[FIRST])
         if s[STEP] == 1 and not self.options["anywhere"] and cell not in self.topology.neighbours(first):
@@ -646,7 +672,8 @@ class Palago(Game):
                 f"turn's second tile: a turn's first tile fills a hole only if it wins or loses the game")
 
     def next_to_tile(self, s: np.ndarray, cell: int) -> bool:
-        return any(s[self.tables.grid + m] for m in self.topology.neighbours(cell))
+        grid = self.grid(s)
+        return any(grid[m] for m in self.topology.neighbours(cell))
 
     def move_target(self, s: np.ndarray, action: int) -> int | None:
         """The cell a tile goes on (three orientations share it: the player picks one in the chooser)."""
@@ -714,7 +741,7 @@ class Palago(Game):
         ``player`` owns white (on every cell) and the share of the pool left."""
         t = self.tables
         out = self.blank_planes()
-        grid = s[t.grid: t.grid + t.ncells]
+        grid = self.grid(s)[: t.ncells]
         filled = grid > 0
         out[0] = filled
         ori = np.where(filled, s[t.tori + np.maximum(grid - 1, 0)], -1)
@@ -764,7 +791,7 @@ class Palago(Game):
                 c = self.cell_of(x, y)
                 if c is None:
                     continue
-                tile = int(s[t.grid + c])
+                tile = int(self.grid(s)[c])
                 if tile:
                     k = str(int(s[t.tori + tile - 1]))
                     token = f"[{k}]" if c in marked else f" {k} "
