@@ -76,8 +76,13 @@ EDGE_STEP = ((1, -1), (2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1))
 # hold the corners SIDES[j].
 CHORD_EDGES = ((0, 1), (2, 5), (3, 4))
 CHORD_SIDES = ((1, 0), (0, 3), (3, 4))
+REGION_CORNERS = (0, 3, 1, 4)  # a tile's four regions by a corner of each (relative to 2k): its bridges, its tips
 # the chords bounding the region of each corner (relative to 2k): -1 for none
 REGION_CHORDS = ((0, 1), (0, -1), (0, 1), (1, 2), (2, -1), (1, 2))
+# the same as arrays, constants in the kernels (not in the tables: each array in the tables made every call
+# that passes them cost more, even one not made)
+EDGE_STEPS, CHORD_EDGE_ARRAY, CHORD_SIDE_ARRAY, REGION_CHORD_ARRAY = (
+    np.array(a, dtype=np.int64) for a in (EDGE_STEP, CHORD_EDGES, CHORD_SIDES, REGION_CHORDS))
 
 LIGHT, DARK = 0, 1
 
@@ -87,10 +92,6 @@ class Tables(NamedTuple):
 
     nbr: np.ndarray  # int32[n, 6]: the neighbour across edge i (NE, E, SE, SW, W, NW), or n (never filled)
     xy: np.ndarray  # int32[n, 2]: doubled-width x and y relative to the start tile
-    edge_step: np.ndarray  # int32[6, 2]
-    chord_edges: np.ndarray  # int32[3, 2]
-    chord_sides: np.ndarray  # int32[3, 2]
-    region_chords: np.ndarray  # int32[6, 2]
     ncells: int
     tiles: int
     start: int  # the start tile's cell
@@ -211,13 +212,13 @@ def surrounding(s, t, root):
         c, k = s[t.tcell + tile], s[t.tori + tile]
         rel = (corner - 2 * k) % 6
         for h in range(2):
-            j = t.region_chords[rel, h]
+            j = REGION_CHORD_ARRAY[rel, h]
             if j < 0:
                 continue
             for e in range(2):
-                edge = (t.chord_edges[j, e] + 2 * k) % 6
-                y = 2 * t.xy[c, 1] + t.edge_step[edge, 1]
-                x = 2 * t.xy[c, 0] + t.edge_step[edge, 0]
+                edge = (CHORD_EDGE_ARRAY[j, e] + 2 * k) % 6
+                y = 2 * t.xy[c, 1] + EDGE_STEPS[edge, 1]
+                x = 2 * t.xy[c, 0] + EDGE_STEPS[edge, 0]
                 key = np.int64(y) * 1000000 + x
                 if key < best:
                     best, best_tile, best_chord = key, tile, j
@@ -225,8 +226,8 @@ def surrounding(s, t, root):
         if node == root:
             break
     k = s[t.tori + best_tile]
-    a = 6 * best_tile + (t.chord_sides[best_chord, 0] + 2 * k) % 6
-    b = 6 * best_tile + (t.chord_sides[best_chord, 1] + 2 * k) % 6
+    a = 6 * best_tile + (CHORD_SIDE_ARRAY[best_chord, 0] + 2 * k) % 6
+    b = 6 * best_tile + (CHORD_SIDE_ARRAY[best_chord, 1] + 2 * k) % 6
     return b if find(s, t, a) == root else a
 
 
@@ -242,39 +243,61 @@ def strength(variant, opens, bridges, eats):
     return 1 if opens == 0 and eats > 0 else 0
 
 
-@inline
-def place(s, t, c, k, mover):
-    """Lay the tile, record the closed groups it makes, and end the game if it wins for either player
-    (both: the mover loses, unless eat-enemy's counts of eaten groups differ).
+@njit
+def eat(s, t, r):
+    """The group r closed just now (a variant): note the group surrounding it, which eats it if it is big
+    enough; that group's root, or -1 if r is not eaten."""
+    w = surrounding(s, t, r)
+    s[t.eater + r] = w
+    if t.variant != MUST_CONTAIN and s[t.bridges + r] < t.eat_size:
+        return -1
+    e = find(s, t, w)
+    s[t.eats + e] += 1
+    s[t.eatmax + e] = max(s[t.eatmax + e], s[t.bridges + r])
+    return e
 
-    A group's strength only grows while the tile's closures are recorded, so each candidate group is scored
-    as it is met and again whenever it eats: the best score per player is the best of its final scores."""
-    tile = lay(s, t, c, k)
+
+@njit
+def variant_scores(s, t, tile, k):
+    """For a variant: record what the tile closed, and score the groups of its four regions and the groups
+    that ate what it closed; (best score, its root) for Light, then for Dark.  A group's score only grows
+    while the closures are recorded, so each is scored as it is met and again when it eats."""
     best0, best1, node0, node1 = 0, 0, -1, -1
-    for i in range(4):  # the tile's four regions: its bridges (from corners 2k, 2k+3) and tips (2k+1, 2k+4)
-        r = find(s, t, 6 * tile + (2 * k + (0, 3, 1, 4)[i]) % 6)
-        for h in range(2):
-            if h == 1:  # the group that eats r, if r closed just now and is eaten
-                if t.variant == STANDARD or s[t.opens + r] != 0 or s[t.eater + r] >= 0:
-                    break
-                w = surrounding(s, t, r)
-                s[t.eater + r] = w
-                if t.variant != MUST_CONTAIN and s[t.bridges + r] < t.eat_size:
-                    break
-                e = find(s, t, w)
-                s[t.eats + e] += 1
-                s[t.eatmax + e] = max(s[t.eatmax + e], s[t.bridges + r])
-                g = e
-            else:
-                g = r
-                if t.variant == STANDARD and s[t.opens + r] == 0 and s[t.eater + r] < 0:
-                    s[t.eater + r] = r  # closed by this tile
+    for i in range(4):
+        r = find(s, t, 6 * tile + (2 * k + REGION_CORNERS[i]) % 6)
+        e = eat(s, t, r) if s[t.opens + r] == 0 and s[t.eater + r] < 0 else -1
+        for h in range(2):  # r, then the group that ate it
+            g = r if h == 0 else e
+            if g < 0:
+                break
             v = strength(t.variant, s[t.opens + g], s[t.bridges + g], s[t.eats + g])
             if owner(g) == 0:
                 if v > best0:
                     best0, node0 = v, g
             elif v > best1:
                 best1, node1 = v, g
+    return best0, node0, best1, node1
+
+
+@inline
+def place(s, t, c, k, mover):
+    """Lay the tile, record the closed groups it makes, and end the game if it wins for either player
+    (both: the mover loses, unless eat-enemy's counts of eaten groups differ).  The standard game's test is
+    written here, the variants' apart (with the enclosure code in it this loop ran ~25% slower)."""
+    tile = lay(s, t, c, k)
+    if t.variant != STANDARD:
+        best0, node0, best1, node1 = variant_scores(s, t, tile, k)
+    else:
+        best0, best1, node0, node1 = 0, 0, -1, -1
+        for i in range(4):
+            r = find(s, t, 6 * tile + (2 * k + REGION_CORNERS[i]) % 6)
+            if s[t.opens + r] == 0:  # closed, by this tile (a closed group touches no empty cell)
+                s[t.eater + r] = r
+                if s[t.bridges + r] > 0:
+                    if owner(r) == 0 and best0 == 0:
+                        best0, node0 = 1, r
+                    elif owner(r) == 1 and best1 == 0:
+                        best1, node1 = 1, r
     if best0 == 0 and best1 == 0:
         return
     if best0 > 0 and best1 > 0:
@@ -400,21 +423,31 @@ def legal(s, t, out):
 @njit
 def apply(s, t, a):
     """Play the legal action a."""
+    if advance(s, t, a):
+        exhaust(s, t)
+
+
+@inline
+def advance(s, t, a):
+    """``apply`` but for the exhaustion rule: True when the pool ran out with no winner, the caller then
+    applies it.  (The playout calls ``exhaust`` after its loop: a call in the loop, even one not made, made
+    each tile ~0.1 us slower.)"""
     c, k = a // 3, a % 3
     s[PLY] += 1
     place(s, t, c, k, s[TO_MOVE])
     s[STEP] += 1
     if s[WINNER] >= 0:
-        return
+        return False
     if s[PLACED] == t.tiles:
-        exhaust(s, t)
-    elif s[STEP] == s[ALLOW]:
+        return True
+    if s[STEP] == s[ALLOW]:
         s[TURN] += 1
         s[TO_MOVE] = 1 - s[TO_MOVE]
         s[STEP], s[FIRST] = 0, -1
         s[ALLOW] = min(2, t.tiles - s[PLACED])
     else:
         s[FIRST] = c
+    return False
 
 
 @njit
@@ -451,7 +484,8 @@ def recorded_playout(s, t, actions, movers):
                     not ends_game(s, t, c, k):
                 continue
         written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
-        apply(s, t, 3 * c + k)
+        if advance(s, t, 3 * c + k):
+            break
         nf -= 1  # c leaves the frontier; its empty neighbours join it
         last = front[nf]
         front[pos[c]], pos[last] = last, pos[c]
@@ -460,6 +494,8 @@ def recorded_playout(s, t, actions, movers):
             if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
                 front[nf], pos[m] = m, nf
                 nf += 1
+    if s[WINNER] < 0:
+        exhaust(s, t)
     return written
 
 
@@ -574,9 +610,7 @@ class Palago(Game):
         par = tturn + tiles
         nodes = 6 * tiles
         offsets = [par + i * nodes for i in range(7)]
-        self.tables = Tables(across, self.topology.xy, np.array(EDGE_STEP, dtype=np.int32),
-                             np.array(CHORD_EDGES, dtype=np.int32), np.array(CHORD_SIDES, dtype=np.int32),
-                             np.array(REGION_CHORDS, dtype=np.int32), n, tiles, self.topology.index("0,0"),
+        self.tables = Tables(across, self.topology.xy, n, tiles, self.topology.index("0,0"),
                              VARIANTS.index(o["variant"]), o["anywhere"], o["eat_size"],
                              o["exhausted"] == "draw", grid, gridwords, tcell, tori, tturn, *offsets)
         self.num_actions = 3 * n
