@@ -1,6 +1,7 @@
 """Lhexus: every rule sentence of the source and every ruling of RULES.md."""
 
 import random
+from pathlib import Path
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -301,3 +302,15 @@ def test_playouts_end_in_sensible_length():
         s = game.new_state().array.copy()
         lengths.append(game.kernels.recorded_playout(s, game.tables, actions, movers))
     assert 100 < np.mean(lengths) < 300 and max(lengths) <= game.max_game_length
+
+
+def test_notation_sample_game_replays():
+    lines = (Path(__file__).parents[1] / "docs" / "notation.md").read_text().split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith("hexarena replay lhexus"))
+    s = played(" ".join(lines[i].split()[5:]), size=4)
+    assert s.record_text() == lines[i + 1] and s.winner() == 0 and s.record()["colours"] == ["white", "black"]
+
+
+def test_rules_summary_has_board_and_notation():
+    text = (Path(hexarena.__file__).parent / "rules" / "lhexus.txt").read_text()
+    assert "Board:" in text and "Notation:" in text and "accept" in text

@@ -17,15 +17,15 @@ the turn ends, so a root is a start-of-turn group all turn long, and
 
 >>> import hexarena
 >>> s = hexarena.load("lhexus", size=3).new_state()
->>> for m in "c3 decline b2 end c4 b3".split(): _ = s.play(m)
+>>> for m in "c3 decline b2 c4 end b3".split(): _ = s.play(m)
 >>> print(s)
 a      . . .        a1 .. a3
-b     . o x .       b1 .. b4
+b     . X x .       b1 .. b4
 c    . . O O .      c1 .. c5
 d   1 . . . .       d2 .. d5
 e    2 . . .        e3 .. e5
       3 4 5
-player 1 (white) to move: turn 4, growth (groups that may still grow: c3); or a new group; or 'end'
+player 2 (black) to move: turn 5, a new group; or 'end'
 """
 
 from __future__ import annotations
