@@ -36,10 +36,10 @@ import numpy as np
 
 from ..board import hexhex
 from ..kernels import inline, kernel_set, njit, note
-from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
 from .lhexus_scoring import best_packing, configurations
+from .lisbon import Lisbon, _root
 
 # state layout after the shared header
 COLOUR0 = HEADER  # player 0's colour: 0 until the second player chooses, then BLACK or WHITE
@@ -68,16 +68,6 @@ def _offsets(n):
     """Start of the parent, turn-placed, grown, size and turn-list arrays."""
     par = BOARD + n + 1
     return par, par + n, par + 2 * n, par + 3 * n, par + 4 * n
-
-
-@inline
-def _root(s, par, x, compress):
-    """The root of x's group (halving the path on the way if ``compress``)."""
-    while s[par + x] != x:
-        if compress:
-            s[par + x] = s[par + s[par + x]]
-        x = s[par + x]
-    return x
 
 
 @njit
@@ -189,7 +179,7 @@ def legal(s, t, out):
     k = 0
     for c in range(n):
         kind = classify(s, t.links, n, c, colour)
-        if kind == GROWTH or kind == NEW_GROUP or (kind != OCCUPIED and s[TURN] == 1):
+        if kind == GROWTH or kind == NEW_GROUP:  # on turn 1, every cell: the board is empty
             out[k] = c
             k += 1
     if s[TURN] > 2:
@@ -381,8 +371,8 @@ class Lhexus(Game):
             return f"{quoted(text)} is occupied"
         if kind == REGROWS:
             return self._regrows(s, cell)
-        return (f"{quoted(text)} touches your stones: a new group must stand apart; and {quoted(text)}: a growth "
-                f"stone must touch one of your groups as they stood at the start of the turn")
+        return (f"{quoted(text)} touches only this turn's stones: a growth stone must touch one of your groups as "
+                f"they stood at the start of the turn, and it touches your stones: a new group must stand apart")
 
     def _regrows(self, s: np.ndarray, cell: int) -> str:
         """Why ``cell`` would grow a group again: which group, with which stone."""
@@ -516,24 +506,11 @@ class Lhexus(Game):
         return f"{self.who(s, winner)} wins on {how}: {facts}"
 
     def ascii(self, state) -> str:
-        """Row letters at the left, each row's cells at the right, the numbers
-        of the cells' names at the foot; X black, O white, lower case for the
-        stones of the turn in progress."""
-        s, topo = state._s, self.topology
-        board = self.stones(s)
-        current = set(self.turn_stones(s))
-
-        def char(c: int) -> str:
-            ch = ".XO"[int(board[c])]
-            return ch.lower() if c in current else ch
-
-        letters = [topo.name(next(c for c in range(topo.ncells) if topo.xy[c, 1] == r)).rstrip("0123456789")
-                   for r in range(topo.rows)]
-        width = max(map(len, letters)) + 1
-        numbers = ascii_render.foot_labels(topo, lambda c: topo.name(c).lstrip("abcdefghijklmnopqrstuvwxyz"))
-        text = ascii_render.grid(topo, char, left=lambda r: (letters[r] if r < topo.rows else "").ljust(width) + "  ",
-                                 right=lambda r: "      " + ascii_render.row_range(topo, r), extra=numbers)
-        return text + "\n" + self.status(state)
+        """Lisbon's drawing (its stones and turns are laid out as ours): row
+        letters at the left, each row's cells at the right, the numbers of the
+        cells' names at the foot; X black, O white, lower case for the stones
+        of the turn in progress."""
+        return Lisbon.ascii(self, state)  # type: ignore[arg-type]
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; this turn's stones (or the last move) ringed; at the end
