@@ -238,7 +238,7 @@ def _extends_line(s, links, c, colour):
 
 
 @njit
-def _policy_turn(s, t, pool, k, actions, movers, written):
+def _policy_turn(s, t, pool, decided, k, actions, movers, written):
     """One turn of the playout policy from its start: growth stones for the
     groups that want to grow (a cell continuing a line preferred), then a new
     group with a chance that falls as the board fills, then ``end`` if the
@@ -247,7 +247,7 @@ def _policy_turn(s, t, pool, k, actions, movers, written):
     par, _, _, _, _ = _offsets(n)
     mover, turn, colour = s[TO_MOVE], s[TURN], mover_colour(s)
     fill = 1.0 - k / n
-    decided = np.zeros(n, dtype=np.int8)  # per root: 0 undecided, 1 grows, 2 does not
+    grows, stays = 2 * turn, 2 * turn + 1  # per root in ``decided``: this turn's coin, else undecided
     i = k - 1
     while i >= 0:
         j = np.random.randint(0, i + 1)
@@ -260,9 +260,9 @@ def _policy_turn(s, t, pool, k, actions, movers, written):
                 m = links[c, d]
                 if s[BOARD + m] == colour and s[_offsets(n)[1] + m] != turn:
                     r = _root(s, par, m, False)
-                    if decided[r] == 0:
-                        decided[r] = 1 if _grows(s, n, r, fill) else 2
-                    wanted = wanted or decided[r] == 1
+                    if decided[r] != grows and decided[r] != stays:
+                        decided[r] = grows if _grows(s, n, r, fill) else stays
+                    wanted = wanted or decided[r] == grows
             if wanted and (_extends_line(s, links, c, colour) or np.random.random() < 0.4):
                 _place(s, t, c, colour, GROWTH)
                 s[PLY] += 1
@@ -299,6 +299,7 @@ def recorded_playout(s, t, actions, movers):
     and ``movers`` while they have room; returns the number written."""
     n = t.ncells
     pool = np.empty(n, dtype=np.int32)
+    decided = np.zeros(n, dtype=np.int32)  # the policy's coin per root, stamped with the turn
     k = 0
     for c in range(n):
         if s[BOARD + c] == 0:
@@ -317,7 +318,7 @@ def recorded_playout(s, t, actions, movers):
             written = note(actions, movers, written, a, s[TO_MOVE])
             apply(s, t, a)
         else:
-            k, written = _policy_turn(s, t, pool, k, actions, movers, written)
+            k, written = _policy_turn(s, t, pool, decided, k, actions, movers, written)
     return written
 
 
