@@ -118,19 +118,27 @@ def owned_configs(owned: np.ndarray, configs: np.ndarray) -> np.ndarray:
 
 
 @njit
+def _labels(ids: np.ndarray, cells: np.ndarray, ncells: int) -> np.ndarray:
+    """The component of each configuration of ``ids`` (rows of ``cells``):
+    a root cell, equal for configurations linked by shared cells."""
+    parent = np.arange(ncells)
+    for k in ids:
+        r0 = _find(parent, cells[k, 0])
+        for j in range(1, 6):
+            r = _find(parent, cells[k, j])
+            if r != r0:
+                parent[r] = r0
+    roots = np.empty(ids.shape[0], dtype=np.int64)
+    for i in range(ids.shape[0]):
+        roots[i] = _find(parent, cells[ids[i], 0])
+    return roots
+
+
+@njit
 def _components(cand: np.ndarray, configs: np.ndarray, ncells: int) -> np.ndarray:
     """``cand`` reordered so each component (configurations linked by
     shared cells) is contiguous; returns the component label of each, sorted."""
-    parent = np.arange(ncells)
-    for k in cand:
-        r0 = _find(parent, configs[k, 0])
-        for j in range(1, 6):
-            r = _find(parent, configs[k, j])
-            if r != r0:
-                parent[r] = r0
-    roots = np.empty(cand.shape[0], dtype=np.int64)
-    for i in range(cand.shape[0]):
-        roots[i] = _find(parent, configs[cand[i], 0])
+    roots = _labels(cand, configs, ncells)
     order = np.argsort(roots, kind="mergesort")
     cand[:] = cand[order]
     return roots[order]
@@ -305,16 +313,7 @@ def _solve(ids: np.ndarray, need: int, lc: np.ndarray, nc: int, start: np.ndarra
         if m == 1:
             out[0] = ids[0]
         return m
-    parent = np.arange(nc)
-    for k in ids:
-        r0 = _find(parent, lc[k, 0])
-        for j in range(1, 6):
-            r = _find(parent, lc[k, j])
-            if r != r0:
-                parent[r] = r0
-    root = np.empty(m, dtype=np.int64)
-    for i in range(m):
-        root[i] = _find(parent, lc[ids[i], 0])
+    root = _labels(ids, lc, nc)
     if np.any(root != root[0]):  # apart: each gets the share of need the others' bounds leave it
         ids = ids[np.argsort(root, kind="mergesort")]
         cuts = _cuts(np.sort(root))
