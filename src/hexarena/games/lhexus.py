@@ -47,7 +47,8 @@ PASSES = HEADER + 1  # successive passes
 TCOUNT = HEADER + 2  # stones placed this turn
 STONES = HEADER + 3  # stones on the board: STONES + colour - 1 for BLACK, WHITE
 BOARD = HEADER + 6  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
-# union-find parent (stones of earlier turns), turn placed, turn a root last grew, group size, this turn's stones
+# union-find parent (stones of earlier turns), turn placed, turn a root last grew, group size, this turn's stones,
+# the next stone of the group (a cycle through each group's stones)
 
 BLACK, WHITE, OFF = 1, 2, 3
 # a cell for the mover, as classify() says
@@ -65,9 +66,10 @@ class Tables(NamedTuple):
 
 @inline
 def _offsets(n):
-    """Start of the parent, turn-placed, grown, size and turn-list arrays."""
+    """Start of the parent, turn-placed, grown, size, turn-list and
+    next-member arrays."""
     par = BOARD + n + 1
-    return par, par + n, par + 2 * n, par + 3 * n, par + 4 * n
+    return par, par + n, par + 2 * n, par + 3 * n, par + 4 * n, par + 5 * n
 
 
 @njit
@@ -85,7 +87,7 @@ def classify(s, links, n, c, colour):
     touches only this turn's stones) or OCCUPIED."""
     if s[BOARD + c] != 0:
         return OCCUPIED
-    par, when, grown, _, _ = _offsets(n)
+    par, when, grown, _, _, _ = _offsets(n)
     own, start = False, False
     for d in range(6):
         m = links[c, d]
@@ -126,7 +128,7 @@ def _finish(s, t):
 def _commit_turn(s, t):
     """Join this turn's stones to their groups and pass the move on."""
     n, links = t.ncells, t.links
-    par, when, grown, size, tlist = _offsets(n)
+    par, when, grown, size, tlist, nxt = _offsets(n)
     for i in range(s[TCOUNT]):
         c = s[tlist + i]
         colour = s[BOARD + c]
@@ -139,6 +141,7 @@ def _commit_turn(s, t):
                         a, b = b, a
                     s[par + b] = a
                     s[size + a] += s[size + b]
+                    s[nxt + a], s[nxt + b] = s[nxt + b], s[nxt + a]  # the two cycles become one
     s[PASSES] = 0 if s[TCOUNT] else s[PASSES] + 1
     s[TCOUNT] = 0
     s[TURN] += 1
@@ -151,7 +154,7 @@ def _place(s, t, c, colour, kind):
     """Put a stone of ``colour`` on c; a growth stone marks the start-of-turn
     groups it touches as grown."""
     n, links = t.ncells, t.links
-    par, when, grown, size, tlist = _offsets(n)
+    par, when, grown, size, tlist, nxt = _offsets(n)
     if kind == GROWTH:
         for d in range(6):
             m = links[c, d]
@@ -161,6 +164,7 @@ def _place(s, t, c, colour, kind):
     s[par + c] = c
     s[when + c] = s[TURN]
     s[size + c] = 1
+    s[nxt + c] = c
     s[tlist + s[TCOUNT]] = c
     s[TCOUNT] += 1
     s[STONES + colour - 1] += 1
@@ -218,10 +222,9 @@ def playout(s, t):
 
 
 @njit
-def _grows(s, n, root, fill):
-    """Does the policy grow this group this turn?  Always under six stones;
-    past that, seldom, and less as the board fills."""
-    size = s[_offsets(n)[3] + root]
+def _grows(size, fill):
+    """Does the policy grow a group of ``size`` stones this turn?  Always
+    under six stones; past that, seldom, and less as the board fills."""
     if size < 6:
         return True
     return np.random.random() < (0.3 if size % 6 else 0.1) * (1.0 - fill)
@@ -238,55 +241,96 @@ def _extends_line(s, links, c, colour):
 
 
 @njit
-def _policy_turn(s, t, pool, decided, k, actions, movers, written):
-    """One turn of the playout policy from its start: growth stones for the
-    groups that want to grow (a cell continuing a line preferred), then a new
-    group with a chance that falls as the board fills, then ``end`` if the
-    turn is still open.  Returns (empty cells left in ``pool``, written)."""
+def _growth_cell(s, t, start, colour):
+    """A cell where a growth stone would grow the group of ``start``, found
+    going round the group's stones from ``start`` (its latest stone): the
+    first candidates met, one continuing a line of two preferred; -1 if the
+    group cannot grow (walled in, or every cell next to it would grow a
+    group that already grew)."""
     n, links = t.ncells, t.links
-    par, _, _, _, _ = _offsets(n)
+    nxt = _offsets(n)[5]
+    found, line_cell, other_cell = 0, -1, -1
+    x = start
+    while True:
+        for d in range(6):
+            c = links[x, d]
+            if s[BOARD + c] == 0 and classify(s, links, n, c, colour) == GROWTH:
+                found += 1
+                if _extends_line(s, links, c, colour):
+                    line_cell = c
+                elif np.random.randint(0, found) == 0:
+                    other_cell = c
+        x = s[nxt + x]
+        if x == start or line_cell >= 0 or found >= 3:
+            break
+    if line_cell >= 0 and (other_cell < 0 or np.random.random() < 0.7):
+        return line_cell
+    return other_cell
+
+
+@njit
+def _take(pool, where, k, c):
+    """Remove cell c from the first k entries of ``pool`` (``where`` its
+    index there); returns the new k."""
+    k -= 1
+    last = pool[k]
+    pool[where[c]], where[last] = last, where[c]
+    return k
+
+
+@njit
+def _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, written):
+    """One turn of the playout policy: each of the mover's start-of-turn
+    groups that wants to grow (:func:`_grows`) grows by a stone next to it,
+    then a new group with a chance that falls as the board fills, then
+    ``end`` if the turn is still open.  ``groups[colour - 1, :ngroups[colour
+    - 1]]`` lists the colour's groups (roots; stale entries are dropped
+    here).  Returns (empty cells left in ``pool``, written)."""
+    n, links = t.ncells, t.links
+    par, when, grown, size, tlist, _ = _offsets(n)
     mover, turn, colour = s[TO_MOVE], s[TURN], mover_colour(s)
     fill = 1.0 - k / n
-    grows, stays = 2 * turn, 2 * turn + 1  # per root in ``decided``: this turn's coin, else undecided
-    i = k - 1
-    while i >= 0:
-        j = np.random.randint(0, i + 1)
-        c = pool[j]
-        pool[j], pool[i] = pool[i], c
-        kind = classify(s, links, n, c, colour)
-        if kind == GROWTH:
-            wanted = False
-            for d in range(6):
-                m = links[c, d]
-                if s[BOARD + m] == colour and s[_offsets(n)[1] + m] != turn:
-                    r = _root(s, par, m, False)
-                    if decided[r] != grows and decided[r] != stays:
-                        decided[r] = grows if _grows(s, n, r, fill) else stays
-                    wanted = wanted or decided[r] == grows
-            if wanted and (_extends_line(s, links, c, colour) or np.random.random() < 0.4):
-                _place(s, t, c, colour, GROWTH)
-                s[PLY] += 1
-                written = note(actions, movers, written, c, mover)
-                k -= 1
-                pool[i] = pool[k]
-        i -= 1
+    row = colour - 1
+    kept = 0
+    for i in range(ngroups[row]):
+        r = groups[row, i]
+        if s[par + r] == r:
+            groups[row, kept] = r
+            kept += 1
+    ngroups[row] = kept
+    first = np.random.randint(0, kept) if kept else 0
+    for i in range(kept):
+        r = groups[row, (first + i) % kept]
+        if s[when + r] == turn or s[grown + r] == turn or not _grows(s[size + r], fill):
+            continue
+        c = _growth_cell(s, t, tip[r], colour)
+        if c >= 0:
+            _place(s, t, c, colour, GROWTH)
+            s[PLY] += 1
+            written = note(actions, movers, written, c, mover)
+            k = _take(pool, where, k, c)
+    grew = s[TCOUNT]
     if k and np.random.random() < 0.6 * (1.0 - fill) ** 2:
-        first = np.random.randint(0, k)
-        for i in range(k):
-            j = (first + i) % k
-            c = pool[j]
+        for _ in range(8):
+            c = pool[np.random.randint(0, k)]
             if classify(s, links, n, c, colour) == NEW_GROUP:
-                k -= 1
-                pool[j] = pool[k]
+                k = _take(pool, where, k, c)
                 written = note(actions, movers, written, c, mover)
                 s[PLY] += 1
                 _place(s, t, c, colour, NEW_GROUP)
-                _commit_turn(s, t)
-                return k, written
-    written = note(actions, movers, written, n, mover)
-    s[PLY] += 1
-    passed = s[STEP] == 0
+                break
+    placed = s[TCOUNT]
+    if placed == grew:  # no new group: the turn ends by 'end'
+        written = note(actions, movers, written, n, mover)
+        s[PLY] += 1
     _commit_turn(s, t)
+    for i in range(placed):  # this turn's stones: their group grows from them next; new roots join the list
+        c = s[tlist + i]
+        tip[_root(s, par, c, False)] = c
+        if s[par + c] == c:
+            groups[row, ngroups[row]] = c
+            ngroups[row] += 1
+    passed = placed == 0
     if passed and s[PASSES] >= 2:
         _finish(s, t)
     return k, written
@@ -298,27 +342,33 @@ def recorded_playout(s, t, actions, movers):
     :func:`_policy_turn`), writing each action and its mover into ``actions``
     and ``movers`` while they have room; returns the number written."""
     n = t.ncells
+    par, when, _, _, _, _ = _offsets(n)
     pool = np.empty(n, dtype=np.int32)
-    decided = np.zeros(n, dtype=np.int32)  # the policy's coin per root, stamped with the turn
+    where = np.empty(n + 1, dtype=np.int32)
+    groups = np.empty((2, n), dtype=np.int32)
+    ngroups = np.zeros(2, dtype=np.int32)
+    tip = np.arange(n, dtype=np.int32)
     k = 0
     for c in range(n):
-        if s[BOARD + c] == 0:
-            pool[k] = c
+        colour = s[BOARD + c]
+        if colour == 0:
+            pool[k], where[c] = c, k
             k += 1
+        elif s[par + c] == c and s[when + c] != s[TURN]:
+            groups[colour - 1, ngroups[colour - 1]] = c
+            ngroups[colour - 1] += 1
     written = 0
     while s[WINNER] < 0:
         if s[TURN] <= 2:
+            a = pool[np.random.randint(0, k)] if s[TURN] == 1 else n + 1 + np.random.randint(0, 2)
             if s[TURN] == 1:
-                j = np.random.randint(0, k)
-                a = pool[j]
-                k -= 1
-                pool[j] = pool[k]
-            else:
-                a = n + 1 + np.random.randint(0, 2)
+                k = _take(pool, where, k, a)
+                groups[WHITE - 1, ngroups[WHITE - 1]] = a
+                ngroups[WHITE - 1] += 1
             written = note(actions, movers, written, a, s[TO_MOVE])
             apply(s, t, a)
         else:
-            k, written = _policy_turn(s, t, pool, decided, k, actions, movers, written)
+            k, written = _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, written)
     return written
 
 
@@ -342,7 +392,7 @@ class Lhexus(Game):
         links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
         self.tables = Tables(links, configurations(self.topology)[0], n)
         self.num_actions = n + 3
-        self.state_size = BOARD + 1 + 6 * n
+        self.state_size = BOARD + 1 + 7 * n
         self.max_game_length = 3 * n + 1  # ≤ n stones, an 'end' per turn with stones, a pass between them
 
     def initial_array(self) -> np.ndarray:
