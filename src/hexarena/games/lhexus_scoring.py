@@ -29,14 +29,12 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
+from numba.typed import Dict
 
 from ..board import Topology
 from ..kernels import njit
 
-# The search recurses, and numba 0.68 cannot load a cached recursive function
-# (nor one calling it): these compile once per process (about a second).
-search = numba.njit(nogil=True)
-
+_STATE = numba.types.UniTuple(numba.int64, 5)
 LINE, TRIANGLE, RING = range(3)
 KINDS = ("line", "triangle", "ring")
 # The shapes as doubled-x offsets (x, row) from their first cell.
@@ -146,249 +144,183 @@ def _components(cand: np.ndarray, configs: np.ndarray, ncells: int) -> np.ndarra
 
 @njit
 def _local_tables(comp: np.ndarray, configs: np.ndarray, local: np.ndarray):
-    """The component renumbered: (cells int32[m, 6] in local cell ids, the
-    local cell count, CSR start and list of configurations per local cell).
-    Resets ``local`` (global cell -> local id) to -1 before returning."""
+    """The component renumbered in board order: (cells int32[m, 6] in local
+    cell ids, ascending; the local cell count).  Leaves ``local`` (global
+    cell -> local id) all -1, as it found it."""
     m = comp.shape[0]
-    lc = np.empty((m, 6), dtype=np.int32)
     glob = np.empty(6 * m, dtype=np.int32)
     nc = 0
     for i in range(m):
         for j in range(6):
             g = configs[comp[i], j]
             if local[g] < 0:
-                local[g] = nc
+                local[g] = 0
                 glob[nc] = g
                 nc += 1
-            lc[i, j] = local[g]
+    glob = np.sort(glob[:nc])
+    for c in range(nc):
+        local[glob[c]] = c
+    lc = np.empty((m, 6), dtype=np.int32)
+    for i in range(m):
+        for j in range(6):
+            lc[i, j] = local[configs[comp[i], j]]
     for c in range(nc):
         local[glob[c]] = -1
-    start = np.zeros(nc + 1, dtype=np.int32)
-    for i in range(m):
-        for j in range(6):
-            start[lc[i, j] + 1] += 1
+    return lc, nc
+
+
+@njit
+def _by_first_cell(lc: np.ndarray, nc: int):
+    """(configurations sorted by their first cell, CSR start per cell)."""
+    order = np.argsort(lc[:, 0], kind="mergesort").astype(np.int32)
+    first = np.zeros(nc + 1, dtype=np.int32)
+    for k in range(lc.shape[0]):
+        first[lc[k, 0] + 1] += 1
     for c in range(nc):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    lst = np.empty(6 * m, dtype=np.int32)
-    for i in range(m):
-        for j in range(6):
-            c = lc[i, j]
-            lst[fill[c]] = i
-            fill[c] += 1
-    return lc, nc, start, lst
+        first[c + 1] += first[c]
+    return order, first
 
 
 @njit
-def _stamp(clock: np.ndarray) -> int:
-    """A fresh mark value (marks compare equal to the current stamp only)."""
-    clock[0] += 1
-    return clock[0]
+def _fits(k: int, lc: np.ndarray, covered: np.ndarray) -> bool:
+    for j in range(6):
+        if covered[lc[k, j]]:
+            return False
+    return True
 
 
 @njit
-def _without(ids: np.ndarray, cells: np.ndarray, start: np.ndarray, lst: np.ndarray, mark: np.ndarray,
-             clock: np.ndarray) -> np.ndarray:
-    """``ids`` less every configuration holding one of ``cells``."""
-    s = _stamp(clock)
-    for c in cells:
-        for q in range(start[c], start[c + 1]):
-            mark[lst[q]] = s
-    keep = np.empty(ids.shape[0], dtype=np.int32)
+def _cover(k: int, lc: np.ndarray, covered: np.ndarray, value: bool) -> None:
+    for j in range(6):
+        covered[lc[k, j]] = value
+
+
+@njit
+def _next_cell(d: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, covered: np.ndarray) -> int:
+    """The first cell from ``d`` on where a configuration starts that fits
+    (the cell count if none)."""
+    nc = covered.shape[0]
+    while d < nc:
+        if not covered[d]:
+            for q in range(first[d], first[d + 1]):
+                if _fits(order[q], lc, covered):
+                    return d
+        d += 1
+    return nc
+
+
+@njit
+def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
+            covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray,
+            failed, got: np.ndarray) -> bool:
+    """Whether ``target`` disjoint configurations fit in the uncovered cells
+    from ``d0`` on; if so writes them to ``got``.  Depth first in cell order
+    (at each cell: each configuration starting there, then none), cut when
+    the ones placed plus the best packing after the cell (``suffix``) fall
+    short of ``target``.  ``covered`` is restored; ``cell``, ``opt`` and
+    ``took`` are the stack (one entry per cell)."""
+    if target == 0:
+        return True
+    nc = covered.shape[0]
+    d = _next_cell(d0, lc, order, first, covered)
+    if d == nc or suffix[d] < target:
+        return False
+    top, placed = 0, 0
+    cell[0], opt[0], took[0], need[0] = d, first[d], -1, target
+    while top >= 0:
+        d = cell[top]
+        if took[top] >= 0:
+            _cover(took[top], lc, covered, False)
+            took[top] = -1
+            placed -= 1
+        pushed = False
+        while not pushed and opt[top] <= first[d + 1]:
+            q = opt[top]
+            opt[top] += 1
+            if q < first[d + 1]:  # take the configuration, else leave the cell
+                k = order[q]
+                if not _fits(k, lc, covered):
+                    continue
+                _cover(k, lc, covered, True)
+                took[top] = k
+                placed += 1
+                if placed == target:
+                    return _unwind(took, top, lc, covered, got)
+            nxt = _next_cell(d + 1, lc, order, first, covered)
+            if nxt < nc and placed + suffix[nxt] >= target \
+                    and target - placed < failed.get(_state(nxt, covered), nc):
+                top += 1
+                cell[top], opt[top], took[top], need[top] = nxt, first[nxt], -1, target - placed
+                pushed = True
+            elif took[top] >= 0:
+                _cover(took[top], lc, covered, False)
+                took[top] = -1
+                placed -= 1
+        if not pushed:
+            key = _state(d, covered)
+            failed[key] = min(failed.get(key, nc), need[top])
+            top -= 1
+    return False
+
+
+@njit
+def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
+    """The remaining problem at cell ``d``: ``d`` and the covered cells of
+    the 256 from ``d`` on as bits (configurations started before ``d`` reach
+    no further, see ``_pack``)."""
+    w = np.zeros(4, dtype=np.int64)
+    for i in range(min(256, covered.shape[0] - d)):
+        if covered[d + i]:
+            w[i >> 6] |= np.int64(1) << (i & 63)
+    return (d, w[0], w[1], w[2], w[3])
+
+
+@njit
+def _unwind(took: np.ndarray, top: int, lc: np.ndarray, covered: np.ndarray, got: np.ndarray) -> bool:
+    """Copy the configurations taken on the stack to ``got`` and uncover them."""
     n = 0
-    for k in ids:
-        if mark[k] != s:
-            keep[n] = k
+    for i in range(top + 1):
+        if took[i] >= 0:
+            got[n] = took[i]
             n += 1
-    return keep[:n]
+            _cover(took[i], lc, covered, False)
+    return True
 
 
 @njit
-def _hitting_bound(ids: np.ndarray, deg: np.ndarray, lc: np.ndarray, start: np.ndarray, lst: np.ndarray,
-                   mark: np.ndarray, clock: np.ndarray) -> int:
-    """The size of a greedy set of cells meeting every configuration of
-    ``ids`` (a packing has at most one configuration per cell of the set):
-    an upper bound."""
-    live = _stamp(clock)
-    for k in ids:
-        mark[k] = live
-    tdeg = deg.copy()
-    left = ids.shape[0]
-    h = 0
-    while left > 0:
-        best = int(np.argmax(tdeg))
-        h += 1
-        for p in range(start[best], start[best + 1]):
-            k = lst[p]
-            if mark[k] == live:
-                mark[k] = 0
-                left -= 1
-                for j in range(6):
-                    tdeg[lc[k, j]] -= 1
-    return h
-
-
-@njit
-def _lagrange_bound(ids: np.ndarray, deg: np.ndarray, lc: np.ndarray, need: int, rounds: int = 40) -> int:
-    """An upper bound from the Lagrangian relaxation of "each cell in at
-    most one configuration": for cell prices p >= 0, sum(p) + sum over
-    configurations of max(0, 1 - price of its cells).  Subgradient steps
-    (Polyak's, aiming just below ``need``) from p = 1/6 on covered cells."""
-    nc = deg.shape[0]
-    price = np.zeros(nc)
-    for c in range(nc):
-        if deg[c] > 0:
-            price[c] = 1.0 / 6.0
-    grad = np.empty(nc)
-    best = 1e9
-    scale = 1.0
-    stale = 0
-    for _ in range(rounds):
-        value = 0.0
-        for c in range(nc):
-            grad[c] = 1.0 if deg[c] > 0 else 0.0
-            value += price[c]
-        for k in ids:
-            reduced = 1.0
-            for j in range(6):
-                reduced -= price[lc[k, j]]
-            if reduced > -1e-12:
-                value += max(reduced, 0.0)
-                for j in range(6):
-                    grad[lc[k, j]] -= 1.0
-        if value < best - 1e-9:
-            best, stale = value, 0
-        else:
-            stale += 1
-            if stale >= 3:
-                scale, stale = scale / 2, 0
-        if best < need - 1e-9:
-            break
-        norm = 0.0
-        for c in range(nc):
-            norm += grad[c] * grad[c]
-        if norm == 0.0:
-            break
-        step = scale * (value - (need - 0.999)) / norm
-        for c in range(nc):
-            price[c] = max(price[c] - step * grad[c], 0.0)
-    return int(best + 1e-9)
-
-
-@njit
-def _cuts(labels: np.ndarray) -> list[int]:
-    """The starts of the runs of equal ``labels``, then their length."""
-    cuts = [0]
-    for i in range(1, labels.shape[0]):
-        if labels[i] != labels[i - 1]:
-            cuts.append(i)
-    cuts.append(labels.shape[0])
-    return cuts
-
-
-@njit
-def _cells_bound(ids: np.ndarray, lc: np.ndarray, nc: int) -> int:
-    """The cells covered by ``ids``, divided by six: an upper bound."""
-    seen = np.zeros(nc, dtype=np.bool_)
-    covered = 0
-    for k in ids:
-        for j in range(6):
-            if not seen[lc[k, j]]:
-                seen[lc[k, j]] = True
-                covered += 1
-    return covered // 6
-
-
-@search
-def _solve(ids: np.ndarray, need: int, lc: np.ndarray, nc: int, start: np.ndarray, lst: np.ndarray,
-           mark: np.ndarray, clock: np.ndarray, out: np.ndarray) -> int:
-    """The maximum packing of the configurations ``ids`` if it is at least
-    ``need`` (written to ``out``), else some number below ``need``.
-
-    Independent components are solved apart; one component branches on its
-    covered cell in the fewest configurations (each of them taken, or the
-    cell left empty), pruned by upper bounds."""
-    m = ids.shape[0]
-    if m <= 1:
-        if m == 1:
-            out[0] = ids[0]
-        return m
-    root = _labels(ids, lc, nc)
-    if np.any(root != root[0]):  # apart: each gets the share of need the others' bounds leave it
-        ids = ids[np.argsort(root, kind="mergesort")]
-        cuts = _cuts(np.sort(root))
-        bounds = [_cells_bound(ids[cuts[i]:cuts[i + 1]], lc, nc) for i in range(len(cuts) - 1)]
-        rest = sum(bounds)
-        if rest < need:
-            return rest
-        acc = 0
-        for i in range(len(bounds)):
-            rest -= bounds[i]
-            want = max(need - acc - rest, 0)
-            r = _solve(ids[cuts[i]:cuts[i + 1]], want, lc, nc, start, lst, mark, clock, out[acc:])
-            if r < want:
-                return max(need, 1) - 1
-            acc += r
-        return acc
-    deg = np.zeros(nc, dtype=np.int32)
-    for k in ids:
-        for j in range(6):
-            deg[lc[k, j]] += 1
-    covered = 0
-    e = -1
-    for c in range(nc):
-        if deg[c] > 0:
-            covered += 1
-            if e < 0 or deg[c] < deg[e]:
-                e = c
-    ub = covered // 6
-    if ub < need:
-        return ub
-    ub = min(ub, _hitting_bound(ids, deg, lc, start, lst, mark, clock))
-    if ub < need:
-        return ub
-    ub = min(ub, _lagrange_bound(ids, deg, lc, need))
-    if ub < need:
-        return ub
-    live = _stamp(clock)
-    for k in ids:
-        mark[k] = live
-    options = [lst[p] for p in range(start[e], start[e + 1]) if mark[lst[p]] == live]
-    best = max(need, 1) - 1  # only packings above best matter
-    found = False
-    tmp = np.empty(ub, dtype=np.int32)
-    for k in options:
-        r = _solve(_without(ids, lc[k], start, lst, mark, clock), best, lc, nc, start, lst, mark, clock, tmp[1:])
-        if r >= best:
-            best, found = r + 1, True
-            tmp[0] = k
-            out[:best] = tmp[:best]
-            if best >= ub:
-                return best
-    sub = _without(ids, np.array([e], dtype=np.int32), start, lst, mark, clock)
-    r = _solve(sub, best + 1, lc, nc, start, lst, mark, clock, tmp)
-    if r > best:
-        best, found = r, True
-        out[:best] = tmp[:best]
-    return best if found else max(need, 1) - 1
-
-
-@search
 def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray) -> int:
-    """Exact maximum packing of one component; writes the chosen
-    configuration ids to ``out``."""
-    m = comp.shape[0]
-    lc, nc, start, lst = _local_tables(comp, configs, local)
-    mark = np.zeros(m, dtype=np.int64)
-    clock = np.zeros(1, dtype=np.int64)
-    got = np.empty(m, dtype=np.int32)
-    best = _solve(np.arange(m).astype(np.int32), 0, lc, nc, start, lst, mark, clock, got)
-    for i in range(best):
-        out[i] = comp[got[i]]
-    return best
+    """Exact maximum packing of one component, by Russian-doll search: the
+    best packing of the cells from c on, for c from the last cell back,
+    grows by one exactly when a configuration starting at c plus as many as
+    after c fit; writes the chosen configuration ids to ``out``."""
+    lc, nc = _local_tables(comp, configs, local)
+    order, first = _by_first_cell(lc, nc)
+    suffix = np.zeros(nc + 1, dtype=np.int32)
+    covered = np.zeros(nc, dtype=np.bool_)
+    cell = np.empty(nc, dtype=np.int32)
+    opt = np.empty(nc, dtype=np.int32)
+    took = np.empty(nc, dtype=np.int32)
+    need = np.empty(nc, dtype=np.int32)
+    got = np.empty(nc // 6 + 1, dtype=np.int32)
+    failed = Dict.empty(key_type=_STATE, value_type=numba.int64)
+    for c in range(nc - 1, -1, -1):
+        suffix[c] = suffix[c + 1]
+        for q in range(first[c], first[c + 1]):
+            k = order[q]
+            _cover(k, lc, covered, True)
+            found = _extend(suffix[c + 1], c + 1, lc, order, first, suffix, covered, cell, opt, took, need, failed,
+                            got[1:])
+            _cover(k, lc, covered, False)
+            if found:
+                suffix[c] += 1
+                got[0] = k
+                for i in range(suffix[c]):
+                    out[i] = comp[got[i]]
+                break
+    return suffix[0]
 
 
-@search
+@njit
 def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int:
     """The maximum number of pairwise disjoint configurations inside
     ``owned`` (bool[n]); writes one maximum packing (configuration ids) to
