@@ -35,6 +35,7 @@ from ..board import Topology
 from ..kernels import njit
 
 _STATE = numba.types.UniTuple(numba.int64, 5)
+PRICE, PREFIX, REDUCED, SPAN, BEST = range(5)  # rows of _bound_tables
 LINE, TRIANGLE, RING = range(3)
 KINDS = ("line", "triangle", "ring")
 # The shapes as doubled-x offsets (x, row) from their first cell.
@@ -211,19 +212,19 @@ def _next_cell(d: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, cov
 
 @njit
 def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
-            covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray,
+            bound: np.ndarray, covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray,
             failed, got: np.ndarray) -> bool:
     """Whether ``target`` disjoint configurations fit in the uncovered cells
     from ``d0`` on; if so writes them to ``got``.  Depth first in cell order
     (at each cell: each configuration starting there, then none), cut when
-    the ones placed plus the best packing after the cell (``suffix``) fall
-    short of ``target``.  ``covered`` is restored; ``cell``, ``opt`` and
+    the ones placed plus an upper bound on the rest (``_ceiling``) fall short
+    of ``target`` or a state already failed for as many (``failed``).  ``covered`` is restored; ``cell``, ``opt`` and
     ``took`` are the stack (one entry per cell)."""
     if target == 0:
         return True
     nc = covered.shape[0]
     d = _next_cell(d0, lc, order, first, covered)
-    if d == nc or suffix[d] < target:
+    if d == nc or _ceiling(d, suffix, bound, covered) < target:
         return False
     top, placed = 0, 0
     cell[0], opt[0], took[0], need[0] = d, first[d], -1, target
@@ -247,7 +248,7 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                 if placed == target:
                     return _unwind(took, top, lc, covered, got)
             nxt = _next_cell(d + 1, lc, order, first, covered)
-            if nxt < nc and placed + suffix[nxt] >= target \
+            if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
                     and target - placed < failed.get(_state(nxt, covered), nc):
                 top += 1
                 cell[top], opt[top], took[top], need[top] = nxt, first[nxt], -1, target - placed
@@ -276,6 +277,89 @@ def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
 
 
 @njit
+def _lagrange(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, price: np.ndarray, rounds: int) -> float:
+    """The Lagrangian bound of the configurations starting from cell ``c``
+    on, relaxing "each cell in at most one": for prices p >= 0 on the cells,
+    sum(p) + sum over configurations of max(0, 1 - p(its cells)).
+    Subgradient steps from ``price``, left holding the best prices found."""
+    nc = first.shape[0] - 1
+    kept = price.copy()
+    grad = np.empty(nc)
+    best, scale, stale = np.inf, 1.0, 0
+    for _ in range(rounds):
+        value = price[c:nc].sum()
+        grad[c:nc] = 1.0
+        for q in range(first[c], first[nc]):
+            k = order[q]
+            reduced = 1.0
+            for j in range(6):
+                reduced -= price[lc[k, j]]
+            if reduced > 0.0:
+                value += reduced
+                for j in range(6):
+                    grad[lc[k, j]] -= 1.0
+        if value < best - 1e-9:
+            best, stale = value, 0
+            kept[c:nc] = price[c:nc]
+        else:
+            stale += 1
+            if stale >= 3:
+                scale, stale = scale / 2, 0
+        norm = (grad[c:nc] * grad[c:nc]).sum()
+        if norm == 0.0:
+            break
+        price[c:nc] = np.maximum(price[c:nc] - scale * 0.1 * value / norm * grad[c:nc], 0.0)
+    price[c:nc] = kept[c:nc]
+    return best
+
+
+@njit
+def _bound_tables(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
+                  bound: np.ndarray) -> None:
+    """Fill the rows of ``bound`` (float64[5, nc + 1]) from cell ``c`` on,
+    for ``_ceiling``, given its PRICE row: PREFIX (prices of the cells before
+    each cell), REDUCED (sum of max(0, 1 - price) over the configurations
+    starting from each cell on) and BEST (the least over j >= each cell of
+    PREFIX[j + span] - REDUCED[j] + suffix[j]); SPAN[0] is the longest
+    configuration, first to last cell, plus one."""
+    nc = suffix.shape[0] - 1
+    for d in range(c, nc):
+        bound[PREFIX, d + 1] = bound[PREFIX, d] + bound[PRICE, d]
+    span = int(bound[SPAN, 0])
+    bound[REDUCED, nc] = 0.0
+    bound[BEST, nc] = bound[PREFIX, nc]
+    for d in range(nc - 1, c - 1, -1):
+        bound[REDUCED, d] = bound[REDUCED, d + 1]
+        for q in range(first[d], first[d + 1]):
+            k = order[q]
+            reduced = 1.0
+            for j in range(6):
+                reduced -= bound[PRICE, lc[k, j]]
+            bound[REDUCED, d] += max(reduced, 0.0)
+        here = bound[PREFIX, min(d + span, nc)] - bound[REDUCED, d] + suffix[d]
+        bound[BEST, d] = min(here, bound[BEST, d + 1])
+
+
+@njit
+def _ceiling(d: int, suffix: np.ndarray, bound: np.ndarray, covered: np.ndarray) -> int:
+    """An upper bound on the packing of the uncovered cells from ``d`` on
+    (``d`` past the first cell of every covering configuration): split at
+    any j >= d, those starting from j on are at most ``suffix[j]``, those
+    starting before at most the price of the free cells they can reach plus
+    their positive reduced costs (Lagrangian); j = d gives ``suffix[d]``
+    alone."""
+    nc = covered.shape[0]
+    taken = 0.0
+    free = nc - d
+    for c in range(d, min(d + int(bound[SPAN, 0]), nc)):
+        if covered[c]:
+            taken += bound[PRICE, c]
+            free -= 1
+    split = bound[BEST, d] + bound[REDUCED, d] - bound[PREFIX, d] - taken
+    return min(suffix[d], int(split + 1e-9), free // 6)
+
+
+@njit
 def _unwind(took: np.ndarray, top: int, lc: np.ndarray, covered: np.ndarray, got: np.ndarray) -> bool:
     """Copy the configurations taken on the stack to ``got`` and uncover them."""
     n = 0
@@ -284,6 +368,24 @@ def _unwind(took: np.ndarray, top: int, lc: np.ndarray, covered: np.ndarray, got
             got[n] = took[i]
             n += 1
             _cover(took[i], lc, covered, False)
+    return True
+
+
+@njit
+def _may_grow(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
+              bound: np.ndarray) -> bool:
+    """Whether the packing from cell ``c`` on may beat ``suffix[c + 1]``:
+    not if no configuration starts at ``c``, nor if the Lagrangian bound
+    (prices warm-started from the previous cell's) says no.  Readies the
+    bound tables for the search."""
+    if first[c] == first[c + 1]:
+        return False
+    nc = suffix.shape[0] - 1
+    if first[nc] - first[c] > 12:
+        bound[PRICE, c] = 1.0 / 6.0
+        if _lagrange(c, lc, order, first, bound[PRICE], 60) < suffix[c + 1] + 1 - 1e-9:
+            return False
+    _bound_tables(c, lc, order, first, suffix, bound)
     return True
 
 
@@ -303,13 +405,17 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     need = np.empty(nc, dtype=np.int32)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
     failed = Dict.empty(key_type=_STATE, value_type=numba.int64)
+    bound = np.zeros((5, nc + 1))
+    bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
     for c in range(nc - 1, -1, -1):
         suffix[c] = suffix[c + 1]
+        if not _may_grow(c, lc, order, first, suffix, bound):
+            continue
         for q in range(first[c], first[c + 1]):
             k = order[q]
             _cover(k, lc, covered, True)
-            found = _extend(suffix[c + 1], c + 1, lc, order, first, suffix, covered, cell, opt, took, need, failed,
-                            got[1:])
+            found = _extend(suffix[c + 1], c + 1, lc, order, first, suffix, bound, covered, cell, opt, took, need,
+                            failed, got[1:])
             _cover(k, lc, covered, False)
             if found:
                 suffix[c] += 1
