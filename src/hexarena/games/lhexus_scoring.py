@@ -212,14 +212,16 @@ def _next_cell(d: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, cov
 
 @njit
 def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
-            bound: np.ndarray, covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray,
-            failed, got: np.ndarray) -> bool:
+            bound: np.ndarray, covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray,
+            need: np.ndarray, failed, got: np.ndarray, budget: int = -1) -> bool:
     """Whether ``target`` disjoint configurations fit in the uncovered cells
     from ``d0`` on; if so writes them to ``got``.  Depth first in cell order
     (at each cell: each configuration starting there, then none), cut when
     the ones placed plus an upper bound on the rest (``_ceiling``) fall short
-    of ``target`` or a state already failed for as many (``failed``).  ``covered`` is restored; ``cell``, ``opt`` and
-    ``took`` are the stack (one entry per cell)."""
+    of ``target`` or a state already failed for as many (``failed``).  Gives
+    up (False) after ``budget`` nodes unless it is negative.  ``covered`` is
+    restored; ``cell``, ``opt``, ``took`` and ``need`` are the stack (one
+    entry per cell)."""
     if target == 0:
         return True
     nc = covered.shape[0]
@@ -250,6 +252,10 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
             nxt = _next_cell(d + 1, lc, order, first, covered)
             if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
                     and target - placed < failed.get(_state(nxt, covered), nc):
+                if budget == 0:
+                    _unwind(took, top, lc, covered, got)
+                    return False
+                budget -= 1
                 top += 1
                 cell[top], opt[top], took[top], need[top] = nxt, first[nxt], -1, target - placed
                 pushed = True
@@ -390,6 +396,23 @@ def _may_grow(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suff
 
 
 @njit
+def _dive(lc: np.ndarray, order: np.ndarray, first: np.ndarray, bound: np.ndarray, covered: np.ndarray,
+          cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray, failed, got: np.ndarray) -> int:
+    """A short search (2 ** 15 nodes) for a packing as large as the upper
+    bound min(cells // 6, Lagrangian bound), which is then a maximum one
+    (written to ``got``): the common case on a nearly full board.  Returns
+    its size, or 0 if not found.  Leaves the root prices in ``bound``."""
+    nc = covered.shape[0]
+    bound[PRICE, :nc] = 1.0 / 6.0
+    top = min(nc // 6, int(_lagrange(0, lc, order, first, bound[PRICE], 300) + 1e-9))
+    cells = (nc - np.arange(nc + 1)) // 6
+    _bound_tables(0, lc, order, first, cells, bound)
+    if _extend(top, 0, lc, order, first, cells, bound, covered, cell, opt, took, need, failed, got, 1 << 15):
+        return top
+    return 0
+
+
+@njit
 def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray) -> int:
     """Exact maximum packing of one component, by Russian-doll search: the
     best packing of the cells from c on, for c from the last cell back,
@@ -407,6 +430,12 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     failed = Dict.empty(key_type=_STATE, value_type=numba.int64)
     bound = np.zeros((5, nc + 1))
     bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
+    if lc.shape[0] > 12:
+        top = _dive(lc, order, first, bound, covered, cell, opt, took, need, failed, got)
+        if top > 0:
+            for i in range(top):
+                out[i] = comp[got[i]]
+            return top
     for c in range(nc - 1, -1, -1):
         suffix[c] = suffix[c + 1]
         if not _may_grow(c, lc, order, first, suffix, bound):
