@@ -1,6 +1,8 @@
 """Lhexus scoring: the configurations and the exact maximum packing,
 checked against geometry, brute force and an integer programme."""
 
+import subprocess
+import sys
 from itertools import combinations
 
 import numpy as np
@@ -197,3 +199,65 @@ def test_full_board_of_one_player():
     n, packing = score(topo, np.ones(topo.ncells, dtype=bool))
     assert n == 10  # 61 cells hold at most ten sixes
     check_packing(tables(topo), np.ones(topo.ncells, dtype=bool), n, packing)
+
+
+def dense_boards(size, densities, seed):
+    """One random board of ``size`` per density, the first player's cells."""
+    topo = hexhex(size)
+    rng = np.random.default_rng(seed)
+    return topo, [rng.random(topo.ncells) < d for d in densities]
+
+
+@pytest.mark.parametrize("size, densities", [
+    (10, [0.7, 0.7, 0.75, 0.75]),
+    (7, [0.8, 0.85, 0.9, 0.95, 1.0]),
+])
+def test_exact_equals_milp_on_dense_boards(size, densities):
+    topo, boards = dense_boards(size, densities, 7)
+    t = tables(topo)
+    for stones in boards:
+        n, packing = score(t, stones)
+        assert n == by_milp(t, stones)
+        check_packing(t, stones, n, packing)
+
+
+@pytest.mark.slow
+def test_exact_equals_milp_dense_sweep():
+    topo, boards = dense_boards(10, np.repeat([0.6, 0.65, 0.7, 0.75, 0.8], 10), 11)
+    t = tables(topo)
+    for stones in boards:
+        n, packing = score(t, stones)
+        assert n == by_milp(t, stones)
+        check_packing(t, stones, n, packing)
+
+
+CALLER = """
+import numpy as np
+from hexarena.board import hexhex
+from hexarena.games.lhexus_scoring import best_packing, tables
+from hexarena.kernels import njit
+
+@njit
+def both(stones, configs, out):
+    return best_packing(stones, configs, out), best_packing(~stones, configs, out)
+
+t = tables(hexhex(5))
+stones = np.zeros(61, dtype=np.bool_)
+stones[:40] = True
+print(*both(stones, t.configs, np.empty(11, dtype=np.int32)))
+"""
+
+
+def test_cached_from_another_cached_kernel(tmp_path):
+    """A second process loads ``best_packing`` from numba's cache inside a
+    cached caller (a recursive search could not be loaded)."""
+    script = tmp_path / "caller.py"
+    script.write_text(CALLER)
+    topo = hexhex(5)
+    stones = np.zeros(topo.ncells, dtype=bool)
+    stones[:40] = True
+    want = f"{score(topo, stones)[0]} {score(topo, ~stones)[0]}"
+    for _ in range(2):
+        run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.split() == want.split()

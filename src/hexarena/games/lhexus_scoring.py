@@ -29,14 +29,13 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
+from numba.typed import Dict
 
 from ..board import Topology
 from ..kernels import njit
 
-# The search recurses, and numba 0.68 cannot load a cached recursive function
-# (nor one calling it): these compile once per process (about a second).
-search = numba.njit(nogil=True)
-
+_STATE = numba.types.UniTuple(numba.int64, 5)
+PRICE, PREFIX, REDUCED, SPAN, BEST = range(5)  # rows of _bound_tables
 LINE, TRIANGLE, RING = range(3)
 KINDS = ("line", "triangle", "ring")
 # The shapes as doubled-x offsets (x, row) from their first cell.
@@ -146,249 +145,317 @@ def _components(cand: np.ndarray, configs: np.ndarray, ncells: int) -> np.ndarra
 
 @njit
 def _local_tables(comp: np.ndarray, configs: np.ndarray, local: np.ndarray):
-    """The component renumbered: (cells int32[m, 6] in local cell ids, the
-    local cell count, CSR start and list of configurations per local cell).
-    Resets ``local`` (global cell -> local id) to -1 before returning."""
+    """The component renumbered in board order: (cells int32[m, 6] in local
+    cell ids, ascending; the local cell count).  Leaves ``local`` (global
+    cell -> local id) all -1, as it found it."""
     m = comp.shape[0]
-    lc = np.empty((m, 6), dtype=np.int32)
     glob = np.empty(6 * m, dtype=np.int32)
     nc = 0
     for i in range(m):
         for j in range(6):
             g = configs[comp[i], j]
             if local[g] < 0:
-                local[g] = nc
+                local[g] = 0
                 glob[nc] = g
                 nc += 1
-            lc[i, j] = local[g]
+    glob = np.sort(glob[:nc])
+    for c in range(nc):
+        local[glob[c]] = c
+    lc = np.empty((m, 6), dtype=np.int32)
+    for i in range(m):
+        for j in range(6):
+            lc[i, j] = local[configs[comp[i], j]]
     for c in range(nc):
         local[glob[c]] = -1
-    start = np.zeros(nc + 1, dtype=np.int32)
-    for i in range(m):
-        for j in range(6):
-            start[lc[i, j] + 1] += 1
+    return lc, nc
+
+
+@njit
+def _by_first_cell(lc: np.ndarray, nc: int):
+    """(configurations sorted by their first cell, CSR start per cell)."""
+    order = np.argsort(lc[:, 0], kind="mergesort").astype(np.int32)
+    first = np.zeros(nc + 1, dtype=np.int32)
+    for k in range(lc.shape[0]):
+        first[lc[k, 0] + 1] += 1
     for c in range(nc):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    lst = np.empty(6 * m, dtype=np.int32)
-    for i in range(m):
-        for j in range(6):
-            c = lc[i, j]
-            lst[fill[c]] = i
-            fill[c] += 1
-    return lc, nc, start, lst
+        first[c + 1] += first[c]
+    return order, first
 
 
 @njit
-def _stamp(clock: np.ndarray) -> int:
-    """A fresh mark value (marks compare equal to the current stamp only)."""
-    clock[0] += 1
-    return clock[0]
+def _fits(k: int, lc: np.ndarray, covered: np.ndarray) -> bool:
+    for j in range(6):
+        if covered[lc[k, j]]:
+            return False
+    return True
 
 
 @njit
-def _without(ids: np.ndarray, cells: np.ndarray, start: np.ndarray, lst: np.ndarray, mark: np.ndarray,
-             clock: np.ndarray) -> np.ndarray:
-    """``ids`` less every configuration holding one of ``cells``."""
-    s = _stamp(clock)
-    for c in cells:
-        for q in range(start[c], start[c + 1]):
-            mark[lst[q]] = s
-    keep = np.empty(ids.shape[0], dtype=np.int32)
-    n = 0
-    for k in ids:
-        if mark[k] != s:
-            keep[n] = k
-            n += 1
-    return keep[:n]
+def _cover(k: int, lc: np.ndarray, covered: np.ndarray, value: bool) -> None:
+    for j in range(6):
+        covered[lc[k, j]] = value
 
 
 @njit
-def _hitting_bound(ids: np.ndarray, deg: np.ndarray, lc: np.ndarray, start: np.ndarray, lst: np.ndarray,
-                   mark: np.ndarray, clock: np.ndarray) -> int:
-    """The size of a greedy set of cells meeting every configuration of
-    ``ids`` (a packing has at most one configuration per cell of the set):
-    an upper bound."""
-    live = _stamp(clock)
-    for k in ids:
-        mark[k] = live
-    tdeg = deg.copy()
-    left = ids.shape[0]
-    h = 0
-    while left > 0:
-        best = int(np.argmax(tdeg))
-        h += 1
-        for p in range(start[best], start[best + 1]):
-            k = lst[p]
-            if mark[k] == live:
-                mark[k] = 0
-                left -= 1
-                for j in range(6):
-                    tdeg[lc[k, j]] -= 1
-    return h
+def _next_cell(d: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, covered: np.ndarray) -> int:
+    """The first cell from ``d`` on where a configuration starts that fits
+    (the cell count if none)."""
+    nc = covered.shape[0]
+    while d < nc:
+        if not covered[d]:
+            for q in range(first[d], first[d + 1]):
+                if _fits(order[q], lc, covered):
+                    return d
+        d += 1
+    return nc
 
 
 @njit
-def _lagrange_bound(ids: np.ndarray, deg: np.ndarray, lc: np.ndarray, need: int, rounds: int = 40) -> int:
-    """An upper bound from the Lagrangian relaxation of "each cell in at
-    most one configuration": for cell prices p >= 0, sum(p) + sum over
-    configurations of max(0, 1 - price of its cells).  Subgradient steps
-    (Polyak's, aiming just below ``need``) from p = 1/6 on covered cells."""
-    nc = deg.shape[0]
-    price = np.zeros(nc)
-    for c in range(nc):
-        if deg[c] > 0:
-            price[c] = 1.0 / 6.0
+def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
+            bound: np.ndarray, covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray,
+            need: np.ndarray, failed, got: np.ndarray, budget: int = -1) -> bool:
+    """Whether ``target`` disjoint configurations fit in the uncovered cells
+    from ``d0`` on; if so writes them to ``got``.  Depth first in cell order
+    (at each cell: each configuration starting there, then none), cut when
+    the ones placed plus an upper bound on the rest (``_ceiling``) fall short
+    of ``target`` or a state already failed for as many (``failed``).  Gives
+    up (False) after ``budget`` nodes unless it is negative.  ``covered`` is
+    restored; ``cell``, ``opt``, ``took`` and ``need`` are the stack (one
+    entry per cell)."""
+    if target == 0:
+        return True
+    nc = covered.shape[0]
+    d = _next_cell(d0, lc, order, first, covered)
+    if d == nc or _ceiling(d, suffix, bound, covered) < target:
+        return False
+    top, placed = 0, 0
+    cell[0], opt[0], took[0], need[0] = d, first[d], -1, target
+    while top >= 0:
+        d = cell[top]
+        if took[top] >= 0:
+            _cover(took[top], lc, covered, False)
+            took[top] = -1
+            placed -= 1
+        pushed = False
+        while not pushed and opt[top] <= first[d + 1]:
+            q = opt[top]
+            opt[top] += 1
+            if q < first[d + 1]:  # take the configuration, else leave the cell
+                k = order[q]
+                if not _fits(k, lc, covered):
+                    continue
+                _cover(k, lc, covered, True)
+                took[top] = k
+                placed += 1
+                if placed == target:
+                    return _unwind(took, top, lc, covered, got)
+            nxt = _next_cell(d + 1, lc, order, first, covered)
+            if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
+                    and target - placed < failed.get(_state(nxt, covered), nc):
+                if budget == 0:
+                    _unwind(took, top, lc, covered, got)
+                    return False
+                budget -= 1
+                top += 1
+                cell[top], opt[top], took[top], need[top] = nxt, first[nxt], -1, target - placed
+                pushed = True
+            elif took[top] >= 0:
+                _cover(took[top], lc, covered, False)
+                took[top] = -1
+                placed -= 1
+        if not pushed:
+            key = _state(d, covered)
+            failed[key] = min(failed.get(key, nc), need[top])
+            top -= 1
+    return False
+
+
+@njit
+def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
+    """The remaining problem at cell ``d``: ``d`` and the covered cells of
+    the 256 from ``d`` on as bits (configurations started before ``d`` reach
+    no further, see ``_pack``)."""
+    w = np.zeros(4, dtype=np.int64)
+    for i in range(min(256, covered.shape[0] - d)):
+        if covered[d + i]:
+            w[i >> 6] |= np.int64(1) << (i & 63)
+    return (d, w[0], w[1], w[2], w[3])
+
+
+@njit
+def _lagrange(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, price: np.ndarray, rounds: int) -> float:
+    """The Lagrangian bound of the configurations starting from cell ``c``
+    on, relaxing "each cell in at most one": for prices p >= 0 on the cells,
+    sum(p) + sum over configurations of max(0, 1 - p(its cells)).
+    Subgradient steps from ``price``, left holding the best prices found."""
+    nc = first.shape[0] - 1
+    kept = price.copy()
     grad = np.empty(nc)
-    best = 1e9
-    scale = 1.0
-    stale = 0
+    best, scale, stale = np.inf, 1.0, 0
     for _ in range(rounds):
-        value = 0.0
-        for c in range(nc):
-            grad[c] = 1.0 if deg[c] > 0 else 0.0
-            value += price[c]
-        for k in ids:
+        value = price[c:nc].sum()
+        grad[c:nc] = 1.0
+        for q in range(first[c], first[nc]):
+            k = order[q]
             reduced = 1.0
             for j in range(6):
                 reduced -= price[lc[k, j]]
-            if reduced > -1e-12:
-                value += max(reduced, 0.0)
+            if reduced > 0.0:
+                value += reduced
                 for j in range(6):
                     grad[lc[k, j]] -= 1.0
         if value < best - 1e-9:
             best, stale = value, 0
+            kept[c:nc] = price[c:nc]
         else:
             stale += 1
             if stale >= 3:
                 scale, stale = scale / 2, 0
-        if best < need - 1e-9:
-            break
-        norm = 0.0
-        for c in range(nc):
-            norm += grad[c] * grad[c]
+        norm = (grad[c:nc] * grad[c:nc]).sum()
         if norm == 0.0:
             break
-        step = scale * (value - (need - 0.999)) / norm
-        for c in range(nc):
-            price[c] = max(price[c] - step * grad[c], 0.0)
-    return int(best + 1e-9)
-
-
-@njit
-def _cuts(labels: np.ndarray) -> list[int]:
-    """The starts of the runs of equal ``labels``, then their length."""
-    cuts = [0]
-    for i in range(1, labels.shape[0]):
-        if labels[i] != labels[i - 1]:
-            cuts.append(i)
-    cuts.append(labels.shape[0])
-    return cuts
-
-
-@njit
-def _cells_bound(ids: np.ndarray, lc: np.ndarray, nc: int) -> int:
-    """The cells covered by ``ids``, divided by six: an upper bound."""
-    seen = np.zeros(nc, dtype=np.bool_)
-    covered = 0
-    for k in ids:
-        for j in range(6):
-            if not seen[lc[k, j]]:
-                seen[lc[k, j]] = True
-                covered += 1
-    return covered // 6
-
-
-@search
-def _solve(ids: np.ndarray, need: int, lc: np.ndarray, nc: int, start: np.ndarray, lst: np.ndarray,
-           mark: np.ndarray, clock: np.ndarray, out: np.ndarray) -> int:
-    """The maximum packing of the configurations ``ids`` if it is at least
-    ``need`` (written to ``out``), else some number below ``need``.
-
-    Independent components are solved apart; one component branches on its
-    covered cell in the fewest configurations (each of them taken, or the
-    cell left empty), pruned by upper bounds."""
-    m = ids.shape[0]
-    if m <= 1:
-        if m == 1:
-            out[0] = ids[0]
-        return m
-    root = _labels(ids, lc, nc)
-    if np.any(root != root[0]):  # apart: each gets the share of need the others' bounds leave it
-        ids = ids[np.argsort(root, kind="mergesort")]
-        cuts = _cuts(np.sort(root))
-        bounds = [_cells_bound(ids[cuts[i]:cuts[i + 1]], lc, nc) for i in range(len(cuts) - 1)]
-        rest = sum(bounds)
-        if rest < need:
-            return rest
-        acc = 0
-        for i in range(len(bounds)):
-            rest -= bounds[i]
-            want = max(need - acc - rest, 0)
-            r = _solve(ids[cuts[i]:cuts[i + 1]], want, lc, nc, start, lst, mark, clock, out[acc:])
-            if r < want:
-                return max(need, 1) - 1
-            acc += r
-        return acc
-    deg = np.zeros(nc, dtype=np.int32)
-    for k in ids:
-        for j in range(6):
-            deg[lc[k, j]] += 1
-    covered = 0
-    e = -1
-    for c in range(nc):
-        if deg[c] > 0:
-            covered += 1
-            if e < 0 or deg[c] < deg[e]:
-                e = c
-    ub = covered // 6
-    if ub < need:
-        return ub
-    ub = min(ub, _hitting_bound(ids, deg, lc, start, lst, mark, clock))
-    if ub < need:
-        return ub
-    ub = min(ub, _lagrange_bound(ids, deg, lc, need))
-    if ub < need:
-        return ub
-    live = _stamp(clock)
-    for k in ids:
-        mark[k] = live
-    options = [lst[p] for p in range(start[e], start[e + 1]) if mark[lst[p]] == live]
-    best = max(need, 1) - 1  # only packings above best matter
-    found = False
-    tmp = np.empty(ub, dtype=np.int32)
-    for k in options:
-        r = _solve(_without(ids, lc[k], start, lst, mark, clock), best, lc, nc, start, lst, mark, clock, tmp[1:])
-        if r >= best:
-            best, found = r + 1, True
-            tmp[0] = k
-            out[:best] = tmp[:best]
-            if best >= ub:
-                return best
-    sub = _without(ids, np.array([e], dtype=np.int32), start, lst, mark, clock)
-    r = _solve(sub, best + 1, lc, nc, start, lst, mark, clock, tmp)
-    if r > best:
-        best, found = r, True
-        out[:best] = tmp[:best]
-    return best if found else max(need, 1) - 1
-
-
-@search
-def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray) -> int:
-    """Exact maximum packing of one component; writes the chosen
-    configuration ids to ``out``."""
-    m = comp.shape[0]
-    lc, nc, start, lst = _local_tables(comp, configs, local)
-    mark = np.zeros(m, dtype=np.int64)
-    clock = np.zeros(1, dtype=np.int64)
-    got = np.empty(m, dtype=np.int32)
-    best = _solve(np.arange(m).astype(np.int32), 0, lc, nc, start, lst, mark, clock, got)
-    for i in range(best):
-        out[i] = comp[got[i]]
+        price[c:nc] = np.maximum(price[c:nc] - scale * 0.1 * value / norm * grad[c:nc], 0.0)
+    price[c:nc] = kept[c:nc]
     return best
 
 
-@search
+@njit
+def _bound_tables(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
+                  bound: np.ndarray) -> None:
+    """Fill the rows of ``bound`` (float64[5, nc + 1]) from cell ``c`` on,
+    for ``_ceiling``, given its PRICE row: PREFIX (prices of the cells before
+    each cell), REDUCED (sum of max(0, 1 - price) over the configurations
+    starting from each cell on) and BEST (the least over j >= each cell of
+    PREFIX[j + span] - REDUCED[j] + suffix[j]); SPAN[0] is the longest
+    configuration, first to last cell, plus one."""
+    nc = suffix.shape[0] - 1
+    for d in range(c, nc):
+        bound[PREFIX, d + 1] = bound[PREFIX, d] + bound[PRICE, d]
+    span = int(bound[SPAN, 0])
+    bound[REDUCED, nc] = 0.0
+    bound[BEST, nc] = bound[PREFIX, nc]
+    for d in range(nc - 1, c - 1, -1):
+        bound[REDUCED, d] = bound[REDUCED, d + 1]
+        for q in range(first[d], first[d + 1]):
+            k = order[q]
+            reduced = 1.0
+            for j in range(6):
+                reduced -= bound[PRICE, lc[k, j]]
+            bound[REDUCED, d] += max(reduced, 0.0)
+        here = bound[PREFIX, min(d + span, nc)] - bound[REDUCED, d] + suffix[d]
+        bound[BEST, d] = min(here, bound[BEST, d + 1])
+
+
+@njit
+def _ceiling(d: int, suffix: np.ndarray, bound: np.ndarray, covered: np.ndarray) -> int:
+    """An upper bound on the packing of the uncovered cells from ``d`` on
+    (``d`` past the first cell of every covering configuration): split at
+    any j >= d, those starting from j on are at most ``suffix[j]``, those
+    starting before at most the price of the free cells they can reach plus
+    their positive reduced costs (Lagrangian); j = d gives ``suffix[d]``
+    alone."""
+    nc = covered.shape[0]
+    taken = 0.0
+    free = nc - d
+    for c in range(d, min(d + int(bound[SPAN, 0]), nc)):
+        if covered[c]:
+            taken += bound[PRICE, c]
+            free -= 1
+    split = bound[BEST, d] + bound[REDUCED, d] - bound[PREFIX, d] - taken
+    return min(suffix[d], int(split + 1e-9), free // 6)
+
+
+@njit
+def _unwind(took: np.ndarray, top: int, lc: np.ndarray, covered: np.ndarray, got: np.ndarray) -> bool:
+    """Copy the configurations taken on the stack to ``got`` and uncover them."""
+    n = 0
+    for i in range(top + 1):
+        if took[i] >= 0:
+            got[n] = took[i]
+            n += 1
+            _cover(took[i], lc, covered, False)
+    return True
+
+
+@njit
+def _may_grow(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
+              bound: np.ndarray) -> bool:
+    """Whether the packing from cell ``c`` on may beat ``suffix[c + 1]``:
+    not if no configuration starts at ``c``, nor if the Lagrangian bound
+    (prices warm-started from the previous cell's) says no.  Readies the
+    bound tables for the search."""
+    if first[c] == first[c + 1]:
+        return False
+    nc = suffix.shape[0] - 1
+    if first[nc] - first[c] > 12:
+        bound[PRICE, c] = 1.0 / 6.0
+        if _lagrange(c, lc, order, first, bound[PRICE], 60) < suffix[c + 1] + 1 - 1e-9:
+            return False
+    _bound_tables(c, lc, order, first, suffix, bound)
+    return True
+
+
+@njit
+def _dive(lc: np.ndarray, order: np.ndarray, first: np.ndarray, bound: np.ndarray, covered: np.ndarray,
+          cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray, failed, got: np.ndarray) -> int:
+    """A short search (2 ** 15 nodes) for a packing as large as the upper
+    bound min(cells // 6, Lagrangian bound), which is then a maximum one
+    (written to ``got``): the common case on a nearly full board.  Returns
+    its size, or 0 if not found.  Leaves the root prices in ``bound``."""
+    nc = covered.shape[0]
+    bound[PRICE, :nc] = 1.0 / 6.0
+    top = min(nc // 6, int(_lagrange(0, lc, order, first, bound[PRICE], 300) + 1e-9))
+    cells = (nc - np.arange(nc + 1)) // 6
+    _bound_tables(0, lc, order, first, cells, bound)
+    if _extend(top, 0, lc, order, first, cells, bound, covered, cell, opt, took, need, failed, got, 1 << 15):
+        return top
+    return 0
+
+
+@njit
+def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray) -> int:
+    """Exact maximum packing of one component, by Russian-doll search: the
+    best packing of the cells from c on, for c from the last cell back,
+    grows by one exactly when a configuration starting at c plus as many as
+    after c fit; writes the chosen configuration ids to ``out``."""
+    lc, nc = _local_tables(comp, configs, local)
+    order, first = _by_first_cell(lc, nc)
+    suffix = np.zeros(nc + 1, dtype=np.int32)
+    covered = np.zeros(nc, dtype=np.bool_)
+    cell = np.empty(nc, dtype=np.int32)
+    opt = np.empty(nc, dtype=np.int32)
+    took = np.empty(nc, dtype=np.int32)
+    need = np.empty(nc, dtype=np.int32)
+    got = np.empty(nc // 6 + 1, dtype=np.int32)
+    failed = Dict.empty(key_type=_STATE, value_type=numba.int64)
+    bound = np.zeros((5, nc + 1))
+    bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
+    if lc.shape[0] > 12:
+        top = _dive(lc, order, first, bound, covered, cell, opt, took, need, failed, got)
+        if top > 0:
+            for i in range(top):
+                out[i] = comp[got[i]]
+            return top
+    for c in range(nc - 1, -1, -1):
+        suffix[c] = suffix[c + 1]
+        if not _may_grow(c, lc, order, first, suffix, bound):
+            continue
+        for q in range(first[c], first[c + 1]):
+            k = order[q]
+            _cover(k, lc, covered, True)
+            found = _extend(suffix[c + 1], c + 1, lc, order, first, suffix, bound, covered, cell, opt, took, need,
+                            failed, got[1:])
+            _cover(k, lc, covered, False)
+            if found:
+                suffix[c] += 1
+                got[0] = k
+                for i in range(suffix[c]):
+                    out[i] = comp[got[i]]
+                break
+    return suffix[0]
+
+
+@njit
 def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int:
     """The maximum number of pairwise disjoint configurations inside
     ``owned`` (bool[n]); writes one maximum packing (configuration ids) to
