@@ -7,10 +7,12 @@ a maximum packing of disjoint configurations inside his stones: maximum set
 packing, solved exactly (greedy is wrong, see tests/test_lhexus_scoring.py).
 
 :func:`best_packing` splits the owned configurations into components (sets
-of configurations linked by shared cells) and solves each by branch and
-bound on an explicit stack: branch on the covered cell lying in the fewest
-configurations (take one of them, or leave the cell unused); prune with
-``min(covered cells // 6, greedy hitting set)``, both upper bounds.
+of configurations linked by shared cells) and solves each without recursion
+(every kernel is cached and callable from other kernels): first a short dive
+for a packing as large as the root bound; else a Russian-doll search over
+the cells in board order, the best packing of the cells from c on for c from
+the last cell back, each step a depth-first search in cell order cut by the
+exact values already known, a Lagrangian bound and a memo of failed states.
 
 >>> from hexarena.board import hexhex
 >>> t = tables(hexhex(4))
@@ -273,8 +275,9 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
 @njit
 def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
     """The remaining problem at cell ``d``: ``d`` and the covered cells of
-    the 256 from ``d`` on as bits (configurations started before ``d`` reach
-    no further, see ``_pack``)."""
+    the 256 from ``d`` on as bits (every covered cell is there: the
+    configurations covering them start before ``d`` and span at most 152
+    cells in board order, base 16 included)."""
     w = np.zeros(4, dtype=np.int64)
     for i in range(min(256, covered.shape[0] - d)):
         if covered[d + i]:
