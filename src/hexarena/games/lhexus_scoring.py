@@ -458,6 +458,89 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     return suffix[0]
 
 
+SMALL = 24  # components up to this many configurations: a bit-mask search
+
+
+@njit
+def _meet(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do two configurations (sorted cells) share a cell?"""
+    i = j = 0
+    while i < 6 and j < 6:
+        if a[i] == b[j]:
+            return True
+        if a[i] < b[j]:
+            i += 1
+        else:
+            j += 1
+    return False
+
+
+@njit
+def _cliques(cand: int, meets: np.ndarray) -> int:
+    """The number of cliques (configurations meeting pairwise) a greedy
+    cover of the set ``cand`` takes: an upper bound on a packing inside it."""
+    count = 0
+    while cand:
+        v = _lowest(cand)
+        cand &= ~(1 << v)
+        join = cand & meets[v]
+        while join:
+            u = _lowest(join)
+            cand &= ~(1 << u)
+            join &= meets[u] & ~(1 << u)
+        count += 1
+    return count
+
+
+@njit
+def _lowest(x: int) -> int:
+    """The index of the lowest set bit of x (x > 0)."""
+    v = 0
+    while not x >> v & 1:
+        v += 1
+    return v
+
+
+@njit
+def _small_pack(comp: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int:
+    """Exact maximum packing of a component of at most :data:`SMALL`
+    configurations: a maximum independent set of their conflict graph as
+    bit masks, depth first on an explicit stack (the lowest candidate taken,
+    or left out if it meets another), cut when a clique cover of the
+    candidates left says they cannot beat the best."""
+    m = comp.shape[0]
+    meets = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        for j in range(i + 1, m):
+            if _meet(configs[comp[i]], configs[comp[j]]):
+                meets[i] |= 1 << j
+                meets[j] |= 1 << i
+    stack = np.empty((2 * m + 2, 3), dtype=np.int64)  # candidates, chosen, chosen count
+    stack[0, 0], stack[0, 1], stack[0, 2] = (1 << m) - 1, 0, 0
+    top, best, best_set = 1, 0, 0
+    while top:
+        top -= 1
+        cand, chosen, size = stack[top, 0], stack[top, 1], stack[top, 2]
+        if cand == 0:
+            if size > best:
+                best, best_set = size, chosen
+            continue
+        if size + _cliques(cand, meets) <= best:
+            continue
+        v = _lowest(cand)
+        if meets[v] & cand:  # leaving v out can only help if v meets another candidate
+            stack[top, 0], stack[top, 1], stack[top, 2] = cand & ~(1 << v), chosen, size
+            top += 1
+        stack[top, 0], stack[top, 1], stack[top, 2] = cand & ~(1 << v) & ~meets[v], chosen | 1 << v, size + 1
+        top += 1
+    k = 0
+    for i in range(m):
+        if best_set >> i & 1:
+            out[k] = comp[i]
+            k += 1
+    return best
+
+
 @njit
 def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int:
     """The maximum number of pairwise disjoint configurations inside
@@ -468,7 +551,7 @@ def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int
     if cand.shape[0] == 0:
         return 0
     roots = _components(cand, configs, n)
-    local = np.full(n, -1, dtype=np.int32)
+    local = np.empty(0, dtype=np.int32)
     total = 0
     i = 0
     while i < cand.shape[0]:
@@ -478,7 +561,11 @@ def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int
         if j == i + 1:
             out[total] = cand[i]
             total += 1
+        elif j - i <= SMALL:
+            total += _small_pack(cand[i:j], configs, out[total:])
         else:
+            if local.shape[0] == 0:
+                local = np.full(n, -1, dtype=np.int32)
             total += _pack(cand[i:j], configs, local, out[total:])
         i = j
     return total
