@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, settings
 EXTRA_CONFIGS: dict[str, list[dict]] = {
     "projective-hex": [{"size": 2, "opening": "swap"}, {"size": 4, "opening": "none"}],
     "lisbon": [{"size": (4, 3)}, {"size": (2, 2)}, {"size": (3, 5), "sequence": "12*"}],
+    "lhexus": [{"size": 3}, {"size": 4}],
     "iqishiqi": [{"size": 3}, {"size": 4}],
     "weituweiqi": [{"size": 3}, {"size": 4}],
     "hex-pushpin": [{"size": 3}],

@@ -22,6 +22,7 @@ def played(name, moves, **options):
 OPENINGS = {  # a few moves of each game, so that a last move exists
     "projective-hex": ["J", "K", "O", "white", "A"],
     "lisbon": ["h8", "g7", "end", "f5"],
+    "lhexus": ["j10", "decline", "f5"],
     "iqishiqi": ["n7"],
     "weituweiqi": ["c6", "q6"],
     "hex-pushpin": ["e4 2", "k6"],

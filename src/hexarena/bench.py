@@ -23,6 +23,7 @@ BENCH_SETUPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "projective-hex": [("n=6 (108 cells, PBeM size 7)", {"size": 6, "opening": "none"}),
                        ("n=7 (147 cells)", {"size": 7, "opening": "none"})],
     "lisbon": [("9/8 (192 cells), progressive", {}), ("9/8 (192 cells), 12*", {"sequence": "12*"})],
+    "lhexus": [("base 10 (271 cells)", {"size": 10}), ("base 8 (169 cells)", {"size": 8})],
     "iqishiqi": [("base 8 (169 cells)", {"size": 8})],
     "weituweiqi": [("base 6 (91 cells)", {"size": 6})],
     "hex-pushpin": [("base 4 (37 cells)", {"size": 4}), ("base 6 (91 cells)", {"size": 6})],

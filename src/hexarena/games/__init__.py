@@ -11,6 +11,7 @@ from .base import AmbiguousMove, Game, IllegalMove, MalformedMove, NothingToUndo
 _REGISTRY: dict[str, tuple[str, str]] = {
     "projective-hex": ("projective_hex", "ProjectiveHex"),
     "lisbon": ("lisbon", "Lisbon"),
+    "lhexus": ("lhexus", "Lhexus"),
     "iqishiqi": ("iqishiqi", "Iqishiqi"),
     "weituweiqi": ("weituweiqi", "Weituweiqi"),
     "hex-pushpin": ("hex_pushpin", "HexPushpin"),

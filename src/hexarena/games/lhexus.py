@@ -1,0 +1,590 @@
+"""Lhexus (MindSports): grow groups into lines, triangles and rings of six.
+
+A hexhex board of base N (default 10).  The first player places a White
+stone; the second player answers ``accept`` (he is White) or ``decline`` (he
+is Black), and Black moves next.  A turn grows any of the mover's groups as
+they stood at the turn's start by one stone each (a stone touching several
+of them grows them all), then may place one stone apart from all his stones
+(a new group, ending the turn), or ``end``.  A turn with no stone is a pass;
+two successive passes end the game.  The score is the maximum number of
+pairwise disjoint configurations of six (line, compact triangle, ring) among
+a player's stones; higher score wins, then fewer stones, else a draw.
+
+The kernels keep a union-find over the stones of earlier turns only: this
+turn's stones wait in a list (``WHEN == TURN``) and join their groups when
+the turn ends, so a root is a start-of-turn group all turn long, and
+``GROWN[root] == TURN`` says it has grown this turn.
+
+>>> import hexarena
+>>> s = hexarena.load("lhexus", size=3).new_state()
+>>> for m in "c3 decline b2 c4 end b3".split(): _ = s.play(m)
+>>> print(s)
+a      . . .        a1 .. a3
+b     . X x .       b1 .. b4
+c    . . O O .      c1 .. c5
+d   1 . . . .       d2 .. d5
+e    2 . . .        e3 .. e5
+      3 4 5
+player 2 (black) to move: turn 5, a new group; or 'end'
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..board import hexhex
+from ..kernels import inline, kernel_set, njit, note
+from ..render import svg as svg_render
+from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
+from .lhexus_scoring import best_packing, configurations
+from .lisbon import Lisbon, _root
+
+# state layout after the shared header
+COLOUR0 = HEADER  # player 0's colour: 0 until the second player chooses, then BLACK or WHITE
+PASSES = HEADER + 1  # successive passes
+TCOUNT = HEADER + 2  # stones placed this turn
+STONES = HEADER + 3  # stones on the board: STONES + colour - 1 for BLACK, WHITE
+BOARD = HEADER + 6  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
+# union-find parent (stones of earlier turns), turn placed, turn a root last grew, group size, this turn's stones,
+# the next stone of the group (a cycle through each group's stones)
+
+BLACK, WHITE, OFF = 1, 2, 3
+# a cell for the mover, as classify() says
+GROWTH, NEW_GROUP, REGROWS, ONLY_NEW, OCCUPIED = 1, 2, -1, -2, -3
+MIN_SIZE, MAX_SIZE = 3, 16
+
+
+class Tables(NamedTuple):
+    """What the kernels read besides the position (``game.tables``)."""
+
+    links: np.ndarray  # int32[n, 6]: the neighbour in each direction, or n (the OFF entry) off the board
+    configs: np.ndarray  # int32[K, 6]: the cells of every configuration (lhexus_scoring.configurations)
+    ncells: int
+
+
+@inline
+def _offsets(n):
+    """Start of the parent, turn-placed, grown, size, turn-list and
+    next-member arrays."""
+    par = BOARD + n + 1
+    return par, par + n, par + 2 * n, par + 3 * n, par + 4 * n, par + 5 * n
+
+
+@njit
+def mover_colour(s):
+    """The colour the player to move places: White on turn 1, then his own."""
+    if s[TURN] == 1:
+        return WHITE
+    return s[COLOUR0] if s[TO_MOVE] == 0 else 3 - s[COLOUR0]
+
+
+@inline
+def classify(s, links, n, c, colour):
+    """What a stone of ``colour`` on c would be: GROWTH, NEW_GROUP, REGROWS
+    (it touches a start-of-turn group that grew this turn), ONLY_NEW (it
+    touches only this turn's stones) or OCCUPIED."""
+    if s[BOARD + c] != 0:
+        return OCCUPIED
+    par, when, grown, _, _, _ = _offsets(n)
+    own, start = False, False
+    for d in range(6):
+        m = links[c, d]
+        if s[BOARD + m] == colour:
+            own = True
+            if s[when + m] != s[TURN]:
+                start = True
+                if s[grown + _root(s, par, m, False)] == s[TURN]:
+                    return REGROWS
+    if not own:
+        return NEW_GROUP
+    return GROWTH if start else ONLY_NEW
+
+
+@njit
+def final_scores(s, t):
+    """(black's score, white's score): maximum disjoint configurations."""
+    board = s[BOARD: BOARD + t.ncells]
+    out = np.empty(t.ncells // 6 + 1, dtype=np.int32)
+    return best_packing(board == BLACK, t.configs, out), best_packing(board == WHITE, t.configs, out)
+
+
+@njit
+def _finish(s, t):
+    """End the game: higher score, then fewer stones, else a draw."""
+    b, w = final_scores(s, t)
+    if b == w:
+        b, w = s[STONES + 1], s[STONES]  # fewer stones wins: compare the other's count
+    s[TO_MOVE] = -1
+    if b == w:
+        s[WINNER] = DRAW
+    else:
+        best = BLACK if b > w else WHITE
+        s[WINNER] = 0 if s[COLOUR0] == best else 1
+
+
+@njit
+def _commit_turn(s, t):
+    """Join this turn's stones to their groups and pass the move on."""
+    n, links = t.ncells, t.links
+    par, when, grown, size, tlist, nxt = _offsets(n)
+    for i in range(s[TCOUNT]):
+        c = s[tlist + i]
+        colour = s[BOARD + c]
+        for d in range(6):
+            m = links[c, d]
+            if s[BOARD + m] == colour:
+                a, b = _root(s, par, c, True), _root(s, par, m, True)
+                if a != b:
+                    if s[size + a] < s[size + b]:
+                        a, b = b, a
+                    s[par + b] = a
+                    s[size + a] += s[size + b]
+                    s[nxt + a], s[nxt + b] = s[nxt + b], s[nxt + a]  # the two cycles become one
+    s[PASSES] = 0 if s[TCOUNT] else s[PASSES] + 1
+    s[TCOUNT] = 0
+    s[TURN] += 1
+    s[STEP] = 0
+    s[TO_MOVE] = 1 - s[TO_MOVE]
+
+
+@njit
+def _place(s, t, c, colour, kind):
+    """Put a stone of ``colour`` on c; a growth stone marks the start-of-turn
+    groups it touches as grown."""
+    n, links = t.ncells, t.links
+    par, when, grown, size, tlist, nxt = _offsets(n)
+    if kind == GROWTH:
+        for d in range(6):
+            m = links[c, d]
+            if s[BOARD + m] == colour and s[when + m] != s[TURN]:
+                s[grown + _root(s, par, m, True)] = s[TURN]
+    s[BOARD + c] = colour
+    s[par + c] = c
+    s[when + c] = s[TURN]
+    s[size + c] = 1
+    s[nxt + c] = c
+    s[tlist + s[TCOUNT]] = c
+    s[TCOUNT] += 1
+    s[STONES + colour - 1] += 1
+    s[STEP] += 1
+
+
+@njit
+def legal(s, t, out):
+    n = t.ncells
+    if s[WINNER] >= 0:
+        return 0
+    if s[TURN] == 2:
+        out[0], out[1] = n + 1, n + 2  # accept, decline
+        return 2
+    colour = mover_colour(s)
+    k = 0
+    for c in range(n):
+        kind = classify(s, t.links, n, c, colour)
+        if kind == GROWTH or kind == NEW_GROUP:  # on turn 1, every cell: the board is empty
+            out[k] = c
+            k += 1
+    if s[TURN] > 2:
+        out[k] = n  # end (at once: a pass)
+        k += 1
+    return k
+
+
+@njit
+def apply(s, t, a):
+    n = t.ncells
+    s[PLY] += 1
+    if s[TURN] == 2:  # accept: player 1 is White; decline: he is Black.  Black moves next.
+        s[COLOUR0] = BLACK if a == n + 1 else WHITE
+        s[TURN] += 1
+        s[TO_MOVE] = 0 if s[COLOUR0] == BLACK else 1
+        return
+    if a == n:  # end
+        passed = s[STEP] == 0
+        _commit_turn(s, t)
+        if passed and s[PASSES] >= 2:
+            _finish(s, t)
+        return
+    colour = mover_colour(s)
+    kind = classify(s, t.links, n, a, colour)
+    _place(s, t, a, colour, kind)
+    if kind != GROWTH:  # a new group (or the opening stone) ends the turn
+        _commit_turn(s, t)
+
+
+@njit
+def playout(s, t):
+    """Play to the end, in place, by the policy of :func:`recorded_playout`."""
+    none = np.empty(0, dtype=np.int32)
+    recorded_playout(s, t, none, none)
+
+
+@njit
+def _grows(size, fill):
+    """Does the policy grow a group of ``size`` stones this turn?  Always
+    under six stones; past that, seldom, and less as the board fills."""
+    if size < 6:
+        return True
+    return np.random.random() < (0.3 if size % 6 else 0.1) * (1.0 - fill)
+
+
+@njit
+def _extends_line(s, links, c, colour):
+    """Would a stone on c continue a line of two of ``colour``?"""
+    for d in range(6):
+        m = links[c, d]
+        if s[BOARD + m] == colour and s[BOARD + links[m, d]] == colour:
+            return True
+    return False
+
+
+@njit
+def _growth_cell(s, t, start, colour):
+    """A cell where a growth stone would grow the group of ``start``, found
+    going round the group's stones from ``start`` (its latest stone): the
+    first candidates met, one continuing a line of two preferred; -1 if the
+    group cannot grow (walled in, or every cell next to it would grow a
+    group that already grew)."""
+    n, links = t.ncells, t.links
+    nxt = _offsets(n)[5]
+    found, line_cell, other_cell = 0, -1, -1
+    x = start
+    while True:
+        for d in range(6):
+            c = links[x, d]
+            if s[BOARD + c] == 0 and classify(s, links, n, c, colour) == GROWTH:
+                found += 1
+                if _extends_line(s, links, c, colour):
+                    line_cell = c
+                elif np.random.randint(0, found) == 0:
+                    other_cell = c
+        x = s[nxt + x]
+        if x == start or line_cell >= 0 or found >= 3:
+            break
+    if line_cell >= 0 and (other_cell < 0 or np.random.random() < 0.7):
+        return line_cell
+    return other_cell
+
+
+@njit
+def _take(pool, where, k, c):
+    """Remove cell c from the first k entries of ``pool`` (``where`` its
+    index there); returns the new k."""
+    k -= 1
+    last = pool[k]
+    pool[where[c]], where[last] = last, where[c]
+    return k
+
+
+@njit
+def _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, written):
+    """One turn of the playout policy: each of the mover's start-of-turn
+    groups that wants to grow (:func:`_grows`) grows by a stone next to it,
+    then a new group with a chance that falls as the board fills, then
+    ``end`` if the turn is still open.  ``groups[colour - 1, :ngroups[colour
+    - 1]]`` lists the colour's groups (roots; stale entries are dropped
+    here).  Returns (empty cells left in ``pool``, written)."""
+    n, links = t.ncells, t.links
+    par, when, grown, size, tlist, _ = _offsets(n)
+    mover, turn, colour = s[TO_MOVE], s[TURN], mover_colour(s)
+    fill = 1.0 - k / n
+    row = colour - 1
+    kept = 0
+    for i in range(ngroups[row]):
+        r = groups[row, i]
+        if s[par + r] == r:
+            groups[row, kept] = r
+            kept += 1
+    ngroups[row] = kept
+    first = np.random.randint(0, kept) if kept else 0
+    for i in range(kept):
+        r = groups[row, (first + i) % kept]
+        if s[when + r] == turn or s[grown + r] == turn or not _grows(s[size + r], fill):
+            continue
+        c = _growth_cell(s, t, tip[r], colour)
+        if c >= 0:
+            _place(s, t, c, colour, GROWTH)
+            s[PLY] += 1
+            written = note(actions, movers, written, c, mover)
+            k = _take(pool, where, k, c)
+    grew = s[TCOUNT]
+    if k and np.random.random() < 0.6 * (1.0 - fill) ** 2:
+        for _ in range(8):
+            c = pool[np.random.randint(0, k)]
+            if classify(s, links, n, c, colour) == NEW_GROUP:
+                k = _take(pool, where, k, c)
+                written = note(actions, movers, written, c, mover)
+                s[PLY] += 1
+                _place(s, t, c, colour, NEW_GROUP)
+                break
+    placed = s[TCOUNT]
+    if placed == grew:  # no new group: the turn ends by 'end'
+        written = note(actions, movers, written, n, mover)
+        s[PLY] += 1
+    _commit_turn(s, t)
+    for i in range(placed):  # this turn's stones: their group grows from them next; new roots join the list
+        c = s[tlist + i]
+        tip[_root(s, par, c, False)] = c
+        if s[par + c] == c:
+            groups[row, ngroups[row]] = c
+            ngroups[row] += 1
+    passed = placed == 0
+    if passed and s[PASSES] >= 2:
+        _finish(s, t)
+    return k, written
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """Play to the end by the policy (a random opening stone and choice, then
+    :func:`_policy_turn`), writing each action and its mover into ``actions``
+    and ``movers`` while they have room; returns the number written."""
+    n = t.ncells
+    par, when, _, _, _, _ = _offsets(n)
+    pool = np.empty(n, dtype=np.int32)
+    where = np.empty(n + 1, dtype=np.int32)
+    groups = np.empty((2, n), dtype=np.int32)
+    ngroups = np.zeros(2, dtype=np.int32)
+    tip = np.arange(n, dtype=np.int32)
+    k = 0
+    for c in range(n):
+        colour = s[BOARD + c]
+        if colour == 0:
+            pool[k], where[c] = c, k
+            k += 1
+        elif s[par + c] == c and s[when + c] != s[TURN]:
+            groups[colour - 1, ngroups[colour - 1]] = c
+            ngroups[colour - 1] += 1
+    written = 0
+    while s[WINNER] < 0:
+        if s[TURN] <= 2:
+            a = pool[np.random.randint(0, k)] if s[TURN] == 1 else n + 1 + np.random.randint(0, 2)
+            if s[TURN] == 1:
+                k = _take(pool, where, k, a)
+                groups[WHITE - 1, ngroups[WHITE - 1]] = a
+                ngroups[WHITE - 1] += 1
+            written = note(actions, movers, written, a, s[TO_MOVE])
+            apply(s, t, a)
+        else:
+            k, written = _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, written)
+    return written
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+
+
+class Lhexus(Game):
+    """Lhexus on the hexhex board of base N (default 10)."""
+
+    name = "lhexus"
+    PLAYERS = ("first", "second")
+    OPTIONS = {"size": int_between(10, MIN_SIZE, MAX_SIZE, "N: cells a side (3N(N-1)+1 cells)")}
+    PLANES = ("own", "opponent", "empty", "placed this turn", "growth legal now", "new group legal now",
+              "colours unchosen")
+    WORDS = ("end", "accept", "decline")
+    kernels = KERNELS
+
+    def setup(self) -> None:
+        self.topology = hexhex(self.options["size"])
+        n = self.topology.ncells
+        links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
+        self.tables = Tables(links, configurations(self.topology)[0], n)
+        self.num_actions = n + 3
+        self.state_size = BOARD + 1 + 7 * n
+        self.max_game_length = 3 * n + 1  # ≤ n stones, an 'end' per turn with stones, a pass between them
+
+    def initial_array(self) -> np.ndarray:
+        s = super().initial_array()
+        s[BOARD + self.topology.ncells] = OFF
+        return s
+
+    # notation -----------------------------------------------------------
+    def action_name(self, s: np.ndarray, action: int) -> str:
+        return self.WORDS[action - self.topology.ncells] if action >= self.topology.ncells else \
+            self.topology.name(action)
+
+    def move_target(self, s: np.ndarray, action: int) -> int | None:
+        return action if action < self.topology.ncells else None
+
+    def why_illegal(self, s: np.ndarray, text: str) -> str:
+        turn = int(s[TURN])
+        if text in ("accept", "decline"):
+            return f"{quoted(text)}: only the second player's answer to the opening stone"
+        if turn == 2:
+            return f"{quoted(text)}: the second player must first 'accept' or 'decline' the White stone"
+        if text == "end":
+            return "'end': the first player places the opening White stone first"
+        cell = self.topology.index(text)
+        kind = int(classify(s.copy(), self.tables.links, self.topology.ncells, cell, int(mover_colour(s))))
+        if kind == OCCUPIED:
+            return f"{quoted(text)} is occupied"
+        if kind == REGROWS:
+            return self._regrows(s, cell)
+        return (f"{quoted(text)} touches only this turn's stones: a growth stone must touch one of your groups as "
+                f"they stood at the start of the turn, and it touches your stones: a new group must stand apart")
+
+    def _regrows(self, s: np.ndarray, cell: int) -> str:
+        """Why ``cell`` would grow a group again: which group, with which stone."""
+        name, colour = self.topology.name(cell), int(mover_colour(s))
+        roots = self.roots(s)
+        when = self.placed_turn(s)
+        for m in self.topology.neighbours(cell):
+            if s[BOARD + m] == colour and when[m] != s[TURN] and self.grown(s, roots[m]):
+                by = [c for c in self.turn_stones(s) if roots[m] in
+                      {roots[x] for x in self.topology.neighbours(c) if s[BOARD + x] == colour}]
+                return (f"{name!r} would grow the group of {self.topology.name(m)!r} again: it grew with "
+                        f"{self.topology.name(by[0])!r} this turn")
+        return f"{name!r} would grow a group again"
+
+    # facts ----------------------------------------------------------------
+    def stones(self, s: np.ndarray) -> np.ndarray:
+        """Colour per cell: 0 empty, 1 black, 2 white."""
+        return s[BOARD: BOARD + self.topology.ncells]
+
+    def placed_turn(self, s: np.ndarray) -> np.ndarray:
+        """The turn each stone was placed in (0 for empty cells)."""
+        n = self.topology.ncells
+        when = _offsets(n)[1]
+        return np.where(self.stones(s) > 0, s[when: when + n], 0)
+
+    def turn_stones(self, s: np.ndarray) -> list[int]:
+        """This turn's stones, in the order placed."""
+        tlist = _offsets(self.topology.ncells)[4]
+        return [int(c) for c in s[tlist: tlist + s[TCOUNT]]]
+
+    def roots(self, s: np.ndarray) -> np.ndarray:
+        """Per cell, the start-of-turn group (its root) of the stone there."""
+        n = self.topology.ncells
+        par = s[_offsets(n)[0]: _offsets(n)[0] + n]
+        out = np.arange(n)
+        for c in np.flatnonzero(self.stones(s) > 0):
+            r = c
+            while par[r] != r:
+                r = par[r]
+            out[c] = r
+        return out
+
+    def grown(self, s: np.ndarray, root: int) -> bool:
+        return bool(s[_offsets(self.topology.ncells)[2] + root] == s[TURN])
+
+    def colour(self, s: np.ndarray, player: int) -> str | None:
+        """'black' or 'white' for ``player``, None until the second player chooses."""
+        c0 = int(s[COLOUR0])
+        if c0 == 0:
+            return None
+        return ("black", "white")[(c0 if player == 0 else 3 - c0) - 1]
+
+    def record_extra(self, s: np.ndarray) -> dict[str, Any]:
+        return {"colours": [self.colour(s, 0), self.colour(s, 1)]}
+
+    def colour_scores(self, s: np.ndarray) -> tuple[int, int]:
+        """(Black's score, White's score)."""
+        b, w = final_scores(s, self.tables)
+        return int(b), int(w)
+
+    def scores(self, s: np.ndarray) -> list[float]:
+        """Each player's score (Black's for the first player until the choice)."""
+        b, w = self.colour_scores(s)
+        return [float(b), float(w)] if self.colour(s, 0) in (None, "black") else [float(w), float(b)]
+
+    def configurations(self, s: np.ndarray, colour: int) -> list[list[int]]:
+        """One maximum packing of ``colour``'s configurations, as cell lists."""
+        out = np.empty(self.topology.ncells // 6 + 1, dtype=np.int32)
+        count = best_packing(self.stones(s) == colour, self.tables.configs, out)
+        return [sorted(int(c) for c in self.tables.configs[i]) for i in out[:count]]
+
+    def growth_cells(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """bool per cell: where a growth stone, and where a new group, is legal now."""
+        n = self.topology.ncells
+        grow, new = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+        if s[WINNER] < 0 and s[TURN] > 2:
+            t, colour = s.copy(), mover_colour(s)
+            for c in range(n):
+                kind = classify(t, self.tables.links, n, c, colour)
+                grow[c], new[c] = kind == GROWTH, kind == NEW_GROUP
+        return grow, new
+
+    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
+        """Own stones, the opponent's, empty cells, this turn's stones, the
+        cells where a growth stone and a new group are legal now, and (all
+        ones) whether colours are still unchosen; before the choice "own" is
+        White for the first player."""
+        board = self.stones(s)
+        mine = self.colour(s, player)
+        own = WHITE if (mine is None and player == 0) or mine == "white" else BLACK
+        out = self.blank_planes()
+        out[0] = board == own
+        out[1] = board == 3 - own
+        out[2] = board == 0
+        out[3] = (self.placed_turn(s) == s[TURN]) & (board > 0)
+        out[4], out[5] = self.growth_cells(s)
+        out[6] = s[COLOUR0] == 0
+        return out
+
+    # rendering -----------------------------------------------------------
+    def who(self, s: np.ndarray, player: int) -> str:
+        colour = self.colour(s, player)
+        return f"player {player + 1}" + (f" ({colour})" if colour else "")
+
+    def rules_status(self, state) -> str:
+        """Whose turn and what it may do (which groups may still grow), or the
+        result with scores and stones."""
+        s = state._s
+        if state.is_over():
+            return self.result_text(s, state.winner())
+        if s[TURN] == 1:
+            return "player 1 places a White stone; player 2 then accepts it (plays White) or declines (plays Black)"
+        if s[TURN] == 2:
+            return "player 2: 'accept' the White stone (and play White) or 'decline' it (and play Black)"
+        colour, roots = int(mover_colour(s)), self.roots(s)
+        when = self.placed_turn(s)
+        free = sorted({int(roots[c]) for c in np.flatnonzero(self.stones(s) == colour)
+                       if when[c] != s[TURN] and not self.grown(s, roots[c])})
+        names = ", ".join(self.topology.name(c) for c in free[:8]) + (", ..." if len(free) > 8 else "")
+        grow = f"growth (groups that may still grow: {names}); or a new group" if free else "a new group"
+        return f"{self.who(s, state.to_move)} to move: turn {state.turn}, {grow}; or 'end'" + \
+            ("" if state.step else " (a pass)")
+
+    def result_text(self, s: np.ndarray, winner: int | None) -> str:
+        b, w = self.colour_scores(s)
+        nb, nw = int(s[STONES]), int(s[STONES + 1])
+        facts = f"Black {b} configuration{'s' * (b != 1)} with {nb} stones, White {w} with {nw}"
+        if winner is None:
+            return f"a draw: {facts}"
+        how = "more configurations" if b != w else "fewer stones"
+        return f"{self.who(s, winner)} wins on {how}: {facts}"
+
+    def ascii(self, state) -> str:
+        """Lisbon's drawing (its stones and turns are laid out as ours): row
+        letters at the left, each row's cells at the right, the numbers of the
+        cells' names at the foot; X black, O white, lower case for the stones
+        of the turn in progress."""
+        return Lisbon.ascii(self, state)  # type: ignore[arg-type]
+
+    def svg(self, state, hints: bool = False, **kw: Any) -> str:
+        """The board; this turn's stones (or the last move) ringed; at the end
+        each player's counted configurations outlined."""
+        s = state._s
+        board = self.stones(s)
+        n = self.topology.ncells
+        accent: list[int] = []
+        if state.is_over():
+            accent = [c for colour in (BLACK, WHITE) for conf in self.configurations(s, colour) for c in conf]
+        marks = [a for a in state.legal_actions() if a < n] if hints else []
+        last = self.turn_stones(s) or svg_render.last_cell(state.history, lambda a: a if a < n else None)
+        return svg_render.board(self.topology, lambda c: int(board[c]), marks=marks, accent=accent, last=last,
+                                title=self.status(state), legend=self.svg_legend(s), **kw)
+
+    def svg_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+        """Which colour is whose, the last-move ring, the outlined configurations."""
+        colours = [self.colour(s, p) for p in (0, 1)]
+        if colours[0] is None:
+            items = [(WHITE, "white: player 2 will accept or decline it")]
+        else:
+            items = sorted((BLACK if colours[p] == "black" else WHITE, f"{colours[p]}: player {p + 1}")
+                           for p in (0, 1))
+        extra = [("#1f5fd0", "counted configurations")] if s[WINNER] >= 0 else []
+        return [*items, ("last", "this turn's or the last stones"), *extra]
+
