@@ -36,6 +36,7 @@ import os
 import sys
 import tempfile
 import time
+import types
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from pathlib import Path
@@ -233,12 +234,13 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
               patterns: tuple[str, str] | None):
     """Write the template with the kernels imported (when changed) and import it.
 
-    The text carries a hash of the sources it depends on, so an edit there
-    rewrites the file and numba's cache (keyed by the file) recompiles."""
+    The text carries a hash of the sources it depends on (the kernels'
+    modules and every hexarena module they use, transitively), so an edit
+    there rewrites the file and numba's cache (keyed by the file) recompiles."""
     template = Path(__file__).with_name("search_template.py").read_text()
     roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
     roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns)) if f]
-    sources = sorted({sys.modules[m].__file__ for _, (m, _) in roles} | {__file__})
+    sources = sorted(_sources({m for _, (m, _) in roles} | {__name__}))
     digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in sources)).hexdigest()[:16]
     lines = [f"# bound by compiled_search; sources {digest}"]
     lines += [f"from {m} import {f} as {role}" for role, (m, f) in roles]
@@ -258,6 +260,22 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _sources(modules: set[str]) -> set[str]:
+    """The files of ``modules`` and of every hexarena module they use (a
+    module, function or class of theirs in the globals), transitively."""
+    seen, todo = set(), list(modules)
+    while todo:
+        name = todo.pop()
+        if name in seen or not name.startswith("hexarena") or name not in sys.modules:
+            continue
+        seen.add(name)
+        for value in vars(sys.modules[name]).values():
+            used = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            if isinstance(used, str):
+                todo.append(used)
+    return {f for f in (getattr(sys.modules[m], "__file__", None) for m in seen) if f}
 
 
 def work_shape(num_actions: int) -> tuple[int, int]:
