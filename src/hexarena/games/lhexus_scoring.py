@@ -29,12 +29,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+import numba
 import numpy as np
+from numba.typed import Dict
 
 from ..board import Topology
 from ..kernels import njit
 
-PROBES = 8  # memo slots tried per state
+_STATE = numba.types.UniTuple(numba.int64, 5)
 PRICE, PREFIX, REDUCED, SPAN, BEST = range(5)  # rows of _bound_tables
 LINE, TRIANGLE, RING = range(3)
 KINDS = ("line", "triangle", "ring")
@@ -251,7 +253,7 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                     return _unwind(took, top, lc, covered, got)
             nxt = _next_cell(d + 1, lc, order, first, covered)
             if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
-                    and target - placed < _memo_get(failed, _state(nxt, covered), nc):
+                    and target - placed < failed.get(_state(nxt, covered), nc):
                 if budget == 0:
                     _unwind(took, top, lc, covered, got)
                     return False
@@ -264,7 +266,8 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                 took[top] = -1
                 placed -= 1
         if not pushed:
-            _memo_put(failed, _state(d, covered), need[top])
+            key = _state(d, covered)
+            failed[key] = min(failed.get(key, nc), need[top])
             top -= 1
     return False
 
@@ -280,64 +283,6 @@ def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
         if covered[d + i]:
             w[i >> 6] |= np.int64(1) << (i & 63)
     return (d, w[0], w[1], w[2], w[3])
-
-
-@njit
-def _memo(configs: int) -> np.ndarray:
-    """An empty memo of failed states: a hash table of rows (the five key
-    words of :func:`_state`, then the count that failed; -1: empty slot),
-    64 slots a configuration, a power of two from 2 ** 10 to 2 ** 18.  It
-    forgets (a full probe run overwrites a slot), which costs time only."""
-    slots = 1 << 10
-    while slots < 64 * configs and slots < 1 << 18:
-        slots <<= 1
-    return np.full((slots, 6), -1, dtype=np.int64)
-
-
-@njit
-def _slot(failed: np.ndarray, key: tuple[int, int, int, int, int]) -> int:
-    """The first slot to probe for ``key``."""
-    h = np.uint64(key[0])
-    for w in key[1:]:
-        h = (h ^ np.uint64(w)) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
-    return int(h & np.uint64(failed.shape[0] - 1))
-
-
-@njit
-def _same(row: np.ndarray, key: tuple[int, int, int, int, int]) -> bool:
-    return row[0] == key[0] and row[1] == key[1] and row[2] == key[2] and row[3] == key[3] and row[4] == key[4]
-
-
-@njit
-def _memo_get(failed: np.ndarray, key: tuple[int, int, int, int, int], absent: int) -> int:
-    """The smallest count ``key``'s state failed to reach, or ``absent``."""
-    first, mask = _slot(failed, key), failed.shape[0] - 1
-    for p in range(PROBES):
-        row = failed[(first + p) & mask]
-        if row[5] < 0:
-            return absent
-        if _same(row, key):
-            return row[5]
-    return absent
-
-
-@njit
-def _memo_put(failed: np.ndarray, key: tuple[int, int, int, int, int], count: int) -> None:
-    """Remember that ``key``'s state cannot reach ``count``."""
-    first, mask = _slot(failed, key), failed.shape[0] - 1
-    for p in range(PROBES):
-        row = failed[(first + p) & mask]
-        if row[5] < 0 or _same(row, key):
-            if row[5] < 0 or count < row[5]:
-                _write(row, key, count)
-            return
-    _write(failed[first], key, count)
-
-
-@njit
-def _write(row: np.ndarray, key: tuple[int, int, int, int, int], count: int) -> None:
-    row[0], row[1], row[2], row[3], row[4], row[5] = key[0], key[1], key[2], key[3], key[4], count
 
 
 @njit
@@ -485,7 +430,7 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     took = np.empty(nc, dtype=np.int32)
     need = np.empty(nc, dtype=np.int32)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
-    failed = _memo(lc.shape[0])
+    failed = Dict.empty(key_type=_STATE, value_type=numba.int64)
     bound = np.zeros((5, nc + 1))
     bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
     if lc.shape[0] > 12:
