@@ -50,7 +50,7 @@ from ..board import Topology
 from ..kernels import inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import (DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, choice, int_between,
-                   is_int_between, quoted)
+                   quoted)
 
 # state layout after the shared header
 PLACED = HEADER  # tiles on the table, the start tile included
