@@ -309,30 +309,23 @@ def _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, wr
             s[PLY] += 1
             written = note(actions, movers, written, c, mover)
             k = _take(pool, where, k, c)
-    grew = s[TCOUNT]
+    placed, a = s[TCOUNT], n  # 'end' (a pass if nothing was placed), unless a new group ends the turn
     if k and np.random.random() < 0.6 * (1.0 - fill) ** 2:
         for _ in range(8):
             c = pool[np.random.randint(0, k)]
             if classify(s, links, n, c, colour) == NEW_GROUP:
+                a = c
                 k = _take(pool, where, k, c)
-                written = note(actions, movers, written, c, mover)
-                s[PLY] += 1
-                _place(s, t, c, colour, NEW_GROUP)
+                placed += 1
                 break
-    placed = s[TCOUNT]
-    if placed == grew:  # no new group: the turn ends by 'end'
-        written = note(actions, movers, written, n, mover)
-        s[PLY] += 1
-    _commit_turn(s, t)
+    written = note(actions, movers, written, a, mover)
+    apply(s, t, a)
     for i in range(placed):  # this turn's stones: their group grows from them next; new roots join the list
         c = s[tlist + i]
         tip[_root(s, par, c, False)] = c
         if s[par + c] == c:
             groups[row, ngroups[row]] = c
             ngroups[row] += 1
-    passed = placed == 0
-    if passed and s[PASSES] >= 2:
-        _finish(s, t)
     return k, written
 
 
