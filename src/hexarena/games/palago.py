@@ -929,9 +929,10 @@ def draw(game: Palago, state, hints: bool) -> str:
     dx, dy = SIZE * math.sqrt(3) / 2, SIZE * 1.5
     title = game.status(state)
     width = max((x1 - x0) * dx + 2 * SIZE, svg_render.text_width(title, svg_render.TITLE_SIZE) + 16, 320)
-    legend = [("tile", "blue: dark (player 2)"), ("white", "white: light (player 1)"),
-              ("closed", "closed group"), ("deciding", "deciding group"), ("last", "this or last turn's tiles")]
-    rows = svg_render.legend_rows([(None, text) for _, text in legend], width)
+    legend = [((BLUE, EDGE), "blue: dark (player 2)"), ((WHITE, EDGE), "white: light (player 1)"),
+              (("none", CLOSED), "closed group"), (("none", DECIDING), "deciding group"),
+              (("none", svg_render.LAST), "this or last turn's tiles")]
+    rows = svg_render.legend_rows(legend, width)
     board_h = (y1 - y0) * dy + 2 * SIZE
     height = 28 + board_h + 18 * len(rows) + 8
     ox = (width - (x1 - x0) * dx) / 2 - x0 * dx
@@ -965,21 +966,7 @@ def draw(game: Palago, state, hints: bool) -> str:
             out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy:.1f}" r="{SIZE * 0.15:.1f}" fill="#2a7"/>')
     top = 28 + board_h
     for i, row in enumerate(rows):
-        out.append(_legend_row(row, dict((text, kind) for kind, text in legend), width, top + 18 * i))
+        out.append(svg_render.legend_row(row, width, top + 18 * i))
     out.append("</svg>")
     return "\n".join(out)
 
-
-def _legend_row(row, kinds: dict[str, str], width: float, top: float) -> str:
-    item = [14 + len(text) * svg_render.LEGEND_SIZE * 0.52 + 10 for _, text in row]
-    x = (width - sum(item)) / 2 + 8
-    parts = []
-    for (_, text), w in zip(row, item):
-        kind, cy = kinds[text], top + 8
-        fill, stroke = {"tile": (BLUE, EDGE), "white": (WHITE, EDGE), "closed": ("none", CLOSED),
-                        "deciding": ("none", DECIDING), "last": ("none", svg_render.LAST)}[kind]
-        parts.append(f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="6" fill="{fill}" stroke="{stroke}" stroke-width="2.5"/>')
-        parts.append(f'<text x="{x + 10:.1f}" y="{top + 12:.1f}" font-size="{svg_render.LEGEND_SIZE}">'
-                     f'{escape(text)}</text>')
-        x += w
-    return '<g class="legend">' + "".join(parts) + "</g>"

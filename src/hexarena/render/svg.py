@@ -22,7 +22,8 @@ BOARD_FILL = "#e8c98e"
 GHOST_FILL = "#f3e6c8"
 LAST = "#12b0d0"  # the ring around the last move's (or this turn's) cells
 TITLE_SIZE, LEGEND_SIZE = 13, 11  # font sizes in px
-Swatch = Union[int, str]  # a stone code, a piece name ("pin", "marker1"), "last", or an edge colour "#rrggbb"
+Swatch = Union[int, str, tuple[str, str]]  # a stone code, a piece name ("pin", "marker1"), "last", an edge colour
+# "#rrggbb", or (fill, ring) colours of a ringed disc
 
 
 _escaped = lru_cache(maxsize=1 << 16)(escape)  # cell names recur in every drawing
@@ -129,7 +130,7 @@ def board(
                       'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2a7"/></marker></defs>')
     out += _rim(topo, border, ox, oy) if border else []
     out += [_arrow(ox + int(topo.xy[c, 0]) * DX, oy + int(topo.xy[c, 1]) * DY, d) for c, d in arrows]
-    out += [_legend_row(row, width, board_bottom + 16 * i) for i, row in enumerate(rows)]
+    out += [legend_row(row, width, board_bottom + 16 * i) for i, row in enumerate(rows)]
     out.append("</svg>")
     return "\n".join(out)
 
@@ -164,7 +165,7 @@ def legend_rows(legend: Sequence[tuple[Swatch, str]], width: float) -> list[list
     return rows
 
 
-def _legend_row(row: list[tuple[Swatch, str]], width: float, top: float) -> str:
+def legend_row(row: list[tuple[Swatch, str]], width: float, top: float) -> str:
     """One centred row of legend items: a swatch, then its text."""
     x = (width - sum(_item_width(t) for _, t in row)) / 2 + 8
     parts = []
@@ -176,8 +177,11 @@ def _legend_row(row: list[tuple[Swatch, str]], width: float, top: float) -> str:
 
 
 def _swatch(swatch: Swatch, cx: float, cy: float) -> str:
-    """A legend's small sample: a stone, a piece, the last-move ring or an edge colour."""
+    """A legend's small sample: a stone, a piece, the last-move ring, an edge colour or a ringed disc."""
     r = 6.0
+    if isinstance(swatch, tuple):
+        fill, ring = swatch
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{fill}" stroke="{ring}" stroke-width="2.5"/>'
     if isinstance(swatch, int):
         return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{STONE[swatch]}" stroke="#555" stroke-width="1"/>'
     if swatch in PIECE:
