@@ -5,7 +5,8 @@ The tree lives in two preallocated arrays, one row per node:
 * ``ints[node]``: ``ACTION`` (the move leading here), ``FIRST`` (index of
   the first child, -1 while unexpanded), ``COUNT`` (number of children),
   ``MOVER`` (the player to move in this node's position, -1 at the end) and
-  ``PROVEN`` (-1 unknown, else the proven winner 0, 1 or ``DRAW``);
+  ``PROVEN`` (-1 unknown, ``PRUNED`` unknown at a node whose children leave out
+  legal moves, so never proven lost or drawn, else the proven winner 0, 1 or ``DRAW``);
 * ``flts[node]``: ``N`` visits, ``W`` reward, ``RN``/``RW`` the AMAF
   (all-moves-as-first) visits and reward; rewards count for the player who
   chose the move (the parent's ``MOVER``): 1 a win, 0.5 a draw, 0 a loss.
@@ -49,6 +50,7 @@ from ..kernels import njit
 from ..kernels import seed as seed_numba
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
+PRUNED = -2  # PROVEN of a node expanded with the game's ``search_moves``, which left out legal moves
 N, W, RN, RW = range(4)
 # meta: nodes in use, capacity, root, simulations done in the last call, AMAF stamp
 USED, CAPACITY, ROOT, SIMS, STAMP = range(5)
@@ -162,7 +164,7 @@ def _prove(ints, node):
             return True
         unknown = unknown or proven < 0
         draw = draw or proven == DRAW
-    if unknown:
+    if unknown or ints[node, PROVEN] == PRUNED:
         return False
     ints[node, PROVEN] = DRAW if draw else 1 - p
     return True
@@ -186,7 +188,7 @@ def _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, st
                     flts[i, RW] += r
 
 
-KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout"
+KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves"
                 " = GAME_RECORDS = GAME_PATTERNS = None")
 
 
@@ -207,7 +209,8 @@ def compiled_search(kernels, use_policy: bool = True):
     specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
     optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
     uniform, as for a game without one), ``recorded_playout`` and
-    ``pattern_playout`` (used only without a policy)."""
+    ``pattern_playout`` (used only without a policy), and ``search_moves``
+    (the moves the tree expands, by default ``legal``)."""
     return _module(kernels, use_policy).search
 
 
@@ -221,6 +224,7 @@ def _module(kernels, use_policy: bool):
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
     optional = [getattr(kernels, k, None) if policy is None else None for k in ("recorded_playout", "pattern_playout")]
+    optional.append(getattr(kernels, "search_moves", None))
     return _compiled(tuple(names), _where(policy or uniform_policy), *(f and _where(f) for f in optional))
 
 
@@ -231,7 +235,7 @@ def _where(f) -> tuple[str, str]:
 
 @lru_cache(maxsize=None)
 def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None,
-              patterns: tuple[str, str] | None):
+              patterns: tuple[str, str] | None, moves: tuple[str, str] | None):
     """Write the template with the kernels imported (when changed) and import it.
 
     The text carries a hash of the sources it depends on (the kernels'
@@ -239,7 +243,8 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     there rewrites the file and numba's cache (keyed by the file) recompiles."""
     template = Path(__file__).with_name("search_template.py").read_text()
     roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
-    roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns)) if f]
+    roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns),
+                                        ("search_moves", moves)) if f]
     sources = sorted(_sources({m for _, (m, _) in roles} | {__name__}))
     digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in sources)).hexdigest()[:16]
     lines = [f"# bound by compiled_search; sources {digest}"]
@@ -247,6 +252,7 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     lines += [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
     lines += [f"GAME_PATTERNS = {bool(recorded and patterns)}"]
     lines += [] if patterns else ["pattern_playout = _not_recorded"]
+    lines += [] if moves else ["search_moves = legal"]
     text = template.replace(KERNELS_LINE, "\n".join(lines))
     label = kernels[0][0].rsplit(".", 1)[-1] + "_" + hashlib.sha256(text.encode()).hexdigest()[:12]
     path = cache_dir() / f"search_{label}.py"

@@ -12,15 +12,20 @@ import numpy as np
 
 from hexarena.ai.mcts import (ACTION, ANTI, CAPACITY, COUNT, DECISIVE, DN, EXPAND, FIRST, GENERIC, GRAVE_REF, MOVER,
                               N, P_ACTION, P_COUNT, P_DRAWS, P_FIRST, P_OR, P_PARENT, P_ROOT, P_USED, PATTERNS, PN,
-                              PN_INF, PN_PATH, PROVEN, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children,
+                              PN_INF, PN_PATH, PROVEN, PRUNED, RAVE, ROOT, SIMS, SOLVER, STAMP, USED, W, _map_children,
                               _new_node, _prove, _reward, _select, _update_amaf)
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.kernels import njit, shuffle_prefix
 
 @njit
 def _expand(s, t, ints, flts, meta, node, buf):
-    """Allocate the children of ``node`` (position ``s``); False when the tree is full."""
-    n = legal(s, t, buf)
+    """Allocate the children of ``node`` (position ``s``): the game's
+    ``search_moves`` (a count below 0 says it left out legal moves: the node
+    is then never proven lost or drawn); False when the tree is full."""
+    n = search_moves(s, t, buf)
+    if n < 0:
+        n = -n
+        ints[node, PROVEN] = PRUNED
     if n == 0 or meta[USED] + n > meta[CAPACITY]:
         return False
     shuffle_prefix(buf, n)
@@ -266,4 +271,4 @@ def proof_search(root_state, t, pints, pnum, meta_p, iterations, moves, replies)
 
 # the game's kernels (numba reads globals when it compiles, after this module has run);
 # compiled_search binds them by replacing the next line
-legal = apply = playout = policy = recorded_playout = pattern_playout = GAME_RECORDS = GAME_PATTERNS = None
+legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves = GAME_RECORDS = GAME_PATTERNS = None

@@ -193,6 +193,29 @@ def legal(s, t, out):
 
 
 @njit
+def search_moves(s, t, out):
+    """The moves MCTS expands: while a growth stone is possible, the growth
+    stones and ``end`` only (a new-group stone ends the turn, so it waits
+    until the groups have grown; -count says moves were left out), else the
+    legal moves."""
+    n = t.ncells
+    if s[WINNER] >= 0 or s[TURN] <= 2:
+        return legal(s, t, out)
+    colour = mover_colour(s)
+    k, new = 0, False
+    for c in range(n):
+        kind = classify(s, t.links, n, c, colour)
+        if kind == GROWTH:
+            out[k] = c
+            k += 1
+        new = new or kind == NEW_GROUP
+    if k == 0:
+        return legal(s, t, out)
+    out[k] = n  # end
+    return -(k + 1) if new else k + 1
+
+
+@njit
 def apply(s, t, a):
     n = t.ncells
     s[PLY] += 1
@@ -221,151 +244,111 @@ def playout(s, t):
     recorded_playout(s, t, none, none)
 
 
-@njit
-def _grows(size, fill):
-    """Does the policy grow a group of ``size`` stones this turn?  Always
-    under six stones; past that, seldom, and less as the board fills."""
-    if size < 6:
-        return True
-    return np.random.random() < (0.3 if size % 6 else 0.1) * (1.0 - fill)
-
-
-@njit
-def _extends_line(s, links, c, colour):
-    """Would a stone on c continue a line of two of ``colour``?"""
-    for d in range(6):
-        m = links[c, d]
-        if s[BOARD + m] == colour and s[BOARD + links[m, d]] == colour:
-            return True
-    return False
-
-
-@njit
-def _growth_cell(s, t, start, colour):
-    """A cell where a growth stone would grow the group of ``start``, found
-    going round the group's stones from ``start`` (its latest stone): the
-    first candidates met, one continuing a line of two preferred; -1 if the
-    group cannot grow (walled in, or every cell next to it would grow a
-    group that already grew)."""
-    n, links = t.ncells, t.links
-    nxt = _offsets(n)[5]
-    found, line_cell, other_cell = 0, -1, -1
-    x = start
-    while True:
-        for d in range(6):
-            c = links[x, d]
-            if s[BOARD + c] == 0 and classify(s, links, n, c, colour) == GROWTH:
-                found += 1
-                if _extends_line(s, links, c, colour):
-                    line_cell = c
-                elif np.random.randint(0, found) == 0:
-                    other_cell = c
-        x = s[nxt + x]
-        if x == start or line_cell >= 0 or found >= 3:
-            break
-    if line_cell >= 0 and (other_cell < 0 or np.random.random() < 0.7):
-        return line_cell
-    return other_cell
-
-
-@njit
+@inline
 def _take(pool, where, k, c):
-    """Remove cell c from the first k entries of ``pool`` (``where`` its
-    index there); returns the new k."""
+    """Remove c from the set ``pool[:k]`` (``where[c]`` its index there, -1
+    when absent); returns the new k."""
+    i = where[c]
+    if i < 0:
+        return k
     k -= 1
     last = pool[k]
-    pool[where[c]], where[last] = last, where[c]
+    pool[i], where[last] = last, i
+    where[c] = -1
+    return k
+
+
+@inline
+def _add(pool, where, k, c):
+    """Add c to the set ``pool[:k]`` unless there; returns the new k."""
+    if where[c] >= 0:
+        return k
+    pool[k], where[c] = c, k
+    return k + 1
+
+
+@njit
+def _landed(s, links, c, colour, pool, where, k, front, fwhere, fk):
+    """Book a stone of ``colour`` on c: it leaves the empty cells and both
+    frontiers, and its empty neighbours join its colour's frontier."""
+    k = _take(pool, where, k, c)
+    for row in range(2):
+        fk[row] = _take(front[row], fwhere[row], fk[row], c)
+    row = colour - 1
+    for d in range(6):
+        m = links[c, d]
+        if s[BOARD + m] == 0:
+            fk[row] = _add(front[row], fwhere[row], fk[row], m)
     return k
 
 
 @njit
-def _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, written):
-    """One turn of the playout policy: each of the mover's start-of-turn
-    groups that wants to grow (:func:`_grows`) grows by a stone next to it,
-    then a new group with a chance that falls as the board fills, then
-    ``end`` if the turn is still open.  ``groups[colour - 1, :ngroups[colour
-    - 1]]`` lists the colour's groups (roots; stale entries are dropped
-    here).  Returns (empty cells left in ``pool``, written)."""
+def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers, written):
+    """One turn of the playout policy: every start-of-turn group of the
+    mover grows by one stone (the first cell of its colour's frontier, taken
+    from a random place in it, that is a growth stone), then a new group on
+    a random empty cell where one may go (eight tries), else ``end``.
+    Returns (empty cells left in ``pool``, written)."""
     n, links = t.ncells, t.links
-    par, when, grown, size, tlist, _ = _offsets(n)
-    mover, turn, colour = s[TO_MOVE], s[TURN], mover_colour(s)
-    fill = 1.0 - k / n
+    mover, colour = s[TO_MOVE], mover_colour(s)
     row = colour - 1
-    kept = 0
-    for i in range(ngroups[row]):
-        r = groups[row, i]
-        if s[par + r] == r:
-            groups[row, kept] = r
-            kept += 1
-    ngroups[row] = kept
-    first = np.random.randint(0, kept) if kept else 0
-    for i in range(kept):
-        r = groups[row, (first + i) % kept]
-        if s[when + r] == turn or s[grown + r] == turn or not _grows(s[size + r], fill):
-            continue
-        c = _growth_cell(s, t, tip[r], colour)
-        if c >= 0:
+    count = fk[row]
+    scratch[:count] = front[row, :count]
+    first = np.random.randint(0, count) if count else 0
+    for i in range(count):
+        c = scratch[(first + i) % count]
+        if classify(s, links, n, c, colour) == GROWTH:
             _place(s, t, c, colour, GROWTH)
             s[PLY] += 1
             written = note(actions, movers, written, c, mover)
-            k = _take(pool, where, k, c)
-    placed, a = s[TCOUNT], n  # 'end' (a pass if nothing was placed), unless a new group ends the turn
-    if k and np.random.random() < 0.6 * (1.0 - fill) ** 2:
-        for _ in range(8):
-            c = pool[np.random.randint(0, k)]
-            if classify(s, links, n, c, colour) == NEW_GROUP:
-                a = c
-                k = _take(pool, where, k, c)
-                placed += 1
-                break
+            k = _landed(s, links, c, colour, pool, where, k, front, fwhere, fk)
+    a = n  # 'end' (a pass if nothing was placed), unless a new group ends the turn
+    for _ in range(8 if k else 0):
+        c = pool[np.random.randint(0, k)]
+        if classify(s, links, n, c, colour) == NEW_GROUP:
+            a = c
+            k = _landed(s, links, c, colour, pool, where, k, front, fwhere, fk)
+            break
     written = note(actions, movers, written, a, mover)
     apply(s, t, a)
-    for i in range(placed):  # this turn's stones: their group grows from them next; new roots join the list
-        c = s[tlist + i]
-        tip[_root(s, par, c, False)] = c
-        if s[par + c] == c:
-            groups[row, ngroups[row]] = c
-            ngroups[row] += 1
     return k, written
 
 
 @njit
 def recorded_playout(s, t, actions, movers):
     """Play to the end by the policy (a random opening stone and choice, then
-    :func:`_policy_turn`), writing each action and its mover into ``actions``
-    and ``movers`` while they have room; returns the number written."""
-    n = t.ncells
-    par, when, _, _, _, _ = _offsets(n)
+    :func:`_policy_turn` until both pass), writing each action and its mover
+    into ``actions`` and ``movers`` while they have room; returns the number
+    written."""
+    n, links = t.ncells, t.links
     pool = np.empty(n, dtype=np.int32)
-    where = np.empty(n + 1, dtype=np.int32)
-    groups = np.empty((2, n), dtype=np.int32)
-    ngroups = np.zeros(2, dtype=np.int32)
-    tip = np.arange(n, dtype=np.int32)
+    where = np.full(n + 1, -1, dtype=np.int32)
+    front = np.empty((2, n), dtype=np.int32)  # per colour: empty cells next to its stones
+    fwhere = np.full((2, n + 1), -1, dtype=np.int32)
+    fk = np.zeros(2, dtype=np.int32)
+    scratch = np.empty(n, dtype=np.int32)
     k = 0
     for c in range(n):
-        colour = s[BOARD + c]
-        if colour == 0:
-            pool[k], where[c] = c, k
-            k += 1
-        elif s[par + c] == c and s[when + c] != s[TURN]:
-            groups[colour - 1, ngroups[colour - 1]] = c
-            ngroups[colour - 1] += 1
+        if s[BOARD + c] == 0:
+            k = _add(pool, where, k, c)
+            for d in range(6):
+                colour = s[BOARD + links[c, d]]
+                if colour == BLACK or colour == WHITE:
+                    fk[colour - 1] = _add(front[colour - 1], fwhere[colour - 1], fk[colour - 1], c)
     written = 0
     while s[WINNER] < 0:
         if s[TURN] <= 2:
             a = pool[np.random.randint(0, k)] if s[TURN] == 1 else n + 1 + np.random.randint(0, 2)
             if s[TURN] == 1:
-                k = _take(pool, where, k, a)
-                groups[WHITE - 1, ngroups[WHITE - 1]] = a
-                ngroups[WHITE - 1] += 1
+                k = _landed(s, links, a, WHITE, pool, where, k, front, fwhere, fk)
             written = note(actions, movers, written, a, s[TO_MOVE])
             apply(s, t, a)
         else:
-            k, written = _policy_turn(s, t, pool, where, groups, ngroups, tip, k, actions, movers, written)
+            k, written = _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers, written)
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, search_moves=search_moves)
 
 
 class Lhexus(Game):
