@@ -555,3 +555,22 @@ def test_specialised_search_depends_on_every_module_the_kernels_use():
     from hexarena.ai import mcts
     files = {f.replace("\\", "/").rsplit("/hexarena/", 1)[-1] for f in mcts._sources({"hexarena.games.lhexus"})}
     assert {"games/lhexus.py", "games/lhexus_scoring.py", "games/lisbon.py", "kernels.py"} <= files
+
+
+@pytest.mark.parametrize("pruned", [False, True])
+def test_a_pruned_node_is_never_proven_lost(pruned):
+    """A node expanded with a game's ``search_moves`` that left out legal
+    moves is not lost when the children it has all lose: a left-out move
+    might not."""
+    from hexarena.ai.mcts import COUNT, FIRST, MOVER, PROVEN, PRUNED, _new_node, _prove, new_tree
+
+    ints, flts, meta = new_tree(8)
+    ints[0, MOVER], ints[0, FIRST], ints[0, COUNT] = 0, 1, 2  # two children
+    for action in (3, 4):
+        child = _new_node(ints, flts, meta, action)
+        ints[child, PROVEN] = 1  # both won by the opponent
+    ints[0, PROVEN] = PRUNED if pruned else -1
+    assert _prove(ints, 0) is not pruned
+    assert ints[0, PROVEN] == (PRUNED if pruned else 1)
+    ints[2, PROVEN] = 0  # a move the node's mover wins by proves it either way
+    assert _prove(ints, 0) and ints[0, PROVEN] == 0

@@ -9,6 +9,7 @@ import pytest
 
 import hexarena
 from hexarena import IllegalMove
+from hexarena.games import lhexus
 
 from .playout_checks import check_recorded_playout
 
@@ -293,15 +294,65 @@ def test_recorded_playout_is_the_game(size):
         assert count <= hexarena.load("lhexus", size=size).max_game_length
 
 
-def test_playouts_end_in_sensible_length():
+def test_playouts_fill_the_board():
+    """The policy grows every group each turn and adds a new group while one
+    fits, as real games do: random games end with the board (nearly) full."""
     game = hexarena.load("lhexus")
+    n = game.topology.ncells
     actions, movers = np.empty(1000, np.int32), np.empty(1000, np.int32)
     hexarena.kernels.seed(1)
-    lengths = []
-    for _ in range(200):
+    lengths, empty = [], []
+    for _ in range(100):
         s = game.new_state().array.copy()
         lengths.append(game.kernels.recorded_playout(s, game.tables, actions, movers))
-    assert 100 < np.mean(lengths) < 300 and max(lengths) <= game.max_game_length
+        empty.append(int(np.sum(game.stones(s) == 0)))
+    assert n < np.mean(lengths) < 1.3 * n and max(lengths) <= game.max_game_length
+    assert np.mean(empty) < 0.02 * n
+
+
+def test_result_orders_as_the_exact_scores():
+    """The game's end compares a greedy packing of the player with more
+    stones with the other's exact score before it packs exactly: the winner
+    is the exact scores' all the same, on boards from even to lopsided."""
+    game = hexarena.load("lhexus", size=6)
+    n = game.topology.ncells
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        s = game.new_state().array.copy()
+        black = rng.random(n) < rng.uniform(0.2, 0.8)
+        s[lhexus.BOARD: lhexus.BOARD + n] = np.where(black, lhexus.BLACK, lhexus.WHITE)
+        s[lhexus.STONES], s[lhexus.STONES + 1] = black.sum(), n - black.sum()
+        b, w = lhexus._result(s, game.tables)
+        eb, ew = lhexus.final_scores(s, game.tables)
+        assert np.sign(b - w) == np.sign(eb - ew)
+        assert (b, w) == (eb, ew) or (b > w) == (black.sum() >= n - black.sum())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_search_moves_are_growth_first(seed):
+    """MCTS expands the growth stones and ``end`` while a growth stone is
+    possible (a negative count: new groups left out), else every legal move."""
+    game = hexarena.load("lhexus", size=5)
+    state, rng = game.new_state(), random.Random(seed)
+    out = np.empty(game.num_actions, np.int32)
+    n = game.topology.ncells
+    seen = set()
+    while not state.is_over():
+        legal = state.legal_actions()
+        count = game.kernels.search_moves(state.array, game.tables, out)
+        moves = set(out[:abs(count)].tolist())
+        colour = lhexus.mover_colour(state.array)
+        growth = {c for c in legal if c < n and lhexus.classify(state.array, game.tables.links, n, c, colour)
+                  == lhexus.GROWTH}
+        if state.turn > 2 and growth:
+            assert moves == growth | {n}
+            assert (count < 0) == (len(legal) > len(moves))
+            seen.add("pruned" if count < 0 else "growth")
+        else:
+            assert count == len(legal) and moves == set(legal)
+            seen.add("legal")
+        state.apply(rng.choice(legal))
+    assert {"pruned", "legal"} <= seen
 
 
 def test_notation_sample_game_replays():

@@ -10,7 +10,7 @@ import pytest
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from hexarena.board import hexhex
-from hexarena.games.lhexus_scoring import LINE, RING, TRIANGLE, owned_configs, score, tables
+from hexarena.games.lhexus_scoring import LINE, RING, TRIANGLE, greedy_packing, owned_configs, score, tables
 
 
 def cube(topo, cells):
@@ -145,6 +145,15 @@ def test_greedy_is_wrong():
             check_packing(t, stones, exact, packing)
             return
     raise AssertionError("no board where greedy is wrong")
+
+
+def test_greedy_packing_is_first_fit():
+    topo = hexhex(6)
+    t = tables(topo)
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        stones = rng.random(topo.ncells) < rng.uniform(0.3, 1.0)
+        assert greedy_packing(stones, t.configs) == greedy(t, stones) <= score(t, stones)[0]
 
 
 def test_greedy_is_wrong_by_hand():

@@ -38,7 +38,7 @@ from ..board import hexhex
 from ..kernels import inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
-from .lhexus_scoring import best_packing, configurations
+from .lhexus_scoring import best_packing, configurations, greedy_packing
 from .lisbon import Lisbon, _root
 
 # state layout after the shared header
@@ -111,9 +111,25 @@ def final_scores(s, t):
 
 
 @njit
+def _result(s, t):
+    """(black's, white's) values whose order decides the game: their scores,
+    except when a greedy packing of the player with more stones already
+    beats the other's exact score (then that packing's size stands for his
+    score: lopsided boards, whose exact packing can be slow)."""
+    board = s[BOARD: BOARD + t.ncells]
+    out = np.empty(t.ncells // 6 + 1, dtype=np.int32)
+    dense = BLACK if s[STONES] >= s[STONES + 1] else WHITE
+    other = best_packing(board == 3 - dense, t.configs, out)
+    mine = greedy_packing(board == dense, t.configs)
+    if mine <= other:
+        mine = best_packing(board == dense, t.configs, out)
+    return (mine, other) if dense == BLACK else (other, mine)
+
+
+@njit
 def _finish(s, t):
     """End the game: higher score, then fewer stones, else a draw."""
-    b, w = final_scores(s, t)
+    b, w = _result(s, t)
     if b == w:
         b, w = s[STONES + 1], s[STONES]  # fewer stones wins: compare the other's count
     s[TO_MOVE] = -1
