@@ -28,7 +28,11 @@ also writes each move and its mover into the two int32 arrays while they
 have room (RAVE needs the moves; without it MCTS plays step by step).
 ``pattern_playout(s, t, actions, movers) -> count``, the same with the
 game's local replies (Projective Hex's bridge saves), is what MCTS plays
-with ``Config.patterns`` (on in ``enhanced``).
+with ``Config.patterns`` (on in ``enhanced``).  ``search_moves(s, t, out) ->
+count`` writes the moves the MCTS tree expands, a subset of the legal ones
+(Lhexus: the growth stones first, since a new group ends the turn); it
+returns ``-count`` when it left legal moves out, and the search then never
+proves that node lost or drawn.
 """
 
 from __future__ import annotations

@@ -477,7 +477,7 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     return suffix[0]
 
 
-SMALL = 24  # components up to this many configurations: a bit-mask search
+SMALL = 62  # components up to this many configurations: a bit-mask search
 
 
 @njit
