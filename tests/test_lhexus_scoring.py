@@ -10,7 +10,8 @@ import pytest
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from hexarena.board import hexhex
-from hexarena.games.lhexus_scoring import LINE, RING, TRIANGLE, greedy_packing, owned_configs, score, tables
+from hexarena.games.lhexus_scoring import (LINE, RING, TRIANGLE, greedy_packing, owned_by_colour, owned_configs,
+                                            score, tables)
 
 
 def cube(topo, cells):
@@ -147,13 +148,25 @@ def test_greedy_is_wrong():
     raise AssertionError("no board where greedy is wrong")
 
 
+def test_owned_by_colour_is_owned_configs_of_each():
+    topo = hexhex(6)
+    t = tables(topo)
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        board = rng.integers(0, 3, topo.ncells).astype(np.int32)
+        black, white = owned_by_colour(board, t.configs, 1, 2)
+        assert list(black) == list(owned_configs(board == 1, t.configs))
+        assert list(white) == list(owned_configs(board == 2, t.configs))
+
+
 def test_greedy_packing_is_first_fit():
     topo = hexhex(6)
     t = tables(topo)
     rng = np.random.default_rng(5)
     for _ in range(100):
         stones = rng.random(topo.ncells) < rng.uniform(0.3, 1.0)
-        assert greedy_packing(stones, t.configs) == greedy(t, stones) <= score(t, stones)[0]
+        assert greedy_packing(owned_configs(stones, t.configs), t.configs, topo.ncells) == greedy(t, stones) \
+            <= score(t, stones)[0]
 
 
 def test_greedy_is_wrong_by_hand():

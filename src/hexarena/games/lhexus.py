@@ -38,7 +38,7 @@ from ..board import hexhex
 from ..kernels import inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
-from .lhexus_scoring import best_packing, configurations, greedy_packing
+from .lhexus_scoring import best_packing, configurations, greedy_packing, owned_by_colour, pack
 from .lisbon import Lisbon, _root
 
 # state layout after the shared header
@@ -105,9 +105,10 @@ def classify(s, links, n, c, colour):
 @njit
 def final_scores(s, t):
     """(black's score, white's score): maximum disjoint configurations."""
-    board = s[BOARD: BOARD + t.ncells]
-    out = np.empty(t.ncells // 6 + 1, dtype=np.int32)
-    return best_packing(board == BLACK, t.configs, out), best_packing(board == WHITE, t.configs, out)
+    n = t.ncells
+    out = np.empty(n // 6 + 1, dtype=np.int32)
+    black, white = owned_by_colour(s[BOARD: BOARD + n], t.configs, BLACK, WHITE)
+    return pack(black, t.configs, n, out), pack(white, t.configs, n, out)
 
 
 @njit
@@ -116,14 +117,15 @@ def _result(s, t):
     except when a greedy packing of the player with more stones already
     beats the other's exact score (then that packing's size stands for his
     score: lopsided boards, whose exact packing can be slow)."""
-    board = s[BOARD: BOARD + t.ncells]
-    out = np.empty(t.ncells // 6 + 1, dtype=np.int32)
+    n = t.ncells
+    out = np.empty(n // 6 + 1, dtype=np.int32)
     dense = BLACK if s[STONES] >= s[STONES + 1] else WHITE
-    other = best_packing(board == 3 - dense, t.configs, out)
-    mine = greedy_packing(board == dense, t.configs)
-    if mine <= other:
-        mine = best_packing(board == dense, t.configs, out)
-    return (mine, other) if dense == BLACK else (other, mine)
+    mine, theirs = owned_by_colour(s[BOARD: BOARD + n], t.configs, dense, 3 - dense)
+    other = pack(theirs, t.configs, n, out)
+    best = greedy_packing(mine, t.configs, n)
+    if best <= other:
+        best = pack(mine, t.configs, n, out)
+    return (best, other) if dense == BLACK else (other, best)
 
 
 @njit

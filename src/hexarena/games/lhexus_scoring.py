@@ -119,20 +119,44 @@ def owned_configs(owned: np.ndarray, configs: np.ndarray) -> np.ndarray:
 
 
 @njit
-def greedy_packing(owned: np.ndarray, configs: np.ndarray) -> int:
-    """A lower bound of :func:`best_packing`, fast: the configurations inside
-    ``owned`` taken in table order whenever they miss the ones taken."""
-    free = owned.copy()
-    count = 0
+def owned_by_colour(board: np.ndarray, configs: np.ndarray, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`owned_configs` of colours ``a`` and ``b`` of ``board`` in one pass."""
+    ids_a = np.empty(configs.shape[0], dtype=np.int32)
+    ids_b = np.empty(configs.shape[0], dtype=np.int32)
+    ma = mb = 0
     for k in range(configs.shape[0]):
+        colour = board[configs[k, 0]]
+        if colour != a and colour != b:
+            continue
+        j = 1
+        while j < 6 and board[configs[k, j]] == colour:
+            j += 1
+        if j < 6:
+            continue
+        if colour == a:
+            ids_a[ma] = k
+            ma += 1
+        else:
+            ids_b[mb] = k
+            mb += 1
+    return ids_a[:ma], ids_b[:mb]
+
+
+@njit
+def greedy_packing(cand: np.ndarray, configs: np.ndarray, ncells: int) -> int:
+    """A lower bound of :func:`pack`, fast: the configurations ``cand`` taken
+    in order whenever they miss the ones taken."""
+    used = np.zeros(ncells, dtype=np.bool_)
+    count = 0
+    for k in cand:
         ok = True
         for j in range(6):
-            if not free[configs[k, j]]:
+            if used[configs[k, j]]:
                 ok = False
                 break
         if ok:
             for j in range(6):
-                free[configs[k, j]] = False
+                used[configs[k, j]] = True
             count += 1
     return count
 
@@ -565,11 +589,16 @@ def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int
     """The maximum number of pairwise disjoint configurations inside
     ``owned`` (bool[n]); writes one maximum packing (configuration ids) to
     ``out[:count]`` (``out`` needs n // 6 entries)."""
-    n = owned.shape[0]
-    cand = owned_configs(owned, configs)
+    return pack(owned_configs(owned, configs), configs, owned.shape[0], out)
+
+
+@njit
+def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray) -> int:
+    """:func:`best_packing` of the configurations ``cand`` (ids in
+    increasing order) on a board of ``ncells`` cells."""
     if cand.shape[0] == 0:
         return 0
-    roots = _components(cand, configs, n)
+    roots = _components(cand, configs, ncells)
     local = np.empty(0, dtype=np.int32)
     total = 0
     i = 0
@@ -584,7 +613,7 @@ def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int
             total += _small_pack(cand[i:j], configs, out[total:])
         else:
             if local.shape[0] == 0:
-                local = np.full(n, -1, dtype=np.int32)
+                local = np.full(ncells, -1, dtype=np.int32)
             total += _pack(cand[i:j], configs, local, out[total:])
         i = j
     return total
