@@ -144,7 +144,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from .server.main import ServeError, serve
 
     try:
-        return serve(args.host, args.port, args.db, args.workers, out)
+        return serve(args.host, args.port, args.db, args.workers, out, args.reports)
     except ServeError as e:
         raise UsageError(str(e)) from None
 
@@ -296,6 +296,8 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
                     help="SQLAlchemy URL (default sqlite:///data/hexarena.db; postgresql+psycopg://... for several "
                          "processes)")
     sp.add_argument("--workers", type=worker_count, default=1, help="server processes (PostgreSQL only)")
+    sp.add_argument("--reports", default="data/reports", metavar="DIR",
+                    help="analysis reports shown at /reports (default data/reports)")
 
     sp = command("analyze", "balance metrics from self-play: an HTML and JSON report (docs/analysis.md)",
                  cmd_analyze, game=True)

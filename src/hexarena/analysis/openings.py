@@ -9,7 +9,7 @@ the player who made the choice did.
 
 >>> games = [{"moves": ["A", "B", "C", "black", "D"], "movers": [0, 0, 0, 1, 0], "winner": 1},
 ...          {"moves": ["A", "B", "C", "white", "D"], "movers": [0, 0, 0, 1, 1], "winner": 0}]
->>> [(row["choice"], row["games"], row["chooser_wins"]["count"]) for row in choices("projective-hex", games)["rows"]]
+>>> [(row["choice"], row["games"], row["chooser_wins"]["count"]) for row in choices("projective-hex", {}, games)["rows"]]
 [('black', 1, 1), ('white', 1, 0)]
 """
 
@@ -21,34 +21,36 @@ from typing import Any, Sequence
 from .metrics import proportion
 
 PROTOCOL_WORDS: dict[str, tuple[str, ...]] = {
-    "projective-hex": ("swap", "black", "white"),
     "lhexus": ("accept", "decline"),
     "weituweiqi": ("block",),
 }
+PROJECTIVE_WORDS = {"none": (), "swap": ("swap",), "cut-and-choose": ("black", "white")}
 NONE = "(none)"  # the protocol's word never played: no swap, an auction lost before a block
 
 
-def protocol_words(game: str) -> tuple[str, ...]:
+def protocol_words(game: str, options: dict[str, Any]) -> tuple[str, ...]:
+    """The opening protocol's words in ``game`` with ``options``."""
+    if game == "projective-hex":
+        return PROJECTIVE_WORDS[options.get("opening", "cut-and-choose")]
     return PROTOCOL_WORDS.get(game, ())
 
 
-def first_choice(game: str, result: dict[str, Any]) -> tuple[str, int | None, int | None]:
-    """(word, ply, seat) of the game's first protocol move, or (NONE, None, None)."""
-    words = protocol_words(game)
+def first_choice(words: tuple[str, ...], result: dict[str, Any]) -> tuple[str, int | None, int | None]:
+    """(word, ply, seat) of the game's first protocol move (one of ``words``), or (NONE, None, None)."""
     for ply, move in enumerate(result["moves"]):
         if move in words:
             return move, ply, result["movers"][ply]
     return NONE, None, None
 
 
-def choices(game: str, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def choices(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Per protocol word (and none): games, share, mean ply, the choosers' seats and wins."""
-    words = protocol_words(game)
+    words = protocol_words(game, options)
     if not words:
-        return {"available": False, "reason": f"{game} has no opening protocol"}
+        return {"available": False, "reason": f"{game} has no opening protocol with these options"}
     groups: dict[str, list[tuple[int | None, int | None, dict[str, Any]]]] = {}
     for r in results:
-        word, ply, seat = first_choice(game, r)
+        word, ply, seat = first_choice(words, r)
         groups.setdefault(word, []).append((ply, seat, r))
     rows = []
     for word in (*words, NONE):

@@ -11,12 +11,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 @contextmanager
 def rich_progress(description: str) -> Iterator[Callable[[int, int], Callable[[], None]]]:
-    """Yields ``start(total, done)``, which shows the bar and returns the per-game callback."""
+    """Yields ``start(total, done)``, which shows the bar (nothing is shown before) and
+    returns the per-game callback."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
-        def start(total: int, done: int) -> Callable[[], None]:
-            task = bar.add_task(description, total=total, completed=done)
-            return lambda: bar.advance(task)
+    bar = Progress(*columns, console=Console(stderr=True), transient=False)
 
+    def start(total: int, done: int) -> Callable[[], None]:
+        bar.start()
+        task = bar.add_task(description, total=total, completed=done)
+        return lambda: bar.advance(task)
+
+    try:
         yield start
+    finally:
+        if bar.live.is_started:
+            bar.stop()

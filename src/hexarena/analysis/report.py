@@ -23,7 +23,7 @@ def set_metrics(game: str, options: dict[str, Any], results: Sequence[dict[str, 
     """Every metric of one option set's games (``results`` sorted by index)."""
     return {"outcomes": metrics.outcomes(results), "lengths": metrics.lengths(results),
             "branching": metrics.branching(results), "decisiveness": metrics.decisiveness(results, searching),
-            "openings": openings.choices(game, results), "first_moves": metrics.first_moves(results),
+            "openings": openings.choices(game, options, results), "first_moves": metrics.first_moves(results),
             "representative": representative(game, options, results, agents)}
 
 
