@@ -19,7 +19,7 @@ import hexarena
 
 from . import report as reports
 from .agents import AgentSpec
-from .backends import run_tasks
+from .backends import default_workers, run_tasks
 from .selfplay import GameTask, game_seeds
 from .store import RunStore
 
@@ -117,9 +117,10 @@ def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: i
     per_set = [reports.set_metrics(settings["game"], opts, [finished[(k, i)] for i in range(games)], searching,
                                    settings["agents"])
                for k, opts in enumerate(settings["sets"])]
-    run = {"played": len(todo), "seconds": seconds, "backend": backend, "workers": workers, "command": command,
-           "game_seconds": round(sum(finished[(k, i)]["seconds"] for k in range(len(sets)) for i in range(games)),
-                                 2)}
+    used = [finished[(k, i)] for k in range(len(sets)) for i in range(games)]
+    run = {"played": len(todo), "seconds": seconds, "backend": backend, "workers": workers or (default_workers() if backend == "local" else None),
+           "command": command, "game_seconds": round(sum(r["seconds"] for r in used), 2),
+           "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2)}
     report = reports.build({**settings, "games": games, "reproducible": all(a.reproducible for a in agents)},
                            settings["labels"], per_set, run)
     reports.write(report, out)

@@ -1,6 +1,7 @@
-"""The report of a run: every number as JSON (``report.json``) and a
+"""The report of a run: every number as JSON (``report.json``), a
 self-contained HTML page (``report.html``: tables, PNG plots embedded in
-base64, the representative game's SVG inline; no network)."""
+base64, the representative game's SVG inline; no network) and the plots
+as PNG files (``plot-NAME.png``)."""
 
 from __future__ import annotations
 
@@ -60,11 +61,14 @@ def title(settings: dict[str, Any], labels: Sequence[str]) -> str:
 
 
 def write(report: dict[str, Any], directory: str | Path) -> tuple[Path, Path]:
-    """Write report.json and report.html into ``directory``; their paths."""
+    """Write report.json, report.html and the plots into ``directory``; the first two's paths."""
     directory = Path(directory)
     j, h = directory / JSON_NAME, directory / HTML_NAME
     j.write_text(json.dumps(report, indent=1) + "\n")
-    h.write_text(render_html(report))
+    figs = figures(report)
+    for name, png in figs.items():
+        (directory / f"plot-{name}.png").write_bytes(png)
+    h.write_text(render_html(report, figs))
     return j, h
 
 
@@ -220,14 +224,15 @@ def _settings(report: dict[str, Any]) -> str:
             ["reproducible", "yes (same seed, same numbers)" if report["reproducible"]
              else "no: a time-budget agent's moves depend on the machine's speed"],
             ["this run", _esc(f"{run['played']} games played in {run['seconds']} s, backend {run['backend']}, "
-                              f"{run['workers']} workers")],
+                              f"{run['workers']} workers; all the report's games took {run['game_cpu_seconds']} "
+                              f"CPU seconds")],
             ["command", f"<code>{_esc(run['command'])}</code>"]]
     return "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
 
 
-def render_html(report: dict[str, Any]) -> str:
-    """The report as one self-contained HTML page."""
-    figs = figures(report)
+def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) -> str:
+    """The report as one self-contained HTML page (``figs``: its plots, made if not given)."""
+    figs = figures(report) if figs is None else figs
     sections = [
         ("Summary", _summary(report)),
         ("Outcomes", f"<p class='note'>{NOTES['outcomes']}</p>" + _img(figs.get("outcomes"), "outcomes")),

@@ -50,7 +50,7 @@ def game_seeds(seed: int, options: dict[str, Any], index: int) -> tuple[int, int
 def play_task(task: GameTask) -> dict[str, Any]:
     """Play the task's game; its moves, the legal move count and mover before each
     move, the mover's search value where its agent has one, and the winner (a seat)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
     by_seat = (0, 1) if a_seat == 0 else (1, 0)  # seat -> agent (0 = A, 1 = B)
@@ -75,7 +75,8 @@ def play_task(task: GameTask) -> dict[str, Any]:
         moves.append(move)
     return {"set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds),
             "moves": moves, "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
-            "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4)}
+            "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4),
+            "cpu_seconds": round(time.process_time() - cpu, 4)}
 
 
 def _scores(state) -> list[float] | None:
