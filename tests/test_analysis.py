@@ -12,7 +12,7 @@ import pytest
 from hexarena.analysis import lab, metrics, openings
 from hexarena.analysis.agents import parse_agent, parse_agents
 from hexarena.analysis.backends import run_tasks
-from hexarena.analysis.selfplay import GameTask, game_seeds, play_task
+from hexarena.analysis.selfplay import GameTask, game_seeds, play_task, without_timing
 from hexarena.analysis.store import GAMES, RunStore
 from hexarena.cli import main
 
@@ -133,9 +133,8 @@ def test_opening_choices():
 # runs ----------------------------------------------------------------------------------
 def test_play_task_is_reproducible():
     task = GameTask(0, 1, "projective-hex", {"size": 2, "opening": "swap"}, ("mcts:uct:sims=30", "random"), (7, 8))
-    first = play_task(task)
-    again = play_task(task)
-    first.pop("seconds"), again.pop("seconds")
+    first = without_timing(play_task(task))
+    again = without_timing(play_task(task))
     assert first == again and first["a_seat"] == 1
     assert all(v is None for v, m in zip(first["values"], first["movers"]) if m == 0)  # B (random) at seat 0
     assert all(0 <= v <= 1 for v, m in zip(first["values"], first["movers"]) if m == 1)
@@ -220,8 +219,7 @@ def test_ray_backend_matches_local():
     tasks = lab.tasks_of(settings, 3, set())
 
     def by_index(results):
-        return sorted(({k: v for k, v in r.items() if k != "seconds"} for r in results),
-                      key=lambda r: (r["set"], r["index"]))
+        return sorted(map(without_timing, results), key=lambda r: (r["set"], r["index"]))
 
     local = by_index(run_tasks(tasks, "local", workers=1))
     assert not ray.is_initialized()

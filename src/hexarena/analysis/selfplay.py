@@ -23,6 +23,14 @@ import hexarena
 from .agents import parse_agent
 
 
+TIMING = ("seconds", "cpu_seconds")  # the result's fields that vary between runs of the same task
+
+
+def without_timing(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` without its timing: what the same task always gives."""
+    return {k: v for k, v in result.items() if k not in TIMING}
+
+
 @dataclass(frozen=True)
 class GameTask:
     """Game ``index`` of option set ``set_index``; agent A takes seat ``index % 2``."""
