@@ -63,7 +63,7 @@ def parse_agent(text: str) -> AgentSpec:
 
 def parse_agents(text: str) -> tuple[AgentSpec, AgentSpec]:
     """``A,B`` (or one spec for both sides) as two AgentSpecs."""
-    parts = [p for p in text.split(",")]
+    parts = text.split(",")
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:
