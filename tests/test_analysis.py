@@ -109,6 +109,13 @@ def test_outcomes_lengths_and_branching():
     assert b["mean_by_ply"] == [10, 9, 8, 7] and b["games_by_ply"] == [3, 3, 2, 1]
 
 
+def test_diversity():
+    results = [game(list("abcde"), [0, 1, 0, 1, 0], 0), game(list("abcdf"), [0, 1, 0, 1, 0], 0),
+               game(list("abcde"), [0, 1, 0, 1, 0], 0), game(list("xbcd"), [0, 1, 0, 1], 1)]
+    assert metrics.diversity(results) == {"games": 4, "distinct_games": 3, "opening_plies": 4,
+                                          "distinct_openings": 2}
+
+
 def test_decisiveness():
     assert metrics.decided_ply([0.5, 0.95, 0.7, 0.92, 1.0], [0, 2, 4, 6, 8]) == 6
     assert metrics.decided_ply([0.95, 0.5], [1, 3]) is None
@@ -173,7 +180,7 @@ def test_a_run_directory_refuses_other_settings(tmp_path):
 
 
 def test_random_agents_report_no_decisiveness(tmp_path):
-    report = lab.analyze("lhexus", {"size": "3"}, [], 4, parse_agents("random"), 1, tmp_path)
+    report = lab.analyze("lhexus", {"size": "3"}, [], 4, parse_agents("random"), 1, tmp_path, workers=1)
     m = report["sets"][0]["metrics"]
     assert not m["decisiveness"]["available"]
     assert {r["choice"] for r in m["openings"]["rows"]} <= {"accept", "decline"}

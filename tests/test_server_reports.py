@@ -17,7 +17,7 @@ from hexarena.server import create_app
 def reports(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("reports")
     lab.analyze("projective-hex", {"size": "2"}, ["opening=none,swap"], 2, parse_agents("random"), 1,
-                root / "ph-openings")
+                root / "ph-openings", workers=1)
     (root / "half-done").mkdir()  # a run directory without a report yet
     (root / "half-done" / "run.json").write_text("{}")
     return root

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 Z95 = 1.959964
 DECISIVE = 0.9  # the winner's search value that counts as "decided"
 DECILES = 10
+OPENING_PLIES = 4  # the moves that make an "opening" when counting distinct ones
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -144,6 +145,15 @@ def decisiveness(results: Sequence[dict[str, Any]], searching: tuple[bool, bool]
 def _decile_counts(fractions: Sequence[float]) -> list[int]:
     counts = Counter(min(DECILES - 1, int(f * DECILES)) for f in fractions)
     return [counts[d] for d in range(DECILES)]
+
+
+def diversity(results: Sequence[dict[str, Any]], opening_plies: int = OPENING_PLIES) -> dict[str, Any]:
+    """Distinct games and distinct openings (first ``opening_plies`` moves): few of them mean the
+    agents repeat themselves and the games are not independent samples of the game."""
+    games = {tuple(r["moves"]) for r in results}
+    openings = {tuple(r["moves"][:opening_plies]) for r in results}
+    return {"games": len(results), "distinct_games": len(games), "opening_plies": opening_plies,
+            "distinct_openings": len(openings)}
 
 
 def first_moves(results: Sequence[dict[str, Any]], top: int = 12) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ def set_metrics(game: str, options: dict[str, Any], results: Sequence[dict[str, 
     return {"outcomes": metrics.outcomes(results), "lengths": metrics.lengths(results),
             "branching": metrics.branching(results), "decisiveness": metrics.decisiveness(results, searching),
             "openings": openings.choices(game, options, results), "first_moves": metrics.first_moves(results),
+            "diversity": metrics.diversity(results),
             "representative": representative(game, options, results, agents)}
 
 
@@ -56,8 +57,15 @@ def build(settings: dict[str, Any], labels: Sequence[str], per_set: Sequence[dic
 
 
 def title(settings: dict[str, Any], labels: Sequence[str]) -> str:
-    sets = " vs ".join(labels)
-    return f"{settings['game']}: {sets} ({settings['agents'][0]} vs {settings['agents'][1]})"
+    """The game, the options the sets share (when several), the sets and the agents."""
+    sets, options = " vs ".join(labels), settings["sets"]
+    shared = [f"{k}={_value(v)}" for k, v in options[0].items() if all(o.get(k) == v for o in options)]
+    game = f"{settings['game']} ({' '.join(shared)})" if len(options) > 1 and shared else settings["game"]
+    return f"{game}: {sets} ({settings['agents'][0]} vs {settings['agents'][1]})"
+
+
+def _value(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def write(report: dict[str, Any], directory: str | Path) -> tuple[Path, Path]:
@@ -92,6 +100,9 @@ pre { white-space: pre-wrap; background: #f7f7f7; padding: .6em; max-width: 60ch
 """
 
 NOTES = {
+    "diversity": "Distinct games and openings: deterministic agents at a fixed budget may replay the same "
+                 "game; when few games are distinct, the intervals overstate what is known (the games are not "
+                 "independent). Vary the agents (another level or variant) or the seed to get more.",
     "outcomes": "Wins by seat: the first player is the one who moves first (in openings with a swap or a colour "
                 "choice, the player who opens). Intervals are 95% Wilson score intervals; a balanced game has "
                 "the first player's score (wins + half the draws) near 50%.",
@@ -155,8 +166,16 @@ def _summary(report: dict[str, Any]) -> str:
         row("decided at (share of game): median", lambda m: _decided(m["decisiveness"], "median")),
         row("decided at (share of game): mean", lambda m: _decided(m["decisiveness"], "mean")),
         row("winner's value never stays > 90%", lambda m: m["decisiveness"].get("never", "–")),
+        row("distinct games", lambda m: _few(m["diversity"]["distinct_games"], m["diversity"]["games"])),
+        row("distinct openings (first 4 plies)",
+            lambda m: _few(m["diversity"]["distinct_openings"], m["diversity"]["games"])),
     ]
     return _table(head, rows)
+
+
+def _few(distinct: int, games: int) -> str:
+    """A count of distinct games or openings, flagged when the agents repeat themselves."""
+    return f"<b>{distinct} (repeated play!)</b>" if distinct * 4 < games else str(distinct)
 
 
 def _spread(s: dict[str, Any]) -> str:
@@ -234,7 +253,7 @@ def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) ->
     """The report as one self-contained HTML page (``figs``: its plots, made if not given)."""
     figs = figures(report) if figs is None else figs
     sections = [
-        ("Summary", _summary(report)),
+        ("Summary", _summary(report) + f"<p class='note'>{NOTES['diversity']}</p>"),
         ("Outcomes", f"<p class='note'>{NOTES['outcomes']}</p>" + _img(figs.get("outcomes"), "outcomes")),
         ("Game length", f"<p class='note'>{NOTES['lengths']}</p>" + _img(figs.get("lengths"), "lengths")),
         ("Branching factor", f"<p class='note'>{NOTES['branching']}</p>" + _img(figs.get("branching"), "branching")),
