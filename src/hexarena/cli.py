@@ -144,9 +144,64 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from .server.main import ServeError, serve
 
     try:
-        return serve(args.host, args.port, args.db, args.workers, out)
+        return serve(args.host, args.port, args.db, args.workers, out, args.reports)
     except ServeError as e:
         raise UsageError(str(e)) from None
+
+
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    from .analysis.agents import parse_agents
+    from .analysis.lab import analyze, default_out
+    from pathlib import Path
+
+    from .analysis.progress import rich_progress
+
+    try:
+        agents = parse_agents(args.agents)
+        options = parse_options(args.option)
+        name = _name(args.game)
+        where = Path(args.out) if args.out else default_out(name, options, args.compare, [a.text for a in agents],
+                                                            args.seed)
+        with rich_progress(f"{name} -> {where}") as progress:
+            report = analyze(name, options, args.compare, args.games, agents, args.seed, where, args.backend,
+                             args.workers, args.address, command=analyze_command(args, str(where)),
+                             progress=progress)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    for s in report["sets"]:
+        o = s["metrics"]["outcomes"]
+        first, draws = o["seat_wins"][0], o["draws"]
+        print(f"{s['label']}: first player wins {100 * first['rate']:.1f}% "
+              f"[{100 * first['ci95'][0]:.1f}, {100 * first['ci95'][1]:.1f}], draws {100 * draws['rate']:.1f}%, "
+              f"{s['metrics']['lengths']['plies']['mean']} plies", file=out)
+    print(f"report: {where / 'report.html'} (numbers: {where / 'report.json'})", file=out)
+    return 0
+
+
+def analyze_command(args: argparse.Namespace, out_dir: str) -> str:
+    """The command line that reproduces an analyze run (shown in its report)."""
+    import shlex
+
+    words = ["hexarena", "analyze", args.game, *[w for o in args.option for w in ("-o", o)],
+             *[w for c in args.compare for w in ("--compare", c)], "--games", str(args.games),
+             "--agents", args.agents, "--seed", str(args.seed), "--out", out_dir]
+    return shlex.join(words)
+
+
+def game_count(text: str) -> int:
+    """argparse type: a number of games, 1..10**7."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 10**7):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of games: an integer 1..10000000")
+    return int(text)
+
+
+def process_count(text: str) -> int:
+    """argparse type: a number of worker processes, 1..1024."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 1024):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of workers: an integer 1..1024")
+    return int(text)
+
+
 
 
 MAX_SEED = 2**32 - 1
@@ -241,6 +296,23 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
                     help="SQLAlchemy URL (default sqlite:///data/hexarena.db; postgresql+psycopg://... for several "
                          "processes)")
     sp.add_argument("--workers", type=worker_count, default=1, help="server processes (PostgreSQL only)")
+    sp.add_argument("--reports", default="data/reports", metavar="DIR",
+                    help="analysis reports shown at /reports (default data/reports)")
+
+    sp = command("analyze", "balance metrics from self-play: an HTML and JSON report (docs/analysis.md)",
+                 cmd_analyze, game=True)
+    sp.add_argument("--games", type=game_count, default=100, help="games per option set (default 100)")
+    sp.add_argument("--agents", default="mcts:6",
+                    help="A,B (or one for both): random, mcts:LEVEL, mcts:VARIANT[:sims=N|:seconds=S][:key=value...]"
+                         " (default mcts:6)")
+    sp.add_argument("--seed", type=seed_number, default=1, help=f"an integer 0..{MAX_SEED} (default 1)")
+    sp.add_argument("--compare", action="append", default=[], metavar="KEY=V1,V2",
+                    help="option sets side by side (KEY=V1|V2 when values hold commas; repeat for a product)")
+    sp.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or a Ray cluster")
+    sp.add_argument("--workers", type=process_count, default=None, help="processes (default: the CPU count)")
+    sp.add_argument("--address", default=None, help="Ray cluster address (ray backend; default a local instance)")
+    sp.add_argument("--out", default=None, metavar="DIR",
+                    help="run and report directory (default data/reports/NAME); a rerun resumes it")
     return top, parsers
 
 

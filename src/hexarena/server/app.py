@@ -17,7 +17,7 @@ from typing import Any, AsyncIterator
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 from starlette.exceptions import HTTPException
@@ -27,12 +27,15 @@ from hexarena.ai import hint as ai_hint
 from hexarena.info import game_info, replay_summary
 from hexarena.games.base import State
 
+from . import reports
 from .live import Hub, listen
 from .store import Match, Refused, Store, new_token, seat_kind
 from .thinker import Thinker
 
 STATIC = Path(__file__).parent / "static"
 DB_ENV = "HEXARENA_DB"  # the database URL for app_from_env (uvicorn's workers)
+REPORTS_ENV = "HEXARENA_REPORTS"  # the reports directory for app_from_env
+REPORTS = "data/reports"
 HINT_LEVEL = 5
 
 
@@ -271,8 +274,8 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{where}: {message}" if where else message
 
 
-def create_app(db_url: str, ai_workers: int = 2) -> FastAPI:
-    """The web app on the database ``db_url`` (an SQLAlchemy URL)."""
+def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS) -> FastAPI:
+    """The web app on the database ``db_url`` (an SQLAlchemy URL), showing the analysis reports in ``reports_dir``."""
     server = Server(db_url, ai_workers)
 
     @asynccontextmanager
@@ -295,13 +298,14 @@ def create_app(db_url: str, ai_workers: int = 2) -> FastAPI:
     app.state.server = server
     add_errors(app)
     add_routes(app, server)
+    add_reports(app, Path(reports_dir))
     add_static(app)
     return app
 
 
 def app_from_env() -> FastAPI:
-    """The app on the database named by $HEXARENA_DB (for ``uvicorn --workers``)."""
-    return create_app(os.environ[DB_ENV])
+    """The app on the database named by $HEXARENA_DB, reports from $HEXARENA_REPORTS (for ``uvicorn --workers``)."""
+    return create_app(os.environ[DB_ENV], reports_dir=os.environ.get(REPORTS_ENV, REPORTS))
 
 
 def add_errors(app: FastAPI) -> None:
@@ -429,6 +433,32 @@ async def drain(ws: WebSocket) -> None:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+
+
+def add_reports(app: FastAPI, root: Path) -> None:
+    """The analysis reports: listed (JSON and HTML) and shown."""
+
+    def found(name: str) -> Path:
+        path = reports.report_dir(root, name)
+        if path is None:
+            raise Refused(404, f"no report {name!r}")
+        return path
+
+    @app.get("/api/reports")
+    def report_list() -> Response:
+        return reply(reports.listing(root))
+
+    @app.get("/api/reports/{name}")
+    def report_json(name: str) -> FileResponse:
+        return FileResponse(found(name) / "report.json", media_type="application/json")
+
+    @app.get("/reports", include_in_schema=False)
+    def report_index() -> HTMLResponse:
+        return HTMLResponse(reports.index_page(root))
+
+    @app.get("/reports/{name}", include_in_schema=False)
+    def report_page(name: str) -> FileResponse:
+        return FileResponse(found(name) / "report.html", media_type="text/html")
 
 
 def add_static(app: FastAPI) -> None:

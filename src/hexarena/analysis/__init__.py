@@ -1,0 +1,4 @@
+"""The designer's lab: balance metrics from self-play (``hexarena analyze``,
+:mod:`.lab`), run on a local process pool or a Ray cluster (:mod:`.backends`),
+reported as JSON and self-contained HTML (:mod:`.report`).  docs/analysis.md
+shows real reports."""

@@ -1,0 +1,127 @@
+"""``hexarena analyze``: self-play of option sets, resumable, then the report.
+
+>>> [label for label, _ in option_sets("projective-hex", {"size": "2"}, ["opening=none,swap"])]
+['opening=none', 'opening=swap']
+>>> option_sets("lisbon", {}, ["size=5,4|4,3"])[1]
+('size=4,3', {'size': [4, 3], 'sequence': 'progressive'})
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import hexarena
+
+from . import report as reports
+from .agents import AgentSpec
+from .backends import default_workers, run_tasks
+from .selfplay import GameTask, game_seeds
+from .store import RunStore
+
+RUN_FORMAT = "hexarena-run/1"
+REPORTS = Path("data/reports")
+DEFAULT_AGENTS = "mcts:6"
+DEFAULT_SEED = 1
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON gives it back (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def _show(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def parse_compare(text: str) -> tuple[str, list[str]]:
+    """``KEY=V1,V2,...`` (or ``KEY=V1|V2|...`` when values hold commas) as (KEY, values)."""
+    key, eq, values = text.partition("=")
+    parts = values.split("|") if "|" in values else values.split(",")
+    if not eq or not key or any(not p.strip() for p in parts):
+        raise ValueError(f"--compare {text!r} is not KEY=V1,V2,... (or KEY=V1|V2|... when values hold commas)")
+    return key.strip(), [p.strip() for p in parts]
+
+
+def option_sets(game: str, options: dict[str, str], compare: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    """Each option set (the base ``options`` with one value of every ``--compare`` key) and its label."""
+    axes = [parse_compare(c) for c in compare]
+    keys = [k for k, _ in axes]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"--compare names a key twice: {', '.join(keys)}")
+    sets = []
+    for values in itertools.product(*[v for _, v in axes]):
+        chosen = {**options, **dict(zip(keys, values))}
+        full = _plain(hexarena.load(game, **chosen).options)
+        shown = keys if keys else list(full)
+        sets.append((" ".join(f"{k}={_show(full[k])}" for k in shown), full))
+    labels = [label for label, _ in sets]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"--compare gives the same option set twice: {', '.join(labels)}")
+    return sets
+
+
+def default_out(game: str, options: dict[str, str], compare: Sequence[str], agents: Sequence[str],
+                seed: int) -> Path:
+    """data/reports/<a name made of the game, its options, the compared keys, non-default agents and seed>."""
+    parts = [game, *[f"{k}-{v}" for k, v in sorted(options.items())]]
+    if compare:
+        parts += ["compare", *[parse_compare(c)[0] for c in compare]]
+    if list(agents) != [DEFAULT_AGENTS] * 2:
+        parts += ["vs".join(agents)]
+    if seed != DEFAULT_SEED:
+        parts.append(f"seed-{seed}")
+    return REPORTS / re.sub(r"[^a-z0-9.]+", "-", "-".join(parts).lower()).strip("-")
+
+
+def settings_of(game: str, sets: Sequence[tuple[str, dict[str, Any]]], agents: Sequence[AgentSpec],
+                seed: int) -> dict[str, Any]:
+    """What a run's games depend on (its directory refuses other settings)."""
+    return {"format": RUN_FORMAT, "game": hexarena.load(game).name, "labels": [label for label, _ in sets],
+            "sets": [options for _, options in sets], "agents": [a.text for a in agents], "seed": seed}
+
+
+def tasks_of(settings: dict[str, Any], games: int, skip: set[tuple[int, int]]) -> list[GameTask]:
+    """The games still to play (not in ``skip``), interleaving the option sets."""
+    return [GameTask(k, i, settings["game"], options, tuple(settings["agents"]),
+                     game_seeds(settings["seed"], options, i))
+            for i in range(games) for k, options in enumerate(settings["sets"]) if (k, i) not in skip]
+
+
+def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: int,
+            agents: tuple[AgentSpec, AgentSpec], seed: int, out: Path, backend: str = "local",
+            workers: int | None = None, address: str | None = None, command: str = "",
+            progress: Callable[[int, int], Callable[[], None]] | None = None) -> dict[str, Any]:
+    """Play what is missing of the run in ``out`` and write its report; the report object.
+
+    ``progress(total, done)`` returns a callback called after each finished game."""
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
+    sets = option_sets(game, options, compare)
+    settings = settings_of(game, sets, agents, seed)
+    store = RunStore(out, settings)
+    todo = tasks_of(settings, games, set(store.finished()))
+    total = games * len(sets)
+    tick = progress(total, total - len(todo)) if progress else (lambda: None)
+    started = time.perf_counter()
+    for result in run_tasks(todo, backend, workers, address):
+        store.append(result)
+        tick()
+    seconds = round(time.perf_counter() - started, 2)
+    finished = store.finished()
+    searching = (agents[0].searches, agents[1].searches)
+    per_set = [reports.set_metrics(settings["game"], opts, [finished[(k, i)] for i in range(games)], searching,
+                                   settings["agents"])
+               for k, opts in enumerate(settings["sets"])]
+    used = [finished[(k, i)] for k in range(len(sets)) for i in range(games)]
+    run = {"played": len(todo), "seconds": seconds, "backend": backend, "workers": workers or (default_workers() if backend == "local" else None),
+           "command": command, "game_seconds": round(sum(r["seconds"] for r in used), 2),
+           "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2)}
+    report = reports.build({**settings, "games": games, "reproducible": all(a.reproducible for a in agents)},
+                           settings["labels"], per_set, run)
+    reports.write(report, out)
+    return report

@@ -1,0 +1,179 @@
+"""Balance metrics of one option set's self-play games (results sorted by index).
+
+Seats are 0 (the first player) and 1; agent A sits at seat ``index % 2``.
+
+>>> wilson(50, 100)
+(0.4038, 0.5962)
+>>> wilson(0, 0)
+(0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+from typing import Any, Sequence
+
+Z95 = 1.959964
+DECISIVE = 0.9  # the winner's search value that counts as "decided"
+DECILES = 10
+OPENING_PLIES = 4  # the moves that make an "opening" when counting distinct ones
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of the proportion ``k / n`` (95% by default), rounded to 4 places."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+
+
+def proportion(k: int, n: int) -> dict[str, Any]:
+    """``k`` of ``n`` as a count, a rate and its 95% interval."""
+    return {"count": k, "rate": round(k / n, 4) if n else None, "ci95": list(wilson(k, n))}
+
+
+def outcomes(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Wins per seat and per agent, draws, and the first player's score."""
+    n = len(results)
+    winners = [r["winner"] for r in results]
+    seat = [winners.count(0), winners.count(1)]
+    draws = winners.count(None)
+    a_wins = sum(1 for r in results if r["winner"] is not None and r["winner"] == r["a_seat"])
+    first_points = seat[0] + 0.5 * draws
+    return {
+        "games": n,
+        "seat_wins": [proportion(seat[0], n), proportion(seat[1], n)],
+        "draws": proportion(draws, n),
+        "first_player_score": {"points": first_points, "rate": round(first_points / n, 4) if n else None,
+                               "ci95": list(wilson(first_points, n))},
+        "agent_wins": [proportion(a_wins, n), proportion(n - draws - a_wins, n)],
+    }
+
+
+def spread(values: Sequence[float]) -> dict[str, Any]:
+    """Mean, standard deviation, quartiles and extremes of ``values``."""
+    if not values:
+        return {"n": 0}
+    q = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else [values[0]] * 3
+    return {"n": len(values), "mean": round(statistics.fmean(values), 3),
+            "sd": round(statistics.pstdev(values), 3), "min": min(values), "q1": q[0], "median": q[1],
+            "q3": q[2], "max": max(values)}
+
+
+def histogram(values: Sequence[int], max_bins: int = 30) -> dict[str, Any]:
+    """Counts of integer ``values`` in bins of equal integer width (at most ``max_bins``)."""
+    if not values:
+        return {"start": 0, "width": 1, "counts": []}
+    low, high = min(values), max(values)
+    width = max(1, math.ceil((high - low + 1) / max_bins))
+    counts = [0] * ((high - low) // width + 1)
+    for v in values:
+        counts[(v - low) // width] += 1
+    return {"start": low, "width": width, "counts": counts}
+
+
+def turns_of(movers: Sequence[int]) -> int:
+    """Turns in a game: runs of moves by the same player."""
+    return sum(1 for i, m in enumerate(movers) if i == 0 or m != movers[i - 1])
+
+
+def lengths(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Game length in plies (single moves) and in turns."""
+    plies = [len(r["moves"]) for r in results]
+    turns = [turns_of(r["movers"]) for r in results]
+    return {"plies": spread(plies), "plies_histogram": histogram(plies), "turns": spread(turns),
+            "turns_histogram": histogram(turns)}
+
+
+def branching(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Legal moves before each ply: the mean over the games still going, and over all moves."""
+    longest = max((len(r["legal"]) for r in results), default=0)
+    by_ply, going = [], []
+    for ply in range(longest):
+        counts = [r["legal"][ply] for r in results if len(r["legal"]) > ply]
+        by_ply.append(round(statistics.fmean(counts), 3))
+        going.append(len(counts))
+    every = [c for r in results for c in r["legal"]]
+    return {"mean_by_ply": by_ply, "games_by_ply": going, "overall": spread(every)}
+
+
+def decided_ply(values: Sequence[float], plies: Sequence[int], threshold: float = DECISIVE) -> int | None:
+    """The ply of the winner's first move after which all the winner's values exceed ``threshold``
+    (``values`` at the winner's moves, made at ``plies``); None when the last one does not."""
+    found = None
+    for value, ply in zip(reversed(values), reversed(plies)):
+        if value <= threshold:
+            break
+        found = ply
+    return found
+
+
+def decisiveness(results: Sequence[dict[str, Any]], searching: tuple[bool, bool]) -> dict[str, Any]:
+    """How early the eventual winner's search value stays above 90% (agents A, B ``searching``)."""
+    if not any(searching):
+        return {"available": False, "reason": "no agent searches (random agents report no value)"}
+    fractions, plies_at, never = [], [], 0
+    curve_sum, curve_n = [0.0] * DECILES, [0] * DECILES
+    for r in results:
+        w = r["winner"]
+        if w is None or not searching[0 if w == r["a_seat"] else 1]:
+            continue
+        own = [i for i, m in enumerate(r["movers"]) if m == w]
+        values = [r["values"][i] for i in own]
+        n = len(r["moves"])
+        for i, v in zip(own, values):
+            d = min(DECILES - 1, i * DECILES // n)
+            curve_sum[d] += v
+            curve_n[d] += 1
+        ply = decided_ply(values, own)
+        if ply is None:
+            never += 1
+            continue
+        plies_at.append(ply)
+        fractions.append(ply / n)
+    curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n)]
+    return {"available": True, "threshold": DECISIVE, "games": len(fractions) + never, "never": never,
+            "ply": spread(plies_at), "fraction": spread([round(f, 4) for f in fractions]),
+            "fraction_by_decile": _decile_counts(fractions),
+            "winner_value_by_decile": curve}
+
+
+def _decile_counts(fractions: Sequence[float]) -> list[int]:
+    counts = Counter(min(DECILES - 1, int(f * DECILES)) for f in fractions)
+    return [counts[d] for d in range(DECILES)]
+
+
+def diversity(results: Sequence[dict[str, Any]], opening_plies: int = OPENING_PLIES) -> dict[str, Any]:
+    """Distinct games and distinct openings (first ``opening_plies`` moves): few of them mean the
+    agents repeat themselves and the games are not independent samples of the game."""
+    games = {tuple(r["moves"]) for r in results}
+    openings = {tuple(r["moves"][:opening_plies]) for r in results}
+    return {"games": len(results), "distinct_games": len(games), "opening_plies": opening_plies,
+            "distinct_openings": len(openings)}
+
+
+def first_moves(results: Sequence[dict[str, Any]], top: int = 12) -> list[dict[str, Any]]:
+    """The most frequent first moves, with the first player's results after each."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        if r["moves"]:
+            groups.setdefault(r["moves"][0], []).append(r)
+    rows = []
+    for move, games in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:top]:
+        wins = sum(1 for g in games if g["winner"] == 0)
+        rows.append({"move": move, "games": len(games), "share": round(len(games) / len(results), 4),
+                     "first_player_wins": proportion(wins, len(games))})
+    return rows
+
+
+def representative_index(results: Sequence[dict[str, Any]]) -> int | None:
+    """The index of a game of median length (the earliest such game)."""
+    if not results:
+        return None
+    ranked = sorted(results, key=lambda r: (len(r["moves"]), r["index"]))
+    median = len(ranked[(len(ranked) - 1) // 2]["moves"])
+    return min(r["index"] for r in results if len(r["moves"]) == median)

@@ -1,0 +1,271 @@
+"""The report of a run: every number as JSON (``report.json``), a
+self-contained HTML page (``report.html``: tables, PNG plots embedded in
+base64, the representative game's SVG inline; no network) and the plots
+as PNG files (``plot-NAME.png``)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+import hexarena
+
+from . import metrics, openings, plots
+
+FORMAT = "hexarena-report/1"
+JSON_NAME, HTML_NAME = "report.json", "report.html"
+
+
+def set_metrics(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]],
+                searching: tuple[bool, bool], agents: Sequence[str]) -> dict[str, Any]:
+    """Every metric of one option set's games (``results`` sorted by index)."""
+    return {"outcomes": metrics.outcomes(results), "lengths": metrics.lengths(results),
+            "branching": metrics.branching(results), "decisiveness": metrics.decisiveness(results, searching),
+            "openings": openings.choices(game, options, results), "first_moves": metrics.first_moves(results),
+            "diversity": metrics.diversity(results),
+            "representative": representative(game, options, results, agents)}
+
+
+def representative(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]],
+                   agents: Sequence[str]) -> dict[str, Any] | None:
+    """The game of median length as a record (without timestamps), its text form and final position."""
+    index = metrics.representative_index(results)
+    if index is None:
+        return None
+    r = next(r for r in results if r["index"] == index)
+    state = hexarena.load(game, **options).new_state()
+    for move in r["moves"]:
+        state.play(move)
+    record = state.record()
+    record.pop("timestamps", None)
+    record["players"] = [agents[0] if r["a_seat"] == seat else agents[1] for seat in (0, 1)]
+    return {"index": index, "plies": len(r["moves"]), "winner": r["winner"], "record": record,
+            "text": state.record_text(), "svg": state.svg()}
+
+
+def build(settings: dict[str, Any], labels: Sequence[str], per_set: Sequence[dict[str, Any]],
+          run: dict[str, Any]) -> dict[str, Any]:
+    """The report object: the run's settings, each option set's metrics, and how the run went."""
+    sets = [{"label": label, "options": options, "metrics": m}
+            for label, options, m in zip(labels, settings["sets"], per_set)]
+    return {"format": FORMAT, "title": title(settings, labels), "game": settings["game"],
+            "agents": settings["agents"], "seed": settings["seed"], "games": settings["games"],
+            "reproducible": settings["reproducible"], "sets": sets, "run": run}
+
+
+def title(settings: dict[str, Any], labels: Sequence[str]) -> str:
+    """The game, the options the sets share (when several), the sets and the agents."""
+    sets, options = " vs ".join(labels), settings["sets"]
+    shared = [f"{k}={_value(v)}" for k, v in options[0].items() if all(o.get(k) == v for o in options)]
+    game = f"{settings['game']} ({' '.join(shared)})" if len(options) > 1 and shared else settings["game"]
+    return f"{game}: {sets} ({settings['agents'][0]} vs {settings['agents'][1]})"
+
+
+def _value(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def write(report: dict[str, Any], directory: str | Path) -> tuple[Path, Path]:
+    """Write report.json, report.html and the plots into ``directory``; the first two's paths."""
+    directory = Path(directory)
+    j, h = directory / JSON_NAME, directory / HTML_NAME
+    j.write_text(json.dumps(report, indent=1) + "\n")
+    figs = figures(report)
+    for name, png in figs.items():
+        (directory / f"plot-{name}.png").write_bytes(png)
+    h.write_text(render_html(report, figs))
+    return j, h
+
+
+def figures(report: dict[str, Any]) -> dict[str, bytes]:
+    """The report's plots as PNG bytes by name (those that apply)."""
+    sets = [(s["label"], s["metrics"]) for s in report["sets"]]
+    made = {"outcomes": plots.outcomes(sets), "lengths": plots.lengths(sets), "branching": plots.branching(sets),
+            "decisiveness": plots.decisiveness(sets), "openings": plots.openings(sets)}
+    return {name: png for name, png in made.items() if png is not None}
+
+
+# HTML ------------------------------------------------------------------------------
+CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: .6em 0; } td, th { border: 1px solid #ccc; padding: .25em .6em; }
+th { background: #f3f3f3; text-align: left; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+p.note { color: #555; font-size: .92em; max-width: 75ch; } img { max-width: 100%; }
+.game { display: flex; gap: 2em; flex-wrap: wrap; align-items: flex-start; } .game svg { max-width: 420px; height: auto; }
+pre { white-space: pre-wrap; background: #f7f7f7; padding: .6em; max-width: 60ch; }
+"""
+
+NOTES = {
+    "diversity": "Distinct games and openings: deterministic agents at a fixed budget may replay the same "
+                 "game; when few games are distinct, the intervals overstate what is known (the games are not "
+                 "independent). Vary the agents (another level or variant) or the seed to get more.",
+    "outcomes": "Wins by seat: the first player is the one who moves first (in openings with a swap or a colour "
+                "choice, the player who opens). Intervals are 95% Wilson score intervals; a balanced game has "
+                "the first player's score (wins + half the draws) near 50%.",
+    "lengths": "Game length in plies (single moves, including protocol moves such as 'swap' and 'end') "
+               "and in turns (a player's run of moves).",
+    "branching": "Mean number of legal moves before each ply, over the games still going at that ply.",
+    "decisiveness": "For each game won by a searching agent: the ply from which the winner's own search value "
+                    "(its estimated win rate at each of its moves) stays above 90% to the end, as a share of the "
+                    "game. Small shares: games decided early; near 1: decided at the end.",
+    "openings": "The first opening-protocol move of each game (swap, colour choice, accept/decline, block), "
+                "who made it and how the chooser did. '(none)': no such move (no swap, an auction ended "
+                "without a block).",
+}
+
+
+def _esc(value: Any) -> str:
+    return html.escape(str(value))
+
+
+def _rate(p: dict[str, Any] | None) -> str:
+    if not p or p.get("rate") is None:
+        return "–"
+    lo, hi = p["ci95"]
+    return f"{100 * p['rate']:.1f}% <small>[{100 * lo:.1f}, {100 * hi:.1f}]</small>"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    th = "".join(f"<th>{_esc(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td class='n'>{c}</td>" if i else f"<th>{c}</th>" for i, c in enumerate(row))
+                   + "</tr>" for row in rows)
+    return f"<table><tr>{th}</tr>{body}</table>"
+
+
+def _img(png: bytes | None, alt: str) -> str:
+    if png is None:
+        return ""
+    return f"<img alt='{_esc(alt)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
+
+
+def _summary(report: dict[str, Any]) -> str:
+    sets = report["sets"]
+    head = ["", *[s["label"] for s in sets]]
+
+    def row(name: str, cell) -> list[Any]:
+        return [name, *[cell(s["metrics"]) for s in sets]]
+
+    agent_a, agent_b = report["agents"]
+    rows = [
+        row("games", lambda m: m["outcomes"]["games"]),
+        row("first player wins", lambda m: _rate(m["outcomes"]["seat_wins"][0])),
+        row("second player wins", lambda m: _rate(m["outcomes"]["seat_wins"][1])),
+        row("draws", lambda m: _rate(m["outcomes"]["draws"])),
+        row("first player's score", lambda m: _rate(m["outcomes"]["first_player_score"])),
+        row(f"A ({agent_a}) wins", lambda m: _rate(m["outcomes"]["agent_wins"][0])),
+        row(f"B ({agent_b}) wins", lambda m: _rate(m["outcomes"]["agent_wins"][1])),
+        row("length, plies: mean ± sd", lambda m: _spread(m["lengths"]["plies"])),
+        row("length, plies: min / median / max", lambda m: _range(m["lengths"]["plies"])),
+        row("length, turns: mean ± sd", lambda m: _spread(m["lengths"]["turns"])),
+        row("legal moves a ply: mean", lambda m: m["branching"]["overall"].get("mean", "–")),
+        row("legal moves at the first ply", lambda m: (m["branching"]["mean_by_ply"] or ["–"])[0]),
+        row("decided at (share of game): median", lambda m: _decided(m["decisiveness"], "median")),
+        row("decided at (share of game): mean", lambda m: _decided(m["decisiveness"], "mean")),
+        row("winner's value never stays > 90%", lambda m: m["decisiveness"].get("never", "–")),
+        row("distinct games", lambda m: _few(m["diversity"]["distinct_games"], m["diversity"]["games"])),
+        row("distinct openings (first 4 plies)",
+            lambda m: _few(m["diversity"]["distinct_openings"], m["diversity"]["games"])),
+    ]
+    return _table(head, rows)
+
+
+def _few(distinct: int, games: int) -> str:
+    """A count of distinct games or openings, flagged when the agents repeat themselves."""
+    return f"<b>{distinct} (repeated play!)</b>" if distinct * 4 < games else str(distinct)
+
+
+def _spread(s: dict[str, Any]) -> str:
+    return f"{s['mean']} ± {s['sd']}" if s.get("n") else "–"
+
+
+def _range(s: dict[str, Any]) -> str:
+    return f"{s['min']} / {s['median']} / {s['max']}" if s.get("n") else "–"
+
+
+def _decided(d: dict[str, Any], key: str) -> str:
+    if not d["available"]:
+        return "n/a (random agents)"
+    f = d["fraction"]
+    return f"{100 * f[key]:.0f}%" if f.get("n") else "–"
+
+
+def _openings(report: dict[str, Any]) -> str:
+    parts = []
+    for s in report["sets"]:
+        o = s["metrics"]["openings"]
+        if not o["available"]:
+            parts.append(f"<p class='note'>{_esc(s['label'])}: {_esc(o['reason'])}.</p>")
+            continue
+        rows = [[_esc(r["choice"]), r["games"], _rate(r["share"]), r.get("mean_ply", "–"),
+                 " / ".join(map(str, r["by_seat"])) if "by_seat" in r else "–", _rate(r.get("chooser_wins")),
+                 _rate(r["seat_wins"][0])] for r in o["rows"]]
+        parts.append(f"<h3>{_esc(s['label'])}</h3>" + _table(
+            ["choice", "games", "share", "mean ply", "by seat 1 / 2", "chooser wins", "first player wins"], rows))
+    return "".join(parts)
+
+
+def _first_moves(report: dict[str, Any]) -> str:
+    parts = []
+    for s in report["sets"]:
+        rows = [[_esc(r["move"]), r["games"], f"{100 * r['share']:.1f}%", _rate(r["first_player_wins"])]
+                for r in s["metrics"]["first_moves"]]
+        parts.append(f"<h3>{_esc(s['label'])}</h3>" + _table(["first move", "games", "share", "first player wins"],
+                                                               rows))
+    return "".join(parts)
+
+
+def _games(report: dict[str, Any]) -> str:
+    parts = []
+    for s in report["sets"]:
+        g = s["metrics"]["representative"]
+        if g is None:
+            continue
+        winner = "draw" if g["winner"] is None else f"player {g['winner'] + 1} wins"
+        players = " vs ".join(g["record"]["players"])
+        parts.append(f"<h3>{_esc(s['label'])}: game {g['index']}, {g['plies']} plies, {winner}</h3>"
+                     f"<div class='game'><div>{g['svg']}</div><div><p>{_esc(players)}</p>"
+                     f"<pre>{_esc(g['text'])}</pre><details><summary>JSON record</summary>"
+                     f"<pre>{_esc(json.dumps(g['record']))}</pre></details></div></div>")
+    return "".join(parts)
+
+
+def _settings(report: dict[str, Any]) -> str:
+    run = report["run"]
+    rows = [["game", _esc(report["game"])],
+            ["option sets", "<br>".join(f"{_esc(s['label'])}: {_esc(json.dumps(s['options']))}"
+                                        for s in report["sets"])],
+            ["agents (A, B)", _esc(", ".join(report["agents"])) + " — colours alternate: A moves first in even games"],
+            ["games per set", report["games"]], ["seed", report["seed"]],
+            ["reproducible", "yes (same seed, same numbers)" if report["reproducible"]
+             else "no: a time-budget agent's moves depend on the machine's speed"],
+            ["this run", _esc(f"{run['played']} games played in {run['seconds']} s, backend {run['backend']}, "
+                              f"{run['workers']} workers; all the report's games took {run['game_cpu_seconds']} "
+                              f"CPU seconds")],
+            ["command", f"<code>{_esc(run['command'])}</code>"]]
+    return "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
+
+
+def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) -> str:
+    """The report as one self-contained HTML page (``figs``: its plots, made if not given)."""
+    figs = figures(report) if figs is None else figs
+    sections = [
+        ("Summary", _summary(report) + f"<p class='note'>{NOTES['diversity']}</p>"),
+        ("Outcomes", f"<p class='note'>{NOTES['outcomes']}</p>" + _img(figs.get("outcomes"), "outcomes")),
+        ("Game length", f"<p class='note'>{NOTES['lengths']}</p>" + _img(figs.get("lengths"), "lengths")),
+        ("Branching factor", f"<p class='note'>{NOTES['branching']}</p>" + _img(figs.get("branching"), "branching")),
+        ("Decisiveness", f"<p class='note'>{NOTES['decisiveness']}</p>" + (
+            _img(figs.get("decisiveness"), "decisiveness") if "decisiveness" in figs
+            else "<p>Not available: no agent searches (random agents report no value).</p>")),
+        ("Opening choices", f"<p class='note'>{NOTES['openings']}</p>" + _img(figs.get("openings"), "openings")
+         + _openings(report)),
+        ("First moves", _first_moves(report)),
+        ("Representative games (median length)", _games(report)),
+        ("Settings", _settings(report)),
+    ]
+    body = "".join(f"<h2>{_esc(name)}</h2>{content}" for name, content in sections)
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_esc(report['title'])}</title>"
+            f"<style>{CSS}</style></head><body><h1>{_esc(report['title'])}</h1>{body}</body></html>\n")

@@ -1,0 +1,92 @@
+"""One self-play game as a task and its result: what a worker runs.
+
+A task names everything the game depends on (game, options, agents, their
+seeds and seats), so any process, local or on a Ray cluster, plays the same
+moves for the same task.
+
+>>> task = GameTask(0, 3, "projective-hex", {"size": 2, "opening": "none"}, ("random", "random"), (1, 2))
+>>> result = play_task(task)
+>>> result["index"], result["a_seat"], len(result["moves"]) == len(result["legal"]) == len(result["movers"])
+(3, 1, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import hexarena
+
+from .agents import parse_agent
+
+
+TIMING = ("seconds", "cpu_seconds")  # the result's fields that vary between runs of the same task
+
+
+def without_timing(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` without its timing: what the same task always gives."""
+    return {k: v for k, v in result.items() if k not in TIMING}
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Game ``index`` of option set ``set_index``; agent A takes seat ``index % 2``."""
+
+    set_index: int
+    index: int
+    game: str
+    options: dict[str, Any]
+    agents: tuple[str, str]  # agent specs A, B
+    seeds: tuple[int, int]  # seeds of A, B
+
+    @property
+    def a_seat(self) -> int:
+        return self.index % 2
+
+
+def game_seeds(seed: int, options: dict[str, Any], index: int) -> tuple[int, int]:
+    """Agent A's and B's seeds for game ``index`` of the option set ``options``:
+    a hash of (seed, options, index), so no worker count or finishing order changes them."""
+    key = json.dumps([seed, options, index], sort_keys=True)
+    digest = hashlib.sha256(key.encode()).digest()
+    return int.from_bytes(digest[:4], "little"), int.from_bytes(digest[4:8], "little")
+
+
+def play_task(task: GameTask) -> dict[str, Any]:
+    """Play the task's game; its moves, the legal move count and mover before each
+    move, the mover's search value where its agent has one, and the winner (a seat)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    specs = [parse_agent(a) for a in task.agents]
+    a_seat = task.a_seat
+    by_seat = (0, 1) if a_seat == 0 else (1, 0)  # seat -> agent (0 = A, 1 = B)
+    agents = [specs[by_seat[seat]].make(task.seeds[by_seat[seat]]) for seat in (0, 1)]
+    state = hexarena.load(task.game, **task.options).new_state()
+    moves: list[str] = []
+    legal: list[int] = []
+    movers: list[int] = []
+    values: list[float | None] = []
+    while not state.is_over():
+        mover = state.to_move
+        legal.append(len(state.legal_actions()))
+        movers.append(mover)
+        agent = agents[mover]
+        if specs[by_seat[mover]].searches:
+            move, value = agent.hint(state)
+            values.append(round(float(value), 6))
+        else:
+            move = agent.choose(state)
+            values.append(None)
+        state.play(move)
+        moves.append(move)
+    return {"set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds),
+            "moves": moves, "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
+            "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4),
+            "cpu_seconds": round(time.process_time() - cpu, 4)}
+
+
+def _scores(state) -> list[float] | None:
+    scores = state.scores()
+    return None if scores is None else [float(x) for x in scores]

@@ -1,0 +1,235 @@
+"""The designer's lab (hexarena analyze): agent specs, metrics, reproducibility
+across worker counts and reruns, resuming, the report files, the CLI, and
+the Ray backend against the local one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hexarena.analysis import lab, metrics, openings
+from hexarena.analysis.agents import parse_agent, parse_agents
+from hexarena.analysis.backends import run_tasks
+from hexarena.analysis.selfplay import GameTask, game_seeds, play_task, without_timing
+from hexarena.analysis.store import GAMES, RunStore
+from hexarena.cli import main
+
+SMALL = {"size": "2"}
+AGENTS = parse_agents("mcts:uct:sims=20,random")
+
+
+def numbers(report: dict) -> dict:
+    """The report without how the run went (time, workers): what must not change on a rerun."""
+    return {k: v for k, v in report.items() if k != "run"}
+
+
+def run(out: Path, games: int = 6, workers: int = 1, compare=("opening=none,cut-and-choose",), seed: int = 5,
+        backend: str = "local") -> dict:
+    return lab.analyze("projective-hex", SMALL, list(compare), games, AGENTS, seed, out, backend, workers)
+
+
+# agent specs -------------------------------------------------------------------------
+@pytest.mark.parametrize("text, kind, variant, sims, seconds", [
+    ("random", "random", "enhanced", None, None),
+    ("mcts:1", "mcts", "enhanced", 25, None),
+    ("mcts:10", "mcts", "enhanced", 25000, None),
+    ("mcts:uct", "mcts", "uct", 500, None),
+    ("mcts:uct-nopolicy:sims=7", "mcts", "uct-nopolicy", 7, None),
+    ("mcts:enhanced:seconds=0.1", "mcts", "enhanced", None, 0.1),
+    ("mcts:grave:sims=50:grave_ref=20", "mcts", "grave:grave_ref=20", 50, None),
+])
+def test_agent_specs(text, kind, variant, sims, seconds):
+    spec = parse_agent(text)
+    assert (spec.kind, spec.variant, spec.simulations, spec.seconds) == (kind, variant, sims, seconds)
+    assert spec.reproducible == (seconds is None)
+    assert spec.searches == (kind == "mcts")
+
+
+@pytest.mark.parametrize("text", ["", "mcts", "mcts:", "mcts:0", "mcts:11", "mcts:fast", "mcts:uct:sims=0",
+                                  "mcts:uct:sims=x", "mcts:uct:seconds=-1", "mcts:uct:sims=5:seconds=1",
+                                  "mcts:uct:bogus=1", "alphazero", "random:3"])
+def test_bad_agent_specs_name_what_is_allowed(text):
+    with pytest.raises(ValueError) as e:
+        parse_agent(text)
+    message = str(e.value)
+    assert "\n" not in message and "random, mcts:LEVEL" in message and "uct" in message
+
+
+def test_agents_pair():
+    assert [a.text for a in parse_agents("mcts:3")] == ["mcts:3", "mcts:3"]
+    assert [a.text for a in parse_agents("random,mcts:2")] == ["random", "mcts:2"]
+    with pytest.raises(ValueError, match="two agents"):
+        parse_agents("random,random,random")
+
+
+# option sets -------------------------------------------------------------------------
+def test_option_sets_and_their_errors():
+    sets = lab.option_sets("projective-hex", {"size": "3"}, ["opening=none,swap", "size=2,3"])
+    assert [label for label, _ in sets] == ["opening=none size=2", "opening=none size=3", "opening=swap size=2",
+                                            "opening=swap size=3"]
+    assert sets[0][1] == {"size": 2, "opening": "none"}
+    assert lab.option_sets("lisbon", {}, ["sequence=progressive,12*"])[1][1]["sequence"] == "12*"
+    for bad, match in [(["opening"], "KEY=V1"), (["opening=none,"], "KEY=V1"), (["opening=none,none"], "twice"),
+                       (["opening=none", "opening=swap"], "twice"), (["opening=sometimes"], "opening")]:
+        with pytest.raises(ValueError, match=match):
+            lab.option_sets("projective-hex", {}, bad)
+
+
+def test_seeds_depend_on_seed_options_and_index_only():
+    a = game_seeds(1, {"size": 2}, 0)
+    assert a == game_seeds(1, {"size": 2}, 0)
+    assert len({a, game_seeds(2, {"size": 2}, 0), game_seeds(1, {"size": 3}, 0), game_seeds(1, {"size": 2}, 1)}) == 4
+
+
+# metrics ------------------------------------------------------------------------------
+def test_wilson_interval():
+    assert metrics.wilson(0, 10) == (0.0, 0.2775)
+    assert metrics.wilson(10, 10) == (0.7225, 1.0)
+    assert metrics.wilson(120, 200) == (0.5308, 0.6654)  # p = 0.6: Wilson's centre 0.5981
+
+
+def game(moves, movers, winner, a_seat=0, values=None, index=0):
+    return {"index": index, "a_seat": a_seat, "moves": moves, "movers": movers, "winner": winner,
+            "legal": [10 - i for i in range(len(moves))], "values": values or [None] * len(moves)}
+
+
+def test_outcomes_lengths_and_branching():
+    results = [game(list("abc"), [0, 1, 0], 0, a_seat=0), game(list("abcd"), [0, 0, 1, 0], 1, a_seat=1, index=1),
+               game(list("ab"), [0, 1], None, index=2)]
+    o = metrics.outcomes(results)
+    assert [w["count"] for w in o["seat_wins"]] == [1, 1] and o["draws"]["count"] == 1
+    assert o["first_player_score"]["points"] == 1.5
+    assert [w["count"] for w in o["agent_wins"]] == [2, 0]
+    n = metrics.lengths(results)
+    assert (n["plies"]["mean"], n["plies"]["median"], n["turns"]["max"]) == (3.0, 3, 3)
+    assert n["plies_histogram"] == {"start": 2, "width": 1, "counts": [1, 1, 1]}
+    b = metrics.branching(results)
+    assert b["mean_by_ply"] == [10, 9, 8, 7] and b["games_by_ply"] == [3, 3, 2, 1]
+
+
+def test_diversity():
+    results = [game(list("abcde"), [0, 1, 0, 1, 0], 0), game(list("abcdf"), [0, 1, 0, 1, 0], 0),
+               game(list("abcde"), [0, 1, 0, 1, 0], 0), game(list("xbcd"), [0, 1, 0, 1], 1)]
+    assert metrics.diversity(results) == {"games": 4, "distinct_games": 3, "opening_plies": 4,
+                                          "distinct_openings": 2}
+
+
+def test_decisiveness():
+    assert metrics.decided_ply([0.5, 0.95, 0.7, 0.92, 1.0], [0, 2, 4, 6, 8]) == 6
+    assert metrics.decided_ply([0.95, 0.5], [1, 3]) is None
+    won = game(list("abcdef"), [0, 1, 0, 1, 0, 1], 1, values=[0.5, 0.6, 0.5, 0.95, 0.2, 1.0])
+    d = metrics.decisiveness([won], (True, True))
+    assert d["ply"]["median"] == 3 and d["fraction"]["median"] == 0.5 and d["never"] == 0
+    assert not metrics.decisiveness([won], (False, False))["available"]
+    assert metrics.decisiveness([won], (True, False))["games"] == 0  # won by B, who does not search
+
+
+def test_opening_choices():
+    games = [game(["a", "swap", "b"], [0, 1, 0], 1), game(["a", "b"], [0, 1], 0), game(["a", "b"], [0, 1], 1)]
+    rows = {r["choice"]: r for r in openings.choices("projective-hex", {"opening": "swap"}, games)["rows"]}
+    assert rows["swap"]["games"] == 1 and rows["swap"]["by_seat"] == [0, 1]
+    assert rows["swap"]["chooser_wins"]["count"] == 1 and rows["(none)"]["games"] == 2 and "black" not in rows
+    rows = {r["choice"]: r for r in openings.choices("projective-hex", {}, games)["rows"]}
+    assert rows["black"]["games"] == rows["white"]["games"] == 0 and rows["(none)"]["games"] == 3
+    assert not openings.choices("projective-hex", {"opening": "none"}, games)["available"]
+    assert not openings.choices("palago", {}, games)["available"]
+
+
+# runs ----------------------------------------------------------------------------------
+def test_play_task_is_reproducible():
+    task = GameTask(0, 1, "projective-hex", {"size": 2, "opening": "swap"}, ("mcts:uct:sims=30", "random"), (7, 8))
+    first = without_timing(play_task(task))
+    again = without_timing(play_task(task))
+    assert first == again and first["a_seat"] == 1
+    assert all(v is None for v, m in zip(first["values"], first["movers"]) if m == 0)  # B (random) at seat 0
+    assert all(0 <= v <= 1 for v, m in zip(first["values"], first["movers"]) if m == 1)
+
+
+def test_same_numbers_for_any_worker_count_and_rerun(tmp_path):
+    one = run(tmp_path / "one", workers=1)
+    two = run(tmp_path / "two", workers=2)
+    assert numbers(one) == numbers(two)
+    assert one["run"]["played"] == 12 and [s["label"] for s in one["sets"]] == ["opening=none", "opening=cut-and-choose"]
+    rerun = run(tmp_path / "one", workers=1)
+    assert rerun["run"]["played"] == 0 and numbers(rerun) == numbers(one)
+    saved = json.loads((tmp_path / "one" / "report.json").read_text())
+    assert numbers(saved) == numbers(one)
+    page = (tmp_path / "one" / "report.html").read_text()
+    assert page.count("data:image/png;base64,") >= 4 and "http" not in page.replace("http://www.w3.org", "")
+    assert "<svg" in page and "opening=cut-and-choose" in page
+
+
+def test_a_run_resumes_where_it_stopped(tmp_path):
+    full = run(tmp_path / "full", games=6, compare=())
+    part = run(tmp_path / "part", games=3, compare=())
+    assert part["run"]["played"] == 3
+    with open(tmp_path / "part" / GAMES, "a") as f:
+        f.write('{"set": 0, "index": 3, "mo')  # a line cut short by an interruption
+    resumed = run(tmp_path / "part", games=6, compare=())
+    assert resumed["run"]["played"] == 3 and numbers(resumed) == numbers(full)
+    lines = (tmp_path / "part" / GAMES).read_text().splitlines()
+    assert sorted(json.loads(x)["index"] for x in lines) == list(range(6))
+
+
+def test_a_run_directory_refuses_other_settings(tmp_path):
+    RunStore(tmp_path, {"game": "projective-hex", "agents": ["random", "random"]})
+    with pytest.raises(ValueError, match="holds a run with other settings.*agents"):
+        run(tmp_path, games=2, compare=())
+
+
+def test_random_agents_report_no_decisiveness(tmp_path):
+    report = lab.analyze("lhexus", {"size": "3"}, [], 4, parse_agents("random"), 1, tmp_path, workers=1)
+    m = report["sets"][0]["metrics"]
+    assert not m["decisiveness"]["available"]
+    assert {r["choice"] for r in m["openings"]["rows"]} <= {"accept", "decline"}
+    assert sum(r["games"] for r in m["openings"]["rows"]) == 4
+    assert "n/a (random agents)" in (tmp_path / "report.html").read_text()
+
+
+# command line -----------------------------------------------------------------------
+def test_cli_analyze(tmp_path, capsys):
+    out = tmp_path / "r"
+    args = ["analyze", "projective-hex", "-o", "size=2", "--games", "4", "--agents", "mcts:uct:sims=10,random",
+            "--workers", "1", "--out", str(out), "--compare", "opening=none|swap"]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "opening=none: first player wins" in printed and str(out / "report.html") in printed
+    report = json.loads((out / "report.json").read_text())
+    assert report["run"]["command"].startswith("hexarena analyze projective-hex -o size=2 --compare 'opening=none|swap'")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "mcts:99"], "bad agent 'mcts:99'"),
+    (["--compare", "opening"], "--compare 'opening'"),
+    (["-o", "size=1"], "size"),
+])
+def test_cli_analyze_errors(tmp_path, capsys, args, message):
+    assert main(["analyze", "projective-hex", "--games", "2", "--out", str(tmp_path), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_default_report_directory():
+    assert lab.default_out("lisbon", {}, ["sequence=progressive,12*"], ["mcts:6", "mcts:6"], 1) == \
+        Path("data/reports/lisbon-compare-sequence")
+    assert lab.default_out("projective-hex", {"size": "3"}, [], ["random", "mcts:3"], 7) == \
+        Path("data/reports/projective-hex-size-3-randomvsmcts-3-seed-7")
+
+
+# Ray ---------------------------------------------------------------------------------
+def test_ray_backend_matches_local():
+    ray = pytest.importorskip("ray")
+    settings = lab.settings_of("projective-hex", lab.option_sets("projective-hex", SMALL, ["opening=none,swap"]),
+                               AGENTS, 3)
+    tasks = lab.tasks_of(settings, 3, set())
+
+    def by_index(results):
+        return sorted(map(without_timing, results), key=lambda r: (r["set"], r["index"]))
+
+    local = by_index(run_tasks(tasks, "local", workers=1))
+    assert not ray.is_initialized()
+    remote = by_index(run_tasks(tasks, "ray", workers=2))
+    assert not ray.is_initialized()  # the backend shut down the instance it started
+    assert remote == local and len(local) == 6
