@@ -1,0 +1,1 @@
+"""Analysis tools: solving small boards exactly (hexarena solve)."""
