@@ -82,6 +82,9 @@ class Solver:
         self.max_ply = 4 * game.topology.ncells + 8  # longer than any game: passes come between stones at most
         self.stats = np.zeros(3, dtype=np.int64)
         self._search = make_search(game.kernels.legal, game.kernels.apply)
+        self.score(game.new_state().array, False, 0)  # compile now, so that solving times only the search
+        self.table.clear()
+        self.mode, self.stats[:] = None, 0
 
     def score(self, s: np.ndarray, distance: bool, max_nodes: int, alpha: int = -INF, beta: int = INF) -> int | None:
         """The score of ``s`` for its player to move (None when ``max_nodes`` ran out)."""
@@ -95,17 +98,14 @@ class Solver:
                          max_nodes, self.max_ply, self.stats)
         return None if self.stats[ABORTED] else int(v)
 
-    def exact(self, s: np.ndarray, max_nodes: int = 1 << 62) -> tuple[int, int] | None:
-        """(result for the player to move: 1, 0, -1; plies to the end) of a
-        position not over, or None when ``max_nodes`` ran out."""
-        v = self.score(s, True, max_nodes)
+    def exact(self, s: np.ndarray, max_nodes: int = 1 << 62) -> tuple[int, int | None] | None:
+        """(result for the player to move: 1, 0, -1; plies to the end, None
+        for a draw, whose length is not searched for) of a position not over,
+        or None when ``max_nodes`` ran out."""
+        v = self.score(s, True, self.nodes + max_nodes)
         if v is None:
             return None
-        return (1, WIN - v) if v > 0 else (-1, WIN + v) if v < 0 else (0, self._draw_plies(s))
-
-    def _draw_plies(self, s: np.ndarray) -> int:
-        """A draw's length is not searched for: 0 stands for 'unknown'."""
-        return 0
+        return (1, WIN - v) if v > 0 else (-1, WIN + v) if v < 0 else (0, None)
 
     @property
     def nodes(self) -> int:
@@ -151,41 +151,44 @@ def solve(game: Game, seconds: float | None = None, nodes: int | None = None, di
         c.apply(rep)
         return c.array.copy()
 
-    def run(s: np.ndarray, distance: bool) -> int | None:
-        """A budgeted search: calls growing with the measured rate until the deadline or node budget."""
-        chunk = FIRST_CHUNK
-        while True:
-            left = node_limit - solver.nodes
-            if left <= 0 or (deadline is not None and time.perf_counter() >= deadline):
-                return None
-            before, t0 = solver.nodes, time.perf_counter()
-            budget = solver.nodes + min(chunk, left) if deadline is not None else node_limit
-            v = solver.score(s, distance, budget)
-            if v is not None:
-                return v
-            rate = (solver.nodes - before) / max(time.perf_counter() - t0, 1e-3)
-            chunk = max(FIRST_CHUNK, int(rate * min(30.0, max(deadline - time.perf_counter(), 0.0) if deadline else 30.0)))
+    def out_of_budget() -> bool:
+        return solver.nodes >= node_limit or (deadline is not None and time.perf_counter() >= deadline)
 
+    def attempt(rep: int, child: np.ndarray, distance: bool, budget: int) -> None:
+        """One search of a first move with ``budget`` more nodes; notes its value if proven."""
+        if deadline is not None:  # no call may run far past the deadline: size it from the rate so far
+            rate = solver.nodes / max(time.perf_counter() - start, 1e-3)
+            budget = min(budget, int(rate * (deadline - time.perf_counter())) + FIRST_CHUNK)
+        limit = min(node_limit, solver.nodes + budget)
+        v = solver.score(child, distance, limit)
+        if v is None:
+            return
+        mine = v if child[TO_MOVE] == p0 else -v
+        result = 1 if mine > 0 else -1 if mine < 0 else 0
+        facts[rep] = (result, (WIN - abs(v) + 1 if v != 0 else None) if distance else None)
+        proven.add((rep, distance))
+        if progress:
+            plies = facts[rep][1]
+            progress(f"{values[rep].move}: {RESULTS[result]}" + (f" in {plies}" if plies else "")
+                     + f" ({solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s)")
+
+    proven: set[tuple[int, bool]] = set()
     for distance in (False, True) if distances else (False,):
-        for rep, _ in classes:
-            child = child_of(rep)
-            if child[WINNER] >= 0:
-                w = int(child[WINNER])
-                facts[rep] = (0 if w == DRAW else 1 if w == p0 else -1, 1)
-                continue
-            if distance and rep not in facts:
-                continue  # its value is unknown: no distance either
-            v = run(child, distance)
-            if v is None:
-                continue
-            same = child[TO_MOVE] == p0
-            mine = v if same else -v
-            result = 1 if mine > 0 else -1 if mine < 0 else 0
-            plies = (WIN - abs(v) + 1 if v != 0 else None) if distance else None
-            facts[rep] = (result, plies)
-            if progress:
-                progress(f"{values[rep].move}: {RESULTS[result]}" + (f" in {plies}" if plies else "")
-                         + f" ({solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s)")
+        budget = FIRST_CHUNK if deadline is not None or nodes is not None else node_limit
+        while not out_of_budget():  # rounds over the open moves, each with twice the last round's budget
+            open_moves = [rep for rep, _ in classes if (rep, distance) not in proven
+                          and (not distance or rep in facts)]
+            if not open_moves:
+                break
+            for rep in open_moves:
+                child = child_of(rep)
+                if child[WINNER] >= 0:
+                    w = int(child[WINNER])
+                    facts[rep] = (0 if w == DRAW else 1 if w == p0 else -1, 1)
+                    proven.add((rep, distance))
+                elif not out_of_budget():
+                    attempt(rep, child, distance, budget)
+            budget *= 2
     for rep, (result, plies) in facts.items():
         values[rep].result, values[rep].plies = RESULTS[result], plies
     return _summary(game, solver, values, facts, time.perf_counter() - start)
