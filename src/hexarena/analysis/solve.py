@@ -82,6 +82,7 @@ class Solver:
         self.max_ply = 4 * game.topology.ncells + 8  # longer than any game: passes come between stones at most
         self.stats = np.zeros(3, dtype=np.int64)
         self._search = make_search(game.kernels.legal, game.kernels.apply)
+        self.threats = _threat_field(game)
         self.score(game.new_state().array, False, 0)  # compile now, so that solving times only the search
         self.table.clear()
         self.mode, self.stats[:] = None, 0
@@ -95,7 +96,7 @@ class Solver:
             alpha, beta = max(alpha, -WIN), min(beta, WIN)
         self.stats[ABORTED] = 0
         v = self._search(s, self.game.tables, alpha, beta, distance, self.key_args, self.table.arrays,
-                         max_nodes, self.max_ply, self.stats)
+                         max_nodes, self.max_ply, self.stats, self.threats)
         return None if self.stats[ABORTED] else int(v)
 
     def exact(self, s: np.ndarray, max_nodes: int = 1 << 62) -> tuple[int, int | None] | None:
@@ -114,6 +115,15 @@ class Solver:
     @property
     def hits(self) -> int:
         return int(self.stats[HITS])
+
+
+def _threat_field(game: Game) -> int:
+    """The state entry that turns on forced blocks (see ``make_search``), -1 for none:
+    Projective Hex's colour field (a stone only ever helps its own colour's loop)."""
+    if game.name == "projective-hex":
+        from ..games.projective_hex import COLOR0
+        return COLOR0
+    return -1
 
 
 def first_move_classes(game: Game, keys: PositionKeys) -> list[tuple[int, list[int]]]:

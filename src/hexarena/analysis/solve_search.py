@@ -100,13 +100,38 @@ class Table:
 
 @lru_cache(maxsize=None)
 def make_search(legal, apply):
-    """``search(root, t, alpha, beta, distance, keys, table, max_nodes, max_ply, stats) -> score``
+    """``search(root, t, alpha, beta, distance, keys, table, max_nodes, max_ply, stats, threats) -> score``
     bound to one game's kernels (see the module's docstring); ``keys`` is
     (offset, cells, fields, perms, action maps, their inverses, zcell, zfield)
-    from :class:`hexarena.ai.positions.PositionKeys`; ``root`` must not be over."""
+    from :class:`hexarena.ai.positions.PositionKeys`; ``root`` must not be over.
+
+    ``threats`` >= 0 turns on the placement games' forced blocks: where the
+    state entry ``threats`` is non-zero (the colours are settled), a cell on
+    which the opponent would win at once must be taken (action = cell; the
+    opponent's stone is tried by flipping ``TO_MOVE``), unless the mover wins
+    at once; two such cells lose in two plies."""
 
     @numba.njit
-    def search(root, t, alpha_root, beta_root, distance, keys, table, max_nodes, max_ply, stats):
+    def _threats(S, h, t, moves, n, cells, mover):
+        """How many of the placements ``moves[h, :n]`` would win at once for the
+        opponent if it were to move (0, 1 or 2 meaning two or more); with one,
+        it is moved to the front."""
+        found = 0
+        for i in range(n):
+            if moves[h, i] >= cells:
+                continue  # not a placement (swap, a colour choice)
+            S[h + 1, :] = S[h]
+            S[h + 1, TO_MOVE] = 1 - mover
+            apply(S[h + 1], t, moves[h, i])
+            if S[h + 1, WINNER] == 1 - mover:
+                found += 1
+                if found == 2:
+                    return 2
+                moves[h, 0], moves[h, i] = moves[h, i], moves[h, 0]
+        return found
+
+    @numba.njit
+    def search(root, t, alpha_root, beta_root, distance, keys, table, max_nodes, max_ply, stats, threats):
         offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
         tkey, tlo, thi, tmove = table
         mask = np.uint64(tkey.shape[0] - 1)
@@ -174,6 +199,13 @@ def make_search(legal, apply):
                     if S[h + 1, WINNER] == mover:
                         win_at = i
                         break
+                if win_at < 0 and threats >= 0 and s[threats] != 0:
+                    blocks = _threats(S, h, t, moves, n, cells, mover)
+                    if blocks >= 2:  # two cells win for the opponent: lost whatever is played
+                        v, state = -(WIN - h - 2) if distance else -WIN, RETURN
+                        continue
+                    if blocks == 1:  # the only move that does not lose at once is the block
+                        count[h] = n = 1
                 first = win_at if win_at >= 0 else -1
                 if first < 0 and hint >= 0:
                     for i in range(n):
