@@ -115,18 +115,14 @@ def test_hex_pushpin_value_search_agrees_with_plain_outcomes(solvers):
 
 
 @pytest.mark.slow
-def test_hex_pushpin_size_3_first_moves_match_plain_minimax(solvers):
-    """The start's first moves by the plain minimax (minutes in Python: CI skips it)."""
+@pytest.mark.parametrize("seed", [6, 7, 8])
+def test_hex_pushpin_size_3_early_values_match_plain_minimax(seed, solvers):
+    """Win/draw/loss five stones in (about a minute each for the plain minimax: CI skips it).
+    The start itself is out of its reach (docs/solving.md)."""
     game = hexarena.load("hex-pushpin", size=3)
-    sol = solve(game, distances=False, solver=solvers("hex-pushpin", size=3))
-    ref = Reference(game)
-    s = game.new_state()
-    words = {1: "win", 0: "draw", -1: "loss"}
-    for m in sol.moves:
-        child = s.copy()
-        child.play(m.move)
-        expected = ref.outcome(child.array)
-        assert m.result == words[-expected if child.to_move != s.to_move else expected], m.move
+    s = midgame(game, 5, seed)
+    v = solvers("hex-pushpin", size=3).score(s.array, False, 1 << 40)
+    assert (v > 0) - (v < 0) == Reference(game).outcome(s.array)
 
 
 def test_budget_reports_unknown_moves_instead_of_running_on():

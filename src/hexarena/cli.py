@@ -167,7 +167,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.store:
         if not solution.complete or args.no_distances:
             raise UsageError("--store needs a complete solution with distances (no budget cut, no --no-distances)")
-        keys, results, plies = proof_positions(solver, limit=args.store_limit)
+        keys, results, plies = proof_positions(solver, limit=args.store_limit, progress=say)
         save(args.store, game, keys, results, plies)
         stored = len(keys)
     if args.json:

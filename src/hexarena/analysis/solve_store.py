@@ -11,6 +11,7 @@ table makes quick once the start is solved.
 from __future__ import annotations
 
 from collections import deque
+from typing import Callable
 
 import numpy as np
 
@@ -18,9 +19,10 @@ from ..games.base import State
 from .solve import Solver
 
 
-def proof_positions(solver: Solver, limit: int = 200_000,
-                    max_nodes: int = 1 << 62) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(keys, results, plies) of up to ``limit`` positions, nearest the start first."""
+def proof_positions(solver: Solver, limit: int = 200_000, max_nodes: int = 1 << 62,
+                    progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(keys, results, plies) of up to ``limit`` positions, nearest the start
+    first; ``progress`` hears of every 1000th."""
     game, keys = solver.game, solver.keys
     start = game.new_state()
     found: dict[int, tuple[int, int]] = {}
@@ -36,6 +38,8 @@ def proof_positions(solver: Solver, limit: int = 200_000,
             continue  # the budget ran out here: this line stays unstored
         result, plies = value
         found[k] = (result, plies or 0)
+        if progress and len(found) % 1000 == 0:
+            progress(f"stored {len(found):,} positions ({solver.nodes:,} nodes)")
         children = _children(s)
         if result == 1 and not forced:
             children = [c for c in children if _keeps_win(solver, s, c, plies)][:1]
