@@ -108,6 +108,14 @@ class Solver:
             return None
         return (1, WIN - v) if v > 0 else (-1, WIN + v) if v < 0 else (0, None)
 
+    def table_move(self, s: np.ndarray) -> int | None:
+        """The best move the table holds for ``s`` (mapped back from the canonical frame), if any."""
+        key, sym = self.keys.key_and_symmetry(s)
+        slot = key & (len(self.table.key) - 1)
+        if int(self.table.key[slot]) != key or self.table.move[slot] < 0:
+            return None
+        return int(np.flatnonzero(self.keys.actions[sym] == self.table.move[slot])[0])
+
     @property
     def nodes(self) -> int:
         return int(self.stats[NODES])

@@ -41,8 +41,10 @@ def proof_positions(solver: Solver, limit: int = 200_000, max_nodes: int = 1 << 
         if progress and len(found) % 1000 == 0:
             progress(f"stored {len(found):,} positions ({solver.nodes:,} nodes)")
         children = _children(s)
-        if result == 1 and not forced:
-            children = [c for c in children if _keeps_win(solver, s, c, plies)][:1]
+        if result == 1 and not forced:  # the table's best move first: it is usually the one
+            hint = solver.table_move(s.array)
+            children.sort(key=lambda c: c.history[-1] != hint)
+            children = next(([c] for c in children if _keeps_win(solver, s, c, plies)), [])
         todo.extend(c for c in children if not c.is_over())
         forced = False
     items = sorted(found.items())
@@ -51,6 +53,7 @@ def proof_positions(solver: Solver, limit: int = 200_000, max_nodes: int = 1 << 
 
 
 def _children(s: State) -> list[State]:
+    """Every position one move after ``s``."""
     out = []
     for a in s.legal_actions():
         c = s.copy()
