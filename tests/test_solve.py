@@ -252,3 +252,14 @@ def test_server_hint_says_proven(tmp_path):
         r = client.get(f"/api/matches/{made['id']}/hint", params={"token": made["token"]})
         assert r.status_code == 200, r.text
         assert r.json()["proof"] == "proven win in 9" and r.json()["rate"] == 1.0
+
+
+def test_hex_pushpin_store_plays_the_winning_push():
+    """The shipped Hex Pushpin base-3 store: the first player's win in 20 starts with a push of the
+    pin, and after a losing first move the second player's hint is a proven win."""
+    s = hexarena.load("hex-pushpin", size=3).new_state()
+    assert proof_text(s) == "proven win in 20"
+    best = perfect_move(s)
+    assert best.move in ("d2 1", "f2 1", "c3 1", "g3 1", "d4 1", "f4 1") and best.plies == 20
+    s.play("c1")
+    assert proof_text(s) == "proven win in 19" and perfect_move(s).result == 1
