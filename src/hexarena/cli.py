@@ -202,6 +202,53 @@ def process_count(text: str) -> int:
     return int(text)
 
 
+def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    from .analysis.solve import SOLVABLE, Solver, solve
+    from .analysis.solve_store import proof_positions
+    from .ai.solutions import save
+
+    game = _game(args)
+    if game.name not in SOLVABLE:
+        raise UsageError(f"cannot solve {quoted(game.name)}; solvable games: {', '.join(SOLVABLE)}")
+    if not 10 <= args.table_bits <= 30:
+        raise UsageError(f"--table-bits must be 10..30 (2**bits table slots), got {args.table_bits}")
+    solver = Solver(game, args.table_bits)
+    say = None if args.json or args.quiet else (lambda line: print("  " + line, file=sys.stderr, flush=True))
+    solution = solve(game, seconds=args.seconds, nodes=args.nodes, distances=not args.no_distances,
+                     progress=say, solver=solver)
+    stored = None
+    if args.store:
+        if not solution.complete or args.no_distances:
+            raise UsageError("--store needs a complete solution with distances (no budget cut, no --no-distances)")
+        keys, results, plies = proof_positions(solver, limit=args.store_limit, progress=say)
+        save(args.store, game, keys, results, plies)
+        stored = len(keys)
+    if args.json:
+        print(json.dumps(solution.as_dict() | ({"stored": stored} if stored is not None else {})), file=out)
+        return 0
+    print(_solution_text(solution, stored), file=out)
+    return 0
+
+
+def _solution_text(sol, stored: int | None) -> str:
+    """The solution as a few lines: the start's value, each first move's, the effort."""
+    opts = ", ".join(f"{k}={v}" for k, v in sorted(sol.options.items()))
+    length = f" in {sol.plies} plies" if sol.plies else ""
+    head = {"win": "the first player wins", "loss": "the second player wins", "draw": "a draw",
+            "unknown": "unknown (budget ran out)"}[sol.result]
+    lines = [f"{sol.game} ({opts}): {head}{length}",
+             f"first moves ({len(sol.moves)} up to the board's {sol.symmetries} symmetries), value for the player "
+             f"making them, plies to the end with perfect play:"]
+    for m in sol.moves:
+        plies = f" in {m.plies}" if m.plies else ""
+        same = f"  (also {' '.join(m.same_as)})" if m.same_as else ""
+        lines.append(f"  {m.move:8} {m.result}{plies}{same}")
+    proven = sum(m.result != "unknown" for m in sol.moves)
+    lines.append(f"proven {proven} of {len(sol.moves)}; {sol.nodes:,} nodes in {sol.seconds:.1f} s; "
+                 f"table {sol.table_entries:,} entries")
+    if stored is not None:
+        lines.append(f"stored {stored:,} positions")
+    return "\n".join(lines)
 
 
 MAX_SEED = 2**32 - 1
@@ -230,6 +277,17 @@ def port_number(text: str) -> int:
     if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
         raise argparse.ArgumentTypeError(f"{quoted(text)} is not a port: an integer 1..65535")
     return int(text)
+
+
+def node_count(text: str) -> int:
+    """argparse type: a positive number of nodes (1000000, 1e6 or 1_000_000)."""
+    try:
+        value = float(text.replace("_", ""))
+    except ValueError:
+        value = math.nan
+    if not (1 <= value < 2**62) or value != int(value):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of nodes: a positive integer (e.g. 1e6)")
+    return int(value)
 
 
 def worker_count(text: str) -> int:
@@ -313,6 +371,16 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--address", default=None, help="Ray cluster address (ray backend; default a local instance)")
     sp.add_argument("--out", default=None, metavar="DIR",
                     help="run and report directory (default data/reports/NAME); a rerun resumes it")
+
+    sp = command("solve", "exact values of small boards and of every first move", cmd_solve, game=True)
+    sp.add_argument("--seconds", type=positive_seconds, help="stop after this long, reporting what was proven")
+    sp.add_argument("--nodes", type=node_count, help="stop after this many nodes, reporting what was proven")
+    sp.add_argument("--no-distances", action="store_true", help="only win/draw/loss, not the plies to the end")
+    sp.add_argument("--table-bits", type=int, default=22, help="transposition table of 2**BITS slots (default 22)")
+    sp.add_argument("--store", metavar="FILE", help="write the proven positions (.npz) for the AI")
+    sp.add_argument("--store-limit", type=node_count, default=200_000, help="positions to store at most")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return top, parsers
 
 

@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any, TextIO
 
-from .ai import agent, hint
+from .ai import agent, hint, hint_note
 from .games.base import Game, IllegalMove, State, quoted
 from .info import rules_text
 from .records import read_file
@@ -118,7 +118,7 @@ class Session:
             _prepare(self.out)
             self.say(f"{self.vs} is thinking...")
             move, rate = self.bot.hint(self.state)
-            note = f" (estimated win rate {rate:.0%})"
+            note = f" ({hint_note(self.state, rate)})"
         else:
             move, note = self.bot.choose(self.state), ""
         self.state.play(move)
@@ -167,7 +167,7 @@ class Session:
             return
         _prepare(self.out)
         move, rate = hint(self.state, level=5, seed=0)
-        self.say(f"hint: {move} (estimated win rate {rate:.0%})")
+        self.say(f"hint: {move} ({hint_note(self.state, rate)})")
 
     def save(self, path: str) -> None:
         try:

@@ -14,6 +14,14 @@ True
 >>> move, rate = hint(s, level=1, seed=1)
 >>> move in s.legal_moves() and 0 <= rate <= 1
 True
+
+In a solved position (small boards, :mod:`hexarena.ai.solutions`) the hint
+is the perfect move and its note the proof:
+
+>>> s = hexarena.load("projective-hex", size=2, opening="none").new_state()
+>>> move, rate = hint(s)
+>>> hint_note(s, rate)
+'proven win in 9'
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from typing import Any, Protocol
 
 from ..games.base import State
 from .mcts import MCTSAgent
+from .solutions import proof_text
 
 
 class Agent(Protocol):
@@ -46,14 +55,14 @@ class RandomAgent:
 
 
 KINDS = ("random", "mcts")
-MCTS_OPTIONS = ("level", "seconds", "simulations", "variant")
+MCTS_OPTIONS = ("level", "seconds", "simulations", "variant", "solutions")
 
 
 def agent(kind: str, seed: int | None = None, **kw: Any) -> Agent:
     """An agent of ``kind`` (one of ``KINDS``); ValueError naming the choices.
 
     ``agent("mcts", level=1..10, seed=..., seconds=..., simulations=...,
-    variant=...)`` is an :class:`~hexarena.ai.mcts.MCTSAgent`.
+    variant=..., solutions=True)`` is an :class:`~hexarena.ai.mcts.MCTSAgent`.
     """
     if kind == "random":
         if kw:
@@ -70,3 +79,9 @@ def agent(kind: str, seed: int | None = None, **kw: Any) -> Agent:
 def hint(state: State, level: int = 5, seed: int | None = None, **kw: Any) -> tuple[str, float]:
     """The best move in ``state`` and its estimated win rate for the player to move."""
     return MCTSAgent(level=level, seed=seed, **kw).hint(state)
+
+
+def hint_note(state: State, rate: float) -> str:
+    """What a hint's move is worth: "proven win in k" (k plies to the end,
+    both sides') in a solved position, else "estimated win rate 60%"."""
+    return proof_text(state) or f"estimated win rate {rate:.0%}"

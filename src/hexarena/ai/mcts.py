@@ -48,6 +48,7 @@ import numpy as np
 from ..games.base import DRAW, Game, State
 from ..kernels import njit
 from ..kernels import seed as seed_numba
+from .solutions import perfect_move, reward
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
 PRUNED = -2  # PROVEN of a node expanded with the game's ``search_moves``, which left out legal moves
@@ -454,11 +455,12 @@ class MCTSAgent:
     (then the simulation count, and so the moves, depend on the machine's
     speed); by default ``LEVELS[level]`` simulations.  With a ``seed`` and a
     simulation budget, play is reproducible: the generator is reseeded from
-    (seed, moves played) at every move.
+    (seed, moves played) at every move.  With ``solutions`` (the default) it
+    plays shipped solved positions perfectly instead of searching them.
     """
 
     def __init__(self, level: int = 5, seed: int | None = None, seconds: float | None = None,
-                 simulations: int | None = None, variant: str | Config = "enhanced") -> None:
+                 simulations: int | None = None, variant: str | Config = "enhanced", solutions: bool = True) -> None:
         if isinstance(level, bool) or level not in LEVELS:
             raise ValueError(f"level must be an integer 1..10, got {level!r}")
         if seconds is not None and not seconds > 0:
@@ -468,7 +470,7 @@ class MCTSAgent:
             raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
         self.variant = variant
         self.config = variant if isinstance(variant, Config) else config_of(variant)  # checks the name
-        self.level, self.seed, self.seconds = level, seed, seconds
+        self.level, self.seed, self.seconds, self.solutions = level, seed, seconds, solutions
         self.simulations = simulations if simulations is not None else (None if seconds else LEVELS[level])
         self.name = f"mcts:{level}"
         self.last_simulations = 0  # simulations run by the last search (reused ones not counted)
@@ -485,7 +487,12 @@ class MCTSAgent:
         return self.hint(state)[0]
 
     def hint(self, state: State) -> tuple[str, float]:
-        """The best move and its estimated win rate for the player to move."""
+        """The best move and its estimated win rate for the player to move; in
+        a solved position (:mod:`hexarena.ai.solutions`) the perfect move and
+        its proven result (1, 0.5 or 0) without searching."""
+        proven = perfect_move(state) if self.solutions else None
+        if proven is not None:
+            return proven.move, reward(proven.result)
         ints, flts, meta = self.search(state)
         child = self._best_child(ints, flts, meta)
         return state.move_name(int(ints[child, ACTION])), self._rate(ints, flts, meta, child)

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 
 import hexarena
 from hexarena.ai import hint as ai_hint
+from hexarena.ai.solutions import proof_text
 from hexarena.info import game_info, replay_summary
 from hexarena.games.base import State
 
@@ -248,7 +249,7 @@ class Server:
             raise Refused(400, "no hint: the game is over")
         check_turn(match.state, seats)
         move, rate = ai_hint(match.state.copy(), level=HINT_LEVEL)
-        return {"move": move, "rate": rate}
+        return {"move": move, "rate": rate, "proof": proof_text(match.state)}
 
 
 def dumps(value: Any) -> str:

@@ -150,7 +150,8 @@ export function showMatch(root, id) {
     }
     if (!replay && st.hint) {
       const rate = typeof st.hint.rate === "number" ? ` (rate ${st.hint.rate <= 1 ? Math.round(st.hint.rate * 100) + "%" : st.hint.rate})` : "";
-      parts.push(h("p.hint", { id: "hint" }, `Hint: ${st.hint.move}${rate}`));
+      const note = st.hint.proof ? ` (${st.hint.proof})` : rate;
+      parts.push(h("p.hint", { id: "hint" }, `Hint: ${st.hint.move}${note}`));
     }
     const actions = h("div.actions", {},
       canUndo ? h("button", { id: "undo", type: "button", onclick: () => act(() => api.undo(id, st.seat.token, m.ply)) }, "Undo") : null,
