@@ -39,6 +39,7 @@ import numpy as np
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
 from ..kernels import inline, kernel_set, njit, note
+from .pushing import hot
 from ..render import svg as svg_render
 from .base import (HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, MalformedMove, Option, State,
                    int_between, quoted)
@@ -84,7 +85,7 @@ def _line(xy, a, b):
     return -1, 0
 
 
-@njit
+@hot
 def _sight(s, t, dist, seen):
     """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
     the group id of the stone then met (-1 at the board's edge)."""
@@ -167,23 +168,44 @@ def drop_mask(s, t, c):
 
 
 @inline
-def _emit(s, t, c, dist, seen, out, k):
-    mask = _reach(s, t, c, dist, seen)[2]
-    if mask:
-        for d in range(6):
-            if mask & (1 << d):
-                out[k] = c * 6 + d
-                k += 1
+def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
+    """Write the legal drops on the empty cell ``c`` into ``out`` from ``k``;
+    the new end.  ``mask`` holds the directions its own line gives it (a
+    cell ``j`` cells from the ball on slot ``line``, else 0 and -1): the
+    group it makes also pushes wherever :func:`_group_masks` says a group it
+    joins sees the ball, if its size fits the empty run there."""
+    nbr, n = t.nbr, t.ncells
+    g0, g1, g2, size = -1, -1, -1, 1
+    for e in range(6):
+        m = nbr[c, e]
+        if m >= 0 and s[BOARD + m] != 0:
+            g = s[BOARD + n + m]
+            if g != g0 and g != g1 and g != g2:
+                size += s[BOARD + 2 * n + g]
+                v = gmask[g]
+                if v >> 6 == epoch:
+                    mask |= v & 63
+                if g0 < 0:
+                    g0 = g
+                elif g1 < 0:
+                    g1 = g
+                else:
+                    g2 = g
+    for d in range(6):
+        if mask & (1 << d) and (j - 1 if d == line else dist[d]) >= size:
+            out[k] = c * 6 + d
+            k += 1
     return k
 
 
 @njit
 def scratch(t):
-    """Working space for :func:`_scan`: a mark per cell, then 12 entries."""
-    return np.zeros(t.ncells + 12, dtype=np.int64)
+    """Working space for :func:`_scan`: per cell a mark, a group's mask and a
+    pending line cell, then the ball's sight lines (12 entries)."""
+    return np.zeros(3 * t.ncells + 12, dtype=np.int64)
 
 
-@njit
+@hot
 def _scan(s, t, out, start, work, epoch, first):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
     ``start``; returns the new end (with ``first``, stops at the first).
@@ -191,25 +213,52 @@ def _scan(s, t, out, start, work, epoch, first):
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
     group the ball sees, if that group plus one could fit beyond the ball.
-    ``work`` (:func:`scratch`) holds ``mark``, where ``mark[c] == epoch``
-    marks cells already tried, and the ball's sight lines."""
+    One walk along each line finds its empty cells, the stone that ends it
+    and the lone cells' drops (one each: a stone with no neighbour pushes
+    the ball one cell away); the others wait until every line is known.
+    ``work`` (:func:`scratch`) marks cells tried (``== epoch``), holds the
+    directions each seen group pushes (``epoch << 6 | mask``), the waiting
+    cells and the sight lines; ``epoch`` must differ from the previous scans'
+    with this ``work``, and not be 0."""
     nbr, ray, n = t.nbr, t.rays, t.ncells
-    mark, dist, seen = work[:n], work[n: n + 6], work[n + 6:]
-    _sight(s, t, dist, seen)
-    ball, k = s[BALL], start
+    mark, gmask, pend = work[:n], work[n:2 * n], work[2 * n:3 * n]
+    dist, seen = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12]
+    ball, k, waiting = s[BALL], start, 0
     for o in range(6):
         d = o + 3 if o < 3 else o - 3
-        for j in range(dist[o]):
+        first_beyond = ray[ball, d, 0]
+        lone = first_beyond >= 0 and s[BOARD + first_beyond] == 0
+        j, g = 0, -1
+        while j < ray.shape[2]:
             c = ray[ball, o, j]
+            if c < 0:
+                break
+            if s[BOARD + c] != 0:
+                g = s[BOARD + n + c]
+                break
             mark[c] = epoch
-            if s[BOARD + 4 * n + c] == 0:  # a lone stone pushes the ball one cell
-                if dist[d] >= 1:
-                    out[k] = c * 6 + d
-                    k += 1
-            else:
-                k = _emit(s, t, c, dist, seen, out, k)
-            if first and k > start:
-                return k
+            if s[BOARD + 4 * n + c] != 0:
+                pend[waiting] = (c * 8 + o) * 32 + j + 1
+                waiting += 1
+            elif lone:
+                out[k] = c * 6 + d
+                k += 1
+            j += 1
+        dist[o], seen[o] = j, g
+        if first and k > start:
+            return k
+    for d in range(6):  # the directions each group the ball sees pushes it
+        g = seen[d + 3 if d < 3 else d - 3]
+        if g >= 0:
+            if gmask[g] >> 6 != epoch:
+                gmask[g] = epoch << 6
+            gmask[g] |= 1 << d
+    for i in range(waiting):
+        c, o, j = pend[i] >> 8, (pend[i] >> 5) & 7, pend[i] & 31
+        d = o + 3 if o < 3 else o - 3
+        k = _emit(s, t, c, 1 << d, o, j, dist, gmask, epoch, out, k)
+        if first and k > start:
+            return k
     for o in range(6):
         g = seen[o]
         for p in range(o):
@@ -225,11 +274,11 @@ def _scan(s, t, out, start, work, epoch, first):
             continue
         x = g
         while True:
-            for d in range(6):
-                c = nbr[x, d]
+            for e in range(6):
+                c = nbr[x, e]
                 if c >= 0 and s[BOARD + c] == 0 and c != ball and mark[c] != epoch:
                     mark[c] = epoch
-                    k = _emit(s, t, c, dist, seen, out, k)
+                    k = _emit(s, t, c, 0, -1, 0, dist, gmask, epoch, out, k)
                     if first and k > start:
                         return k
             x = s[BOARD + 3 * n + x]
@@ -253,7 +302,7 @@ def has_drop(s, t):
     return _scan(s, t, out, 0, scratch(t), 1, True) > 0
 
 
-@njit
+@hot
 def place(s, t, c):
     """Put a stone on ``c`` and merge its neighbours' groups into one whose
     id is ``c``; returns the group's size."""
@@ -278,7 +327,7 @@ def place(s, t, c):
     return size
 
 
-@njit
+@hot
 def drop(s, t, a):
     """Apply the drop action ``a``: place the stone, move the ball; the ball's new cell."""
     c, d = a // 6, a % 6
@@ -290,7 +339,7 @@ def drop(s, t, a):
     return s[BALL]
 
 
-@njit
+@hot
 def finish(s, winner):
     s[WINNER] = winner
     s[TO_MOVE] = -1
@@ -298,7 +347,7 @@ def finish(s, winner):
 
 # --- Iqishiqi's rules ----------------------------------------------------------
 
-@njit
+@hot
 def _ball_ends(s, t, mover):
     """Corner: the mover wins; edge: its owner wins.  True if the game ended."""
     o = t.owner[s[BALL]]
