@@ -366,6 +366,13 @@ def legal(s, t, out):
 
 
 @njit
+def is_legal(s, t, a):
+    """True if action ``a`` (in range, the game not over) is a legal drop
+    here, from the drop's own sight of the ball (no list of drops)."""
+    return drop_mask(s, t, a // 6) & (1 << (a % 6)) != 0
+
+
+@njit
 def apply(s, t, a):
     mover = s[TO_MOVE]
     drop(s, t, a)
@@ -385,22 +392,26 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each drop and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
-    out = np.empty(t.ncells * 6, dtype=np.int32)
-    work = scratch(t)
+    return _random_drops(s, t, actions, movers, np.empty(t.ncells * 6, dtype=np.int32), scratch(t))
+
+
+@hot
+def _random_drops(s, t, actions, movers, out, work):
+    """The playout's loop (``out`` and ``work`` as :func:`_scan` takes them)."""
     written = 0
     while s[WINNER] < 0:
         k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
         if k == 0:
             finish(s, 1 - s[TO_MOVE])
             break
-        mover, a = s[TO_MOVE], out[np.random.randint(0, k)]
+        mover, a = s[TO_MOVE], out[int(np.random.random() * k)]
         written = note(actions, movers, written, a, mover)
         drop(s, t, a)
         _ball_ends(s, t, mover)
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
 
 
 # --- the facade ------------------------------------------------------------------
