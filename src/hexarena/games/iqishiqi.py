@@ -201,12 +201,13 @@ def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
 @njit
 def scratch(t):
     """Working space for :func:`_scan`: per cell a mark, a group's mask and a
-    pending line cell, then the ball's sight lines (12 entries)."""
-    return np.zeros(3 * t.ncells + 12, dtype=np.int64)
+    pending line cell, then the ball's sight lines and each line's lone
+    cells (18 entries)."""
+    return np.zeros(3 * t.ncells + 18, dtype=np.int32)
 
 
 @hot
-def _scan(s, t, out, start, work, epoch, first):
+def _scan(s, t, out, start, work, epoch, first, tally=False):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
     ``start``; returns the new end (with ``first``, stops at the first).
 
@@ -219,16 +220,18 @@ def _scan(s, t, out, start, work, epoch, first):
     ``work`` (:func:`scratch`) marks cells tried (``== epoch``), holds the
     directions each seen group pushes (``epoch << 6 | mask``), the waiting
     cells and the sight lines; ``epoch`` must differ from the previous scans'
-    with this ``work``, and not be 0."""
+    with this ``work``, and not be 0.  With ``tally``, the lone cells' drops
+    are not written but counted per line in ``work`` (:func:`lone_counts`):
+    the playout draws among them without listing them."""
     nbr, ray, n = t.nbr, t.rays, t.ncells
     mark, gmask, pend = work[:n], work[n:2 * n], work[2 * n:3 * n]
-    dist, seen = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12]
+    dist, seen, lones = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12], work[3 * n + 12:3 * n + 18]
     ball, k, waiting = s[BALL], start, 0
     for o in range(6):
         d = o + 3 if o < 3 else o - 3
         first_beyond = ray[ball, d, 0]
         lone = first_beyond >= 0 and s[BOARD + first_beyond] == 0
-        j, g = 0, -1
+        j, g, tallied = 0, -1, 0
         while j < ray.shape[2]:
             c = ray[ball, o, j]
             if c < 0:
@@ -237,14 +240,16 @@ def _scan(s, t, out, start, work, epoch, first):
                 g = s[BOARD + n + c]
                 break
             mark[c] = epoch
-            if s[BOARD + 4 * n + c] != 0:
-                pend[waiting] = (c * 8 + o) * 32 + j + 1
-                waiting += 1
-            elif lone:
+            crowded = s[BOARD + 4 * n + c] != 0  # branch-free: either kind is common
+            pend[waiting] = (c * 8 + o) * 32 + j + 1
+            waiting += crowded
+            if tally:
+                tallied += lone and not crowded
+            else:
                 out[k] = c * 6 + d
-                k += 1
+                k += lone and not crowded
             j += 1
-        dist[o], seen[o] = j, g
+        dist[o], seen[o], lones[o] = j, g, tallied
         if first and k > start:
             return k
     for d in range(6):  # the directions each group the ball sees pushes it
@@ -266,19 +271,26 @@ def _scan(s, t, out, start, work, epoch, first):
                 g = -1  # met in an earlier slot
         if g < 0:
             continue
-        room = False  # a drop joining g makes more than its size: is there room anywhere?
-        for p in range(o, 6):
-            if seen[p] == g and dist[p + 3 if p < 3 else p - 3] > s[BOARD + 2 * n + g]:
-                room = True
-        if not room:
-            continue
+        size = s[BOARD + 2 * n + g] + 1
+        pushes = 0  # where a drop touching only g pushes: it sees the ball there and fits
+        for d in range(6):
+            if gmask[g] & (1 << d) and dist[d] >= size:
+                pushes |= 1 << d
+        if pushes == 0:
+            continue  # a drop joining g makes more than its size: no room anywhere
         x = g
         while True:
             for e in range(6):
                 c = nbr[x, e]
                 if c >= 0 and s[BOARD + c] == 0 and c != ball and mark[c] != epoch:
                     mark[c] = epoch
-                    k = _emit(s, t, c, 0, -1, 0, dist, gmask, epoch, out, k)
+                    if s[BOARD + 4 * n + c] == 1:  # x is its only stone
+                        for d in range(6):
+                            if pushes & (1 << d):
+                                out[k] = c * 6 + d
+                                k += 1
+                    else:
+                        k = _emit(s, t, c, 0, -1, 0, dist, gmask, epoch, out, k)
                     if first and k > start:
                         return k
             x = s[BOARD + 3 * n + x]
@@ -395,16 +407,54 @@ def recorded_playout(s, t, actions, movers):
     return _random_drops(s, t, actions, movers, np.empty(t.ncells * 6, dtype=np.int32), scratch(t))
 
 
+@njit
+def lone_counts(t, work):
+    """The lone cells' drops per line that :func:`_scan` with ``tally`` counted."""
+    n = t.ncells
+    return work[3 * n + 12:3 * n + 18]
+
+
+@hot
+def _draw(s, t, out, work, epoch):
+    """A uniformly random legal drop, or -1 when there is none: :func:`_scan`
+    lists the drops of crowded cells and counts the lone cells' per line;
+    a lone cell drawn is found by walking its line again."""
+    n, ray = t.ncells, t.rays
+    k = _scan(s, t, out, 0, work, epoch, False, True)
+    lones = work[3 * n + 12:3 * n + 18]
+    total = k
+    for o in range(6):
+        total += lones[o]
+    if total == 0:
+        return -1
+    r = int(np.random.random() * total)
+    if r < k:
+        return out[r]
+    r -= k
+    o = 0
+    while r >= lones[o]:
+        r -= lones[o]
+        o += 1
+    ball, j = s[BALL], 0
+    while True:
+        c = ray[ball, o, j]
+        if s[BOARD + 4 * n + c] == 0:
+            if r == 0:
+                return c * 6 + (o + 3 if o < 3 else o - 3)
+            r -= 1
+        j += 1
+
+
 @hot
 def _random_drops(s, t, actions, movers, out, work):
     """The playout's loop (``out`` and ``work`` as :func:`_scan` takes them)."""
     written = 0
     while s[WINNER] < 0:
-        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
-        if k == 0:
+        a = _draw(s, t, out, work, s[PLY] + 1)
+        if a < 0:
             finish(s, 1 - s[TO_MOVE])
             break
-        mover, a = s[TO_MOVE], out[int(np.random.random() * k)]
+        mover = s[TO_MOVE]
         written = note(actions, movers, written, a, mover)
         drop(s, t, a)
         _ball_ends(s, t, mover)
