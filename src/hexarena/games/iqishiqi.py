@@ -202,8 +202,18 @@ def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
 def scratch(t):
     """Working space for :func:`_scan`: per cell a mark, a group's mask and a
     pending line cell, then the ball's sight lines and each line's lone
-    cells (18 entries)."""
-    return np.zeros(3 * t.ncells + 18, dtype=np.int32)
+    cells (18 entries), then room for every drop (:func:`room`); one
+    allocation, the marks and masks zeroed."""
+    n = t.ncells
+    work = np.empty(9 * n + 18, dtype=np.int32)
+    work[:2 * n] = 0
+    return work
+
+
+@njit
+def room(t, work):
+    """The part of :func:`scratch`'s ``work`` that holds a list of drops."""
+    return work[3 * t.ncells + 18:]
 
 
 @hot
@@ -310,8 +320,8 @@ def drops(s, t, out, start):
 @njit
 def has_drop(s, t):
     """True if the player to move has a legal drop."""
-    out = np.empty(6, dtype=np.int32)
-    return _scan(s, t, out, 0, scratch(t), 1, True) > 0
+    work = scratch(t)
+    return _scan(s, t, room(t, work), 0, work, 1, True) > 0
 
 
 @hot
@@ -395,8 +405,9 @@ def apply(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal drops to the end (in place)."""
-    none = np.empty(0, dtype=np.int32)
-    recorded_playout(s, t, none, none)
+    work = scratch(t)
+    out = room(t, work)
+    _random_drops(s, t, out[:0], out[:0], out, work)
 
 
 @njit
@@ -404,7 +415,8 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each drop and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
-    return _random_drops(s, t, actions, movers, np.empty(t.ncells * 6, dtype=np.int32), scratch(t))
+    work = scratch(t)
+    return _random_drops(s, t, actions, movers, room(t, work), work)
 
 
 @njit
@@ -415,10 +427,12 @@ def lone_counts(t, work):
 
 
 @hot
-def _draw(s, t, out, work, epoch):
+def _draw(s, t, out, work, epoch, extra):
     """A uniformly random legal drop, or -1 when there is none: :func:`_scan`
     lists the drops of crowded cells and counts the lone cells' per line;
-    a lone cell drawn is found by walking its line again."""
+    a lone cell drawn is found by walking its line again.  With ``extra``
+    (Weituweiqi's auction) the action ``ncells * 6`` is one more choice,
+    though only when some drop exists."""
     n, ray = t.ncells, t.rays
     k = _scan(s, t, out, 0, work, epoch, False, True)
     lones = work[3 * n + 12:3 * n + 18]
@@ -427,7 +441,9 @@ def _draw(s, t, out, work, epoch):
         total += lones[o]
     if total == 0:
         return -1
-    r = int(np.random.random() * total)
+    r = int(np.random.random() * (total + extra))
+    if r == total:
+        return n * 6
     if r < k:
         return out[r]
     r -= k
@@ -450,7 +466,7 @@ def _random_drops(s, t, actions, movers, out, work):
     """The playout's loop (``out`` and ``work`` as :func:`_scan` takes them)."""
     written = 0
     while s[WINNER] < 0:
-        a = _draw(s, t, out, work, s[PLY] + 1)
+        a = _draw(s, t, out, work, s[PLY] + 1, 0)
         if a < 0:
             finish(s, 1 - s[TO_MOVE])
             break

@@ -37,7 +37,8 @@ import numpy as np
 from ..kernels import kernel_set, njit
 from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drop_mask, drops, finish, has_drop, scratch, size_option
+from .iqishiqi import (BALL, ROLE, PushGame, _draw, drop, drop_mask, drops, finish, has_drop, room, scratch,
+                       size_option)
 from .pushing import hot
 
 
@@ -97,7 +98,8 @@ def is_legal(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal moves (``block`` among them) to the end, in place."""
-    _random_moves(s, t, np.empty(t.ncells * 6 + 1, dtype=np.int32), scratch(t))
+    work = scratch(t)
+    _random_moves(s, t, room(t, work), work)
 
 
 @hot
@@ -107,14 +109,10 @@ def _random_moves(s, t, out, work):
     drops are open to both players, so a block never leaves none)."""
     n = t.ncells
     while s[WINNER] < 0:
-        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
-        if k == 0:  # the last drop stalemated: in the auction its mover loses, later the player to move
+        a = _draw(s, t, out, work, s[PLY] + 1, s[ROLE] < 0)  # block (n * 6) among them in the auction
+        if a < 0:  # the last drop stalemated: in the auction its mover loses, later the player to move
             finish(s, s[TO_MOVE] if s[ROLE] < 0 else 1 - s[TO_MOVE])
             break
-        if s[ROLE] < 0:
-            out[k] = n * 6  # block
-            k += 1
-        a = out[int(np.random.random() * k)]
         if a == n * 6:
             _block(s)
             continue
