@@ -66,6 +66,7 @@ class Tables(NamedTuple):
     xy: np.ndarray  # int32[n, 2]: doubled coordinates
     owner: np.ndarray  # int32[n]: whose edge a rim cell is (0, 1 or CORNER), -1 inside
     ncells: int
+    reach: np.ndarray  # int32[n, 6]: how many cells each ray has (its entries before the -1s)
 
 
 # --- the shared mechanic -------------------------------------------------------
@@ -241,11 +242,9 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
         d = o + 3 if o < 3 else o - 3
         first_beyond = ray[ball, d, 0]
         lone = first_beyond >= 0 and s[BOARD + first_beyond] == 0
-        j, g, tallied = 0, -1, 0
-        while j < ray.shape[2]:
+        j, g, tallied, end = 0, -1, 0, t.reach[ball, o]
+        while j < end:
             c = ray[ball, o, j]
-            if c < 0:
-                break
             if s[BOARD + c] != 0:
                 g = s[BOARD + n + c]
                 break
@@ -504,7 +503,8 @@ class PushGame(Game, abstract=True):
             for c in cells:
                 owner[c] = CORNER if owner[c] >= 0 else (0 if side in NORTH_SIDES else 1)
         self.owner = owner
-        self.tables = Tables(topo.nbr, rays(topo), topo.xy, owner, topo.ncells)
+        lines = rays(topo)
+        self.tables = Tables(topo.nbr, lines, topo.xy, owner, topo.ncells, (lines >= 0).sum(axis=2).astype(np.int32))
         self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
         self.state_size = BOARD + 5 * topo.ncells
         self.centre = topo.at(2 * (n - 1), n - 1)
