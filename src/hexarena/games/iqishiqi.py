@@ -249,14 +249,14 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
                 g = s[BOARD + n + c]
                 break
             mark[c] = epoch
-            crowded = s[BOARD + 4 * n + c] != 0  # branch-free: either kind is common
-            pend[waiting] = (c * 8 + o) * 32 + j + 1
-            waiting += crowded
-            if tally:
-                tallied += lone and not crowded
+            if s[BOARD + 4 * n + c] != 0:  # a crowded cell: its drops wait until every line is known
+                pend[waiting] = (c * 8 + o) * 32 + j + 1
+                waiting += 1
+            elif tally:
+                tallied += lone
             else:
                 out[k] = c * 6 + d
-                k += lone and not crowded
+                k += lone
             j += 1
         dist[o], seen[o], lones[o] = j, g, tallied
         if first and k > start:
