@@ -86,7 +86,7 @@ def test_the_iqishiqi_draw_is_uniform_over_the_legal_drops():
     legal = state.legal_actions()
     kinds = {iq.reach(s, g.tables, a // 6)[0] > 1 for a in legal}
     assert kinds == {True, False}  # drops making groups and lone stones both
-    work = iq.scratch(g.tables)
+    work = iq.scratch(g.tables, 6 * g.tables.ncells)
     out = iq.room(g.tables, work)
     seed(1)
     drawn = [int(iq._draw(s, g.tables, out, work, epoch, 0)) for epoch in range(1, 150 * len(legal) + 1)]
@@ -98,7 +98,7 @@ def test_the_weituweiqi_auction_draw_counts_block_as_one_more_move():
     g, s = state.game, state.array.copy()
     legal = state.legal_actions()
     assert g.num_actions - 1 in legal
-    work = iq.scratch(g.tables)
+    work = iq.scratch(g.tables, 6 * g.tables.ncells)
     out = iq.room(g.tables, work)
     seed(2)
     drawn = [int(iq._draw(s, g.tables, out, work, epoch, 1)) for epoch in range(1, 150 * len(legal) + 1)]
@@ -114,7 +114,7 @@ def test_the_draw_finds_no_drop_where_there_is_none():
         while not s.is_over():
             s.apply(int(rng.choice(s.legal_actions())))
         arr = s.array.copy()
-        work = iq.scratch(g.tables)
+        work = iq.scratch(g.tables, 6 * g.tables.ncells)
         drawn = iq._draw(arr, g.tables, iq.room(g.tables, work), work, 1, 0)
         has = iq.has_drop(arr, g.tables)
         assert (drawn >= 0) == has

@@ -200,13 +200,13 @@ def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
 
 
 @njit
-def scratch(t):
+def scratch(t, drops=0):
     """Working space for :func:`_scan`: per cell a mark, a group's mask and a
     pending line cell, then the ball's sight lines and each line's lone
-    cells (18 entries), then room for every drop (:func:`room`); one
+    cells (18 entries), then room for ``drops`` drops (:func:`room`); one
     allocation, the marks and masks zeroed."""
     n = t.ncells
-    work = np.empty(9 * n + 18, dtype=np.int32)
+    work = np.empty(3 * n + 18 + drops, dtype=np.int32)
     work[:2 * n] = 0
     return work
 
@@ -316,11 +316,47 @@ def drops(s, t, out, start):
     return k
 
 
-@njit
+@inline
+def _look(s, t, ball, d):
+    """(empty cells beyond the ball in slot ``d``, the group id of the stone
+    then met or -1): one line of :func:`_sight`."""
+    ray, n, k = t.rays, t.ncells, 0
+    while k < t.reach[ball, d]:
+        m = ray[ball, d, k]
+        if s[BOARD + m] != 0:
+            return k, s[BOARD + n + m]
+        k += 1
+    return k, -1
+
+
+@hot
 def has_drop(s, t):
-    """True if the player to move has a legal drop."""
-    work = scratch(t)
-    return _scan(s, t, room(t, work), 0, work, 1, True) > 0
+    """True if the player to move has a legal drop: the cells :func:`_scan`
+    would try, each by :func:`_reach`, until one can push (nothing
+    allocated: :func:`apply` asks after every drop)."""
+    nbr, ray, n, ball = t.nbr, t.rays, t.ncells, s[BALL]
+    l0, l1, l2, l3, l4, l5 = _look(s, t, ball, 0), _look(s, t, ball, 1), _look(s, t, ball, 2), \
+        _look(s, t, ball, 3), _look(s, t, ball, 4), _look(s, t, ball, 5)
+    dist = (l0[0], l1[0], l2[0], l3[0], l4[0], l5[0])
+    seen = (l0[1], l1[1], l2[1], l3[1], l4[1], l5[1])
+    for o in range(6):
+        for j in range(dist[o]):
+            if _reach(s, t, ray[ball, o, j], dist, seen)[2]:
+                return True
+    for o in range(6):
+        g = seen[o]
+        if g < 0:
+            continue
+        x = g
+        while True:
+            for e in range(6):
+                c = nbr[x, e]
+                if c >= 0 and s[BOARD + c] == 0 and c != ball and _reach(s, t, c, dist, seen)[2]:
+                    return True
+            x = s[BOARD + 3 * n + x]
+            if x == g:
+                break
+    return False
 
 
 @hot
@@ -404,7 +440,7 @@ def apply(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal drops to the end (in place)."""
-    work = scratch(t)
+    work = scratch(t, 6 * t.ncells)
     out = room(t, work)
     _random_drops(s, t, out[:0], out[:0], out, work)
 
@@ -414,7 +450,7 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each drop and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
-    work = scratch(t)
+    work = scratch(t, 6 * t.ncells)
     return _random_drops(s, t, actions, movers, room(t, work), work)
 
 

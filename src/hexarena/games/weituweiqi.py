@@ -98,7 +98,7 @@ def is_legal(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal moves (``block`` among them) to the end, in place."""
-    work = scratch(t)
+    work = scratch(t, 6 * t.ncells + 1)
     _random_moves(s, t, room(t, work), work)
 
 
