@@ -36,14 +36,14 @@ from abc import abstractmethod
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
 from ..kernels import inline, kernel_set, njit, note
-from .pushing import hot
 from ..render import svg as svg_render
 from .base import (HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, MalformedMove, Option, State,
                    int_between, quoted)
-from .pushing import direction_index
+from .pushing import direction_index, hot
 
 # state layout after the shared header
 BALL = HEADER  # the ball's cell
@@ -51,7 +51,9 @@ ROLE = HEADER + 1  # Weituweiqi: the Blocker, -1 during the auction (always -1 i
 BOARD = HEADER + 2
 # then five blocks of ncells: 1 stone / 0 empty; each stone's group id (a member cell);
 # each group id's size; each stone's next member in its group's circular list;
-# each cell's number of neighbouring stones
+# each cell's number of neighbouring stones; then, for each of the three line
+# orientations (Tables.line), one bit mask per board line of its stones, then of
+# its crowded cells (next to a stone), bit i for the line's i-th cell
 
 CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
 NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
@@ -67,6 +69,29 @@ class Tables(NamedTuple):
     owner: np.ndarray  # int32[n]: whose edge a rim cell is (0, 1 or CORNER), -1 inside
     ncells: int
     reach: np.ndarray  # int32[n, 6]: how many cells each ray has (its entries before the -1s)
+    line: np.ndarray  # int32[n, 3]: the board line through each cell in orientation a (slots a and a + 3)
+    pos: np.ndarray  # int32[n, 3]: the cell's place on that line, counted in direction slot a
+    cells: np.ndarray  # int32[3, lines, L]: the cell at each place of each line, -1 past its end
+    length: np.ndarray  # int32[3, lines]: cells per line
+    lines: int  # lines per orientation
+
+
+def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``line``, ``pos``, ``cells`` and ``length`` of :class:`Tables` from the
+    board and its rays: each line starts at a cell with no neighbour in slot a + 3."""
+    n = topo.ncells
+    starts = [[c for c in range(n) if topo.nbr[c, a + 3] < 0] for a in range(3)]
+    count = max(len(s) for s in starts)
+    line, pos = np.zeros((n, 3), np.int32), np.zeros((n, 3), np.int32)
+    cells = np.full((3, count, lines_.shape[2] + 1), -1, np.int32)
+    length = np.zeros((3, count), np.int32)
+    for a in range(3):
+        for i, c0 in enumerate(starts[a]):
+            members = [c0] + [int(m) for m in lines_[c0, a] if m >= 0]
+            length[a, i] = len(members)
+            for k, c in enumerate(members):
+                line[c, a], pos[c, a], cells[a, i, k] = i, k, c
+    return line, pos, cells, length, count
 
 
 # --- the shared mechanic -------------------------------------------------------
@@ -169,6 +194,57 @@ def drop_mask(s, t, c):
 
 
 @inline
+def _lowest(bits):
+    """The index of the lowest set bit of ``bits`` (not 0)."""
+    return np.int64(trailing_zeros(np.uint64(bits)))
+
+
+@inline
+def _popcount(bits):
+    """The number of set bits of ``bits`` (0 <= bits < 2**32)."""
+    x = bits - ((bits >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@inline
+def _run(s, t, ball, o):
+    """The ball's line in slot ``o`` from the line masks: ``(dist, seen, run,
+    free, crowded, a)``: the empty cells before the first stone, that
+    stone's group id (-1 at the edge), their bits on the line of
+    orientation ``a``, and those of them with no stone beside them and with one."""
+    n, lines = t.ncells, t.lines
+    a = o if o < 3 else o - 3
+    li, p = t.line[ball, a], t.pos[ball, a]
+    stones = np.int64(s[BOARD + 5 * n + a * lines + li])
+    near = np.int64(s[BOARD + 5 * n + (3 + a) * lines + li])
+    if o < 3:
+        end = t.length[a, li] - p - 1  # cells beyond the ball this way
+        j = _lowest((stones >> (p + 1)) | (np.int64(1) << end))
+        g = s[BOARD + n + t.cells[a, li, p + 1 + j]] if j < end else -1
+        run = ((np.int64(1) << j) - 1) << (p + 1)
+    else:
+        below = stones & ((np.int64(1) << p) - 1)
+        if below == 0:
+            j, g = p, -1
+        else:
+            top = 63 - np.int64(leading_zeros(np.uint64(below)))
+            j, g = p - 1 - top, s[BOARD + n + t.cells[a, li, top]]
+        run = ((np.int64(1) << j) - 1) << (p - j)
+    return j, g, run, run & ~near, run & near, a
+
+
+@inline
+def _on_runs(t, ball, runs, c):
+    """True if the empty cell ``c`` lies on one of the ball's runs (``runs`` per orientation)."""
+    for a in range(3):
+        if t.line[c, a] == t.line[ball, a] and (runs[a] >> t.pos[c, a]) & 1:
+            return True
+    return False
+
+
+@inline
 def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
     """Write the legal drops on the empty cell ``c`` into ``out`` from ``k``;
     the new end.  ``mask`` holds the directions its own line gives it (a
@@ -202,11 +278,11 @@ def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
 @njit
 def scratch(t, drops=0):
     """Working space for :func:`_scan`: per cell a mark, a group's mask and a
-    pending line cell, then the ball's sight lines and each line's lone
-    cells (18 entries), then room for ``drops`` drops (:func:`room`); one
-    allocation, the marks and masks zeroed."""
+    pending line cell, then the ball's sight lines, each line's lone cells
+    and the ball's runs per orientation (21 entries), then room for
+    ``drops`` drops (:func:`room`); one allocation, the marks and masks zeroed."""
     n = t.ncells
-    work = np.empty(3 * n + 18 + drops, dtype=np.int32)
+    work = np.empty(3 * n + 21 + drops, dtype=np.int32)
     work[:2 * n] = 0
     return work
 
@@ -214,7 +290,7 @@ def scratch(t, drops=0):
 @njit
 def room(t, work):
     """The part of :func:`scratch`'s ``work`` that holds a list of drops."""
-    return work[3 * t.ncells + 18:]
+    return work[3 * t.ncells + 21:]
 
 
 @hot
@@ -225,40 +301,43 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
     group the ball sees, if that group plus one could fit beyond the ball.
-    One walk along each line finds its empty cells, the stone that ends it
-    and the lone cells' drops (one each: a stone with no neighbour pushes
-    the ball one cell away); the others wait until every line is known.
-    ``work`` (:func:`scratch`) marks cells tried (``== epoch``), holds the
-    directions each seen group pushes (``epoch << 6 | mask``), the waiting
-    cells and the sight lines; ``epoch`` must differ from the previous scans'
-    with this ``work``, and not be 0.  With ``tally``, the lone cells' drops
+    The line masks (:func:`_run`) give each line's empty cells, the stone
+    that ends it and the lone cells' drops (one each: a stone with no
+    neighbour pushes the ball one cell away); the crowded cells wait until
+    every line is known.  ``work`` (:func:`scratch`) marks the group
+    neighbours tried (``== epoch``), holds the directions each seen group
+    pushes (``epoch << 6 | mask``), the waiting cells, the sight lines and
+    the runs; ``epoch`` must differ from the previous scans' with this
+    ``work``, and not be 0.  With ``tally``, the lone cells' drops
     are not written but counted per line in ``work`` (:func:`lone_counts`):
     the playout draws among them without listing them."""
     nbr, ray, n = t.nbr, t.rays, t.ncells
     mark, gmask, pend = work[:n], work[n:2 * n], work[2 * n:3 * n]
     dist, seen, lones = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12], work[3 * n + 12:3 * n + 18]
+    runs = work[3 * n + 18:3 * n + 21]  # per orientation: the bits of the ball's line on both runs
     ball, k, waiting = s[BALL], start, 0
     for o in range(6):
         d = o + 3 if o < 3 else o - 3
         first_beyond = ray[ball, d, 0]
         lone = first_beyond >= 0 and s[BOARD + first_beyond] == 0
-        j, g, tallied, end = 0, -1, 0, t.reach[ball, o]
-        while j < end:
-            c = ray[ball, o, j]
-            if s[BOARD + c] != 0:
-                g = s[BOARD + n + c]
-                break
-            mark[c] = epoch
-            if s[BOARD + 4 * n + c] != 0:  # a crowded cell: its drops wait until every line is known
-                pend[waiting] = (c * 8 + o) * 32 + j + 1
-                waiting += 1
-            elif tally:
-                tallied += lone
+        j, g, run, free, crowded, a = _run(s, t, ball, o)
+        runs[a] = run if o < 3 else runs[a] | run
+        dist[o], seen[o] = j, g
+        lones[o] = 0
+        if lone:
+            if tally:
+                lones[o] = _popcount(free)
             else:
-                out[k] = c * 6 + d
-                k += lone
-            j += 1
-        dist[o], seen[o], lones[o] = j, g, tallied
+                while free:
+                    out[k] = t.cells[a, t.line[ball, a], _lowest(free)] * 6 + d
+                    k += 1
+                    free &= free - 1
+        p = t.pos[ball, a]
+        while crowded:  # crowded cells: their drops wait until every line is known
+            b = _lowest(crowded)
+            pend[waiting] = (t.cells[a, t.line[ball, a], b] * 8 + o) * 32 + (b - p if b > p else p - b)
+            waiting += 1
+            crowded &= crowded - 1
         if first and k > start:
             return k
     for d in range(6):  # the directions each group the ball sees pushes it
@@ -293,7 +372,9 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
                 c = nbr[x, e]
                 if c >= 0 and s[BOARD + c] == 0 and c != ball and mark[c] != epoch:
                     mark[c] = epoch
-                    if s[BOARD + 4 * n + c] == 1:  # x is its only stone
+                    if _on_runs(t, ball, runs, c):
+                        pass  # tried with the ball's lines
+                    elif s[BOARD + 4 * n + c] == 1:  # x is its only stone
                         for d in range(6):
                             if pushes & (1 << d):
                                 out[k] = c * 6 + d
@@ -367,9 +448,15 @@ def place(s, t, c):
     G, Z, NX = BOARD + n, BOARD + 2 * n, BOARD + 3 * n
     size, g0, g1, g2 = _group_after(s, t, c)
     s[BOARD + c] = 1
+    stones, crowded = BOARD + 5 * n, BOARD + 5 * n + 3 * t.lines
+    for a in range(3):
+        s[stones + a * t.lines + t.line[c, a]] |= 1 << t.pos[c, a]
     for d in range(6):
         m = t.nbr[c, d]
         if m >= 0:
+            if s[BOARD + 4 * n + m] == 0:
+                for a in range(3):
+                    s[crowded + a * t.lines + t.line[m, a]] |= 1 << t.pos[m, a]
             s[BOARD + 4 * n + m] += 1
     s[G + c], s[Z + c], s[NX + c] = c, size, c
     for g in (g0, g1, g2):
@@ -465,10 +552,10 @@ def lone_counts(t, work):
 def _draw(s, t, out, work, epoch, extra):
     """A uniformly random legal drop, or -1 when there is none: :func:`_scan`
     lists the drops of crowded cells and counts the lone cells' per line;
-    a lone cell drawn is found by walking its line again.  With ``extra``
+    a lone cell drawn is found among its line's bits.  With ``extra``
     (Weituweiqi's auction) the action ``ncells * 6`` is one more choice,
     though only when some drop exists."""
-    n, ray = t.ncells, t.rays
+    n = t.ncells
     k = _scan(s, t, out, 0, work, epoch, False, True)
     lones = work[3 * n + 12:3 * n + 18]
     total = k
@@ -486,14 +573,11 @@ def _draw(s, t, out, work, epoch, extra):
     while r >= lones[o]:
         r -= lones[o]
         o += 1
-    ball, j = s[BALL], 0
-    while True:
-        c = ray[ball, o, j]
-        if s[BOARD + 4 * n + c] == 0:
-            if r == 0:
-                return c * 6 + (o + 3 if o < 3 else o - 3)
-            r -= 1
-        j += 1
+    free = _run(s, t, s[BALL], o)[3]
+    for _ in range(r):
+        free &= free - 1
+    a = o if o < 3 else o - 3
+    return t.cells[a, t.line[s[BALL], a], _lowest(free)] * 6 + (o + 3 if o < 3 else o - 3)
 
 
 @hot
@@ -540,9 +624,11 @@ class PushGame(Game, abstract=True):
                 owner[c] = CORNER if owner[c] >= 0 else (0 if side in NORTH_SIDES else 1)
         self.owner = owner
         lines = rays(topo)
-        self.tables = Tables(topo.nbr, lines, topo.xy, owner, topo.ncells, (lines >= 0).sum(axis=2).astype(np.int32))
+        line, pos, cells, length, count = line_tables(topo, lines)
+        self.tables = Tables(topo.nbr, lines, topo.xy, owner, topo.ncells, (lines >= 0).sum(axis=2).astype(np.int32),
+                             line, pos, cells, length, count)
         self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
-        self.state_size = BOARD + 5 * topo.ncells
+        self.state_size = BOARD + 5 * topo.ncells + 6 * count
         self.centre = topo.at(2 * (n - 1), n - 1)
 
     def initial_array(self) -> np.ndarray:
