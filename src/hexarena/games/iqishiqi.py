@@ -36,6 +36,7 @@ from abc import abstractmethod
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba.core import config
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
@@ -193,10 +194,24 @@ def drop_mask(s, t, c):
     return reach(s, t, c)[2]
 
 
-@inline
-def _lowest(bits):
-    """The index of the lowest set bit of ``bits`` (not 0)."""
-    return np.int64(trailing_zeros(np.uint64(bits)))
+if config.DISABLE_JIT:  # numba's bit-scan intrinsics do not run as plain Python
+    def _lowest(bits):
+        """The index of the lowest set bit of ``bits`` (not 0)."""
+        return (int(bits) & -int(bits)).bit_length() - 1
+
+    def _highest(bits):
+        """The index of the highest set bit of ``bits`` (not 0)."""
+        return int(bits).bit_length() - 1
+else:
+    @inline
+    def _lowest(bits):
+        """The index of the lowest set bit of ``bits`` (not 0)."""
+        return np.int64(trailing_zeros(np.uint64(bits)))
+
+    @inline
+    def _highest(bits):
+        """The index of the highest set bit of ``bits`` (not 0)."""
+        return 63 - np.int64(leading_zeros(np.uint64(bits)))
 
 
 @inline
@@ -229,7 +244,7 @@ def _run(s, t, ball, o):
         if below == 0:
             j, g = p, -1
         else:
-            top = 63 - np.int64(leading_zeros(np.uint64(below)))
+            top = _highest(below)
             j, g = p - 1 - top, s[BOARD + n + t.cells[a, li, top]]
         run = ((np.int64(1) << j) - 1) << (p - j)
     return j, g, run, run & ~near, run & near, a
@@ -309,8 +324,8 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
     pushes (``epoch << 6 | mask``), the waiting cells, the sight lines and
     the runs; ``epoch`` must differ from the previous scans' with this
     ``work``, and not be 0.  With ``tally``, the lone cells' drops
-    are not written but counted per line in ``work`` (:func:`lone_counts`):
-    the playout draws among them without listing them."""
+    are not written but counted per line in ``work`` (after the sight
+    lines): the playout draws among them without listing them."""
     nbr, ray, n = t.nbr, t.rays, t.ncells
     mark, gmask, pend = work[:n], work[n:2 * n], work[2 * n:3 * n]
     dist, seen, lones = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12], work[3 * n + 12:3 * n + 18]
@@ -539,13 +554,6 @@ def recorded_playout(s, t, actions, movers):
     MCTS's AMAF)."""
     work = scratch(t, 6 * t.ncells)
     return _random_drops(s, t, actions, movers, room(t, work), work)
-
-
-@njit
-def lone_counts(t, work):
-    """The lone cells' drops per line that :func:`_scan` with ``tally`` counted."""
-    n = t.ncells
-    return work[3 * n + 12:3 * n + 18]
 
 
 @hot
