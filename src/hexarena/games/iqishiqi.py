@@ -309,9 +309,9 @@ def room(t, work):
 
 
 @hot
-def _scan(s, t, out, start, work, epoch, first, tally=False):
+def _scan(s, t, out, start, work, epoch, tally=False):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
-    ``start``; returns the new end (with ``first``, stops at the first).
+    ``start``; returns the new end.
 
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
@@ -353,8 +353,6 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
             pend[waiting] = (t.cells[a, t.line[ball, a], b] * 8 + o) * 32 + (b - p if b > p else p - b)
             waiting += 1
             crowded &= crowded - 1
-        if first and k > start:
-            return k
     for d in range(6):  # the directions each group the ball sees pushes it
         g = seen[d + 3 if d < 3 else d - 3]
         if g >= 0:
@@ -365,8 +363,6 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
         c, o, j = pend[i] >> 8, (pend[i] >> 5) & 7, pend[i] & 31
         d = o + 3 if o < 3 else o - 3
         k = _emit(s, t, c, 1 << d, o, j, dist, gmask, epoch, out, k)
-        if first and k > start:
-            return k
     for o in range(6):
         g = seen[o]
         for p in range(o):
@@ -396,8 +392,6 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
                                 k += 1
                     else:
                         k = _emit(s, t, c, 0, -1, 0, dist, gmask, epoch, out, k)
-                    if first and k > start:
-                        return k
             x = s[BOARD + 3 * n + x]
             if x == g:
                 break
@@ -407,7 +401,7 @@ def _scan(s, t, out, start, work, epoch, first, tally=False):
 @njit
 def drops(s, t, out, start):
     """Every legal drop action into ``out`` from ``start``, ascending; the new end."""
-    k = _scan(s, t, out, start, scratch(t), 1, False)
+    k = _scan(s, t, out, start, scratch(t), 1)
     out[start:k].sort()
     return k
 
@@ -564,7 +558,7 @@ def _draw(s, t, out, work, epoch, extra):
     (Weituweiqi's auction) the action ``ncells * 6`` is one more choice,
     though only when some drop exists."""
     n = t.ncells
-    k = _scan(s, t, out, 0, work, epoch, False, True)
+    k = _scan(s, t, out, 0, work, epoch, True)
     lones = work[3 * n + 12:3 * n + 18]
     total = k
     for o in range(6):
