@@ -31,12 +31,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import kernel_set, njit, note
+from ..kernels import inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, int_between
 from .iqishiqi import MAX_SIZE
-from .pushing import empty_run
+from .pushing import empty_run, hot
 
 # state layout after the shared header
 PIN = HEADER  # the pin's cell
@@ -60,7 +60,7 @@ class Tables(NamedTuple):
 # Action c * (L + 1) + k: a stone on c pushing the pin k cells (k = 0: no push); n * (L + 1): pass.
 
 
-@njit
+@hot
 def pin_side(nbr, pin, c):
     """The direction from ``c`` to the pin when they are neighbours, else -1."""
     for d in range(6):
@@ -69,7 +69,7 @@ def pin_side(nbr, pin, c):
     return -1
 
 
-@njit
+@hot
 def legal(s, t, out):
     rays_, nbr, edge, n, width = t.rays, t.nbr, t.edge, t.ncells, t.width
     if s[WINNER] >= 0:
@@ -93,39 +93,66 @@ def legal(s, t, out):
     return k + 1
 
 
-@njit
+@hot
+def is_legal(s, t, a):
+    """True if action ``a`` (in range, the game not over) is legal here,
+    without listing the legal moves."""
+    width, n = t.width, t.ncells
+    if a == n * width:
+        return True
+    c, dist = a // width, a % width
+    if s[BOARD + c] != 0:
+        return False
+    pin = s[PIN]
+    d = pin_side(t.nbr, pin, c)
+    if dist == 0:
+        return d < 0
+    return d >= 0 and dist <= empty_run(s[BOARD:BOARD + n], t.rays, pin, d) and not t.edge[t.rays[pin, d, dist - 1]]
+
+
+@hot
 def pin_scores(s, nbr, n):
-    """Each player's stones on the pin's neighbours."""
-    out = np.zeros(2, dtype=np.int64)
+    """Each player's stones on the pin's neighbours: (first, second)."""
+    first, second = 0, 0
     for d in range(6):
         m = nbr[s[PIN], d]
-        if m >= 0 and 1 <= s[BOARD + m] <= 2:
-            out[s[BOARD + m] - 1] += 1
-    return out
+        if m >= 0:
+            first += s[BOARD + m] == 1
+            second += s[BOARD + m] == 2
+    return first, second
 
 
-@njit
-def apply(s, t, a):
-    rays_, nbr, edge, n, width = t.rays, t.nbr, t.edge, t.ncells, t.width
+@hot
+def _move(s, t, c, dist):
+    """A stone on ``c`` pushing the pin ``dist`` cells (0: no push), or a
+    pass when ``c`` is -1; then the turn passes, and two passes in a row
+    end the game."""
     s[PLY] += 1
-    if a == n * width:
+    if c < 0:
         s[PASSES] += 1
     else:
-        c, dist = a // width, a % width
         s[BOARD + c] = 1 + s[TO_MOVE]
         s[PASSES] = 0
         if dist > 0:
             pin = s[PIN]
-            land = rays_[pin, pin_side(nbr, pin, c), dist - 1]
+            land = t.rays[pin, pin_side(t.nbr, pin, c), dist - 1]
             s[BOARD + pin] = 0
             s[BOARD + land] = PIN_MARK
             s[PIN] = land
     s[TURN] += 1
     s[TO_MOVE] = 1 - s[TO_MOVE]
     if s[PASSES] >= 2:
-        sc = pin_scores(s, nbr, n)
-        s[WINNER] = 0 if sc[0] > sc[1] else 1 if sc[1] > sc[0] else DRAW
+        first, second = pin_scores(s, t.nbr, t.ncells)
+        s[WINNER] = 0 if first > second else 1 if second > first else DRAW
         s[TO_MOVE] = -1
+
+
+@hot
+def apply(s, t, a):
+    if a == t.ncells * t.width:
+        _move(s, t, -1, 0)
+    else:
+        _move(s, t, a // t.width, a % t.width)
 
 
 @njit
@@ -137,17 +164,87 @@ def playout(s, t):
 @njit
 def recorded_playout(s, t, actions, movers):
     """``playout``, noting each move for MCTS (:func:`hexarena.kernels.note`)."""
-    buf = np.empty(t.ncells * t.width + 1, dtype=np.int32)
+    n = t.ncells
+    return _random_moves(s, t, actions, movers, np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32),
+                         np.empty(6, dtype=np.int64))
+
+
+@inline
+def _landings(s, t, pin, d):
+    """How many pushes the stone on the pin's neighbour opposite slot ``d``
+    has: the empty non-edge cells straight from the pin in direction ``d``
+    before the first occupied one (edge cells end every line)."""
+    rays_, k = t.rays, 0
+    while k < rays_.shape[2]:
+        m = rays_[pin, d, k]
+        if m < 0 or s[BOARD + m] != 0 or t.edge[m]:
+            break
+        k += 1
+    return k
+
+
+@inline
+def _take(empties, where, count, c):
+    """Remove cell ``c`` from ``empties[:count]`` (``where[c]`` its index); the new count."""
+    i, last = where[c], empties[count - 1]
+    empties[i], where[last] = last, i
+    return count - 1
+
+
+@inline
+def _put(empties, where, count, c):
+    """Append cell ``c`` to ``empties[:count]``; the new count."""
+    empties[count], where[c] = c, count
+    return count + 1
+
+
+@hot
+def _random_moves(s, t, actions, movers, empties, where, pushes):
+    """The random playout's loop: each move uniform over the legal moves
+    without listing them.  ``empties`` lists the empty cells (``where`` their
+    indices), kept as stones fall and the pin moves: a cell drawn from it is
+    a placement, drawn again while it is next to the pin; ``pushes[d]``
+    counts the pushes from the pin's neighbour in slot ``d``."""
+    nbr, n, width = t.nbr, t.ncells, t.width
+    count = 0
+    for c in range(n):
+        if s[BOARD + c] == 0:
+            count = _put(empties, where, count, c)
     written = 0
     while s[WINNER] < 0:
-        k = legal(s, t, buf)
-        a = buf[np.random.randint(0, k)]
-        written = note(actions, movers, written, a, s[TO_MOVE])
-        apply(s, t, a)
+        pin = s[PIN]
+        beside, total = 0, 0  # the pin's empty neighbours; their pushes
+        for d in range(6):
+            c = nbr[pin, d]
+            pushes[d] = 0
+            if c >= 0 and s[BOARD + c] == 0:
+                beside += 1
+                pushes[d] = _landings(s, t, pin, d + 3 if d < 3 else d - 3)
+                total += pushes[d]
+        r = int(np.random.random() * (count - beside + total + 1))
+        c, dist = -1, 0
+        if r < count - beside:
+            c = empties[int(np.random.random() * count)]
+            while pin_side(nbr, pin, c) >= 0:
+                c = empties[int(np.random.random() * count)]
+        elif r < count - beside + total:
+            r -= count - beside
+            d = 0
+            while r >= pushes[d]:
+                r -= pushes[d]
+                d += 1
+            c, dist = nbr[pin, d], r + 1
+        written = note(actions, movers, written, n * width if c < 0 else c * width + dist, s[TO_MOVE])
+        _move(s, t, c, dist)
+        if c >= 0:
+            count = _take(empties, where, count, c)
+            if s[PIN] != pin:
+                count = _take(empties, where, count, s[PIN])
+                count = _put(empties, where, count, pin)
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
 
 
 class HexPushpin(Game):

@@ -36,13 +36,15 @@ from abc import abstractmethod
 from typing import Any, NamedTuple
 
 import numpy as np
+from numba.core import config
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
 from ..kernels import inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import (HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, MalformedMove, Option, State,
                    int_between, quoted)
-from .pushing import direction_index
+from .pushing import direction_index, hot
 
 # state layout after the shared header
 BALL = HEADER  # the ball's cell
@@ -50,7 +52,9 @@ ROLE = HEADER + 1  # Weituweiqi: the Blocker, -1 during the auction (always -1 i
 BOARD = HEADER + 2
 # then five blocks of ncells: 1 stone / 0 empty; each stone's group id (a member cell);
 # each group id's size; each stone's next member in its group's circular list;
-# each cell's number of neighbouring stones
+# each cell's number of neighbouring stones; then, for each of the three line
+# orientations (Tables.line), one bit mask per board line of its stones, then of
+# its crowded cells (next to a stone), bit i for the line's i-th cell
 
 CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
 NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
@@ -65,6 +69,30 @@ class Tables(NamedTuple):
     xy: np.ndarray  # int32[n, 2]: doubled coordinates
     owner: np.ndarray  # int32[n]: whose edge a rim cell is (0, 1 or CORNER), -1 inside
     ncells: int
+    reach: np.ndarray  # int32[n, 6]: how many cells each ray has (its entries before the -1s)
+    line: np.ndarray  # int32[n, 3]: the board line through each cell in orientation a (slots a and a + 3)
+    pos: np.ndarray  # int32[n, 3]: the cell's place on that line, counted in direction slot a
+    cells: np.ndarray  # int32[3, lines, L]: the cell at each place of each line, -1 past its end
+    length: np.ndarray  # int32[3, lines]: cells per line
+    lines: int  # lines per orientation
+
+
+def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``line``, ``pos``, ``cells`` and ``length`` of :class:`Tables` from the
+    board and its rays: each line starts at a cell with no neighbour in slot a + 3."""
+    n = topo.ncells
+    starts = [[c for c in range(n) if topo.nbr[c, a + 3] < 0] for a in range(3)]
+    count = max(len(s) for s in starts)
+    line, pos = np.zeros((n, 3), np.int32), np.zeros((n, 3), np.int32)
+    cells = np.full((3, count, lines_.shape[2] + 1), -1, np.int32)
+    length = np.zeros((3, count), np.int32)
+    for a in range(3):
+        for i, c0 in enumerate(starts[a]):
+            members = [c0] + [int(m) for m in lines_[c0, a] if m >= 0]
+            length[a, i] = len(members)
+            for k, c in enumerate(members):
+                line[c, a], pos[c, a], cells[a, i, k] = i, k, c
+    return line, pos, cells, length, count
 
 
 # --- the shared mechanic -------------------------------------------------------
@@ -84,7 +112,7 @@ def _line(xy, a, b):
     return -1, 0
 
 
-@njit
+@hot
 def _sight(s, t, dist, seen):
     """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
     the group id of the stone then met (-1 at the board's edge)."""
@@ -166,50 +194,175 @@ def drop_mask(s, t, c):
     return reach(s, t, c)[2]
 
 
+if config.DISABLE_JIT:  # numba's bit-scan intrinsics do not run as plain Python
+    def _lowest(bits):
+        """The index of the lowest set bit of ``bits`` (not 0)."""
+        return (int(bits) & -int(bits)).bit_length() - 1
+
+    def _highest(bits):
+        """The index of the highest set bit of ``bits`` (not 0)."""
+        return int(bits).bit_length() - 1
+else:
+    @inline
+    def _lowest(bits):
+        """The index of the lowest set bit of ``bits`` (not 0)."""
+        return np.int64(trailing_zeros(np.uint64(bits)))
+
+    @inline
+    def _highest(bits):
+        """The index of the highest set bit of ``bits`` (not 0)."""
+        return 63 - np.int64(leading_zeros(np.uint64(bits)))
+
+
 @inline
-def _emit(s, t, c, dist, seen, out, k):
-    mask = _reach(s, t, c, dist, seen)[2]
-    if mask:
-        for d in range(6):
-            if mask & (1 << d):
-                out[k] = c * 6 + d
-                k += 1
+def _popcount(bits):
+    """The number of set bits of ``bits`` (0 <= bits < 2**32)."""
+    x = bits - ((bits >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@inline
+def _run(s, t, ball, o):
+    """The ball's line in slot ``o`` from the line masks: ``(dist, seen, run,
+    free, crowded, a)``: the empty cells before the first stone, that
+    stone's group id (-1 at the edge), their bits on the line of
+    orientation ``a``, and those of them with no stone beside them and with one."""
+    n, lines = t.ncells, t.lines
+    a = o if o < 3 else o - 3
+    li, p = t.line[ball, a], t.pos[ball, a]
+    stones = np.int64(s[BOARD + 5 * n + a * lines + li])
+    near = np.int64(s[BOARD + 5 * n + (3 + a) * lines + li])
+    if o < 3:
+        end = t.length[a, li] - p - 1  # cells beyond the ball this way
+        j = _lowest((stones >> (p + 1)) | (np.int64(1) << end))
+        g = s[BOARD + n + t.cells[a, li, p + 1 + j]] if j < end else -1
+        run = ((np.int64(1) << j) - 1) << (p + 1)
+    else:
+        below = stones & ((np.int64(1) << p) - 1)
+        if below == 0:
+            j, g = p, -1
+        else:
+            top = _highest(below)
+            j, g = p - 1 - top, s[BOARD + n + t.cells[a, li, top]]
+        run = ((np.int64(1) << j) - 1) << (p - j)
+    return j, g, run, run & ~near, run & near, a
+
+
+@inline
+def _on_runs(t, ball, runs, c):
+    """True if the empty cell ``c`` lies on one of the ball's runs (``runs`` per orientation)."""
+    for a in range(3):
+        if t.line[c, a] == t.line[ball, a] and (runs[a] >> t.pos[c, a]) & 1:
+            return True
+    return False
+
+
+@inline
+def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
+    """Write the legal drops on the empty cell ``c`` into ``out`` from ``k``;
+    the new end.  ``mask`` holds the directions its own line gives it (a
+    cell ``j`` cells from the ball on slot ``line``, else 0 and -1): the
+    group it makes also pushes wherever :func:`_group_masks` says a group it
+    joins sees the ball, if its size fits the empty run there."""
+    nbr, n = t.nbr, t.ncells
+    g0, g1, g2, size = -1, -1, -1, 1
+    for e in range(6):
+        m = nbr[c, e]
+        if m >= 0 and s[BOARD + m] != 0:
+            g = s[BOARD + n + m]
+            if g != g0 and g != g1 and g != g2:
+                size += s[BOARD + 2 * n + g]
+                v = gmask[g]
+                if v >> 6 == epoch:
+                    mask |= v & 63
+                if g0 < 0:
+                    g0 = g
+                elif g1 < 0:
+                    g1 = g
+                else:
+                    g2 = g
+    for d in range(6):
+        if mask & (1 << d) and (j - 1 if d == line else dist[d]) >= size:
+            out[k] = c * 6 + d
+            k += 1
     return k
 
 
 @njit
-def scratch(t):
-    """Working space for :func:`_scan`: a mark per cell, then 12 entries."""
-    return np.zeros(t.ncells + 12, dtype=np.int64)
+def scratch(t, drops=0):
+    """Working space for :func:`_scan`: per cell a mark, a group's mask and a
+    pending line cell, then the ball's sight lines, each line's lone cells
+    and the ball's runs per orientation (21 entries), then room for
+    ``drops`` drops (:func:`room`); one allocation, the marks and masks zeroed."""
+    n = t.ncells
+    work = np.empty(3 * n + 21 + drops, dtype=np.int32)
+    work[:2 * n] = 0
+    return work
 
 
 @njit
-def _scan(s, t, out, start, work, epoch, first):
+def room(t, work):
+    """The part of :func:`scratch`'s ``work`` that holds a list of drops."""
+    return work[3 * t.ncells + 21:]
+
+
+@hot
+def _scan(s, t, out, start, work, epoch, tally=False):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
-    ``start``; returns the new end (with ``first``, stops at the first).
+    ``start``; returns the new end.
 
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
     group the ball sees, if that group plus one could fit beyond the ball.
-    ``work`` (:func:`scratch`) holds ``mark``, where ``mark[c] == epoch``
-    marks cells already tried, and the ball's sight lines."""
+    The line masks (:func:`_run`) give each line's empty cells, the stone
+    that ends it and the lone cells' drops (one each: a stone with no
+    neighbour pushes the ball one cell away); the crowded cells wait until
+    every line is known.  ``work`` (:func:`scratch`) marks the group
+    neighbours tried (``== epoch``), holds the directions each seen group
+    pushes (``epoch << 6 | mask``), the waiting cells, the sight lines and
+    the runs; ``epoch`` must differ from the previous scans' with this
+    ``work``, and not be 0.  With ``tally``, the lone cells' drops
+    are not written but counted per line in ``work`` (after the sight
+    lines): the playout draws among them without listing them."""
     nbr, ray, n = t.nbr, t.rays, t.ncells
-    mark, dist, seen = work[:n], work[n: n + 6], work[n + 6:]
-    _sight(s, t, dist, seen)
-    ball, k = s[BALL], start
+    mark, gmask, pend = work[:n], work[n:2 * n], work[2 * n:3 * n]
+    dist, seen, lones = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12], work[3 * n + 12:3 * n + 18]
+    runs = work[3 * n + 18:3 * n + 21]  # per orientation: the bits of the ball's line on both runs
+    ball, k, waiting = s[BALL], start, 0
     for o in range(6):
         d = o + 3 if o < 3 else o - 3
-        for j in range(dist[o]):
-            c = ray[ball, o, j]
-            mark[c] = epoch
-            if s[BOARD + 4 * n + c] == 0:  # a lone stone pushes the ball one cell
-                if dist[d] >= 1:
-                    out[k] = c * 6 + d
-                    k += 1
+        first_beyond = ray[ball, d, 0]
+        lone = first_beyond >= 0 and s[BOARD + first_beyond] == 0
+        j, g, run, free, crowded, a = _run(s, t, ball, o)
+        runs[a] = run if o < 3 else runs[a] | run
+        dist[o], seen[o] = j, g
+        lones[o] = 0
+        if lone:
+            if tally:
+                lones[o] = _popcount(free)
             else:
-                k = _emit(s, t, c, dist, seen, out, k)
-            if first and k > start:
-                return k
+                while free:
+                    out[k] = t.cells[a, t.line[ball, a], _lowest(free)] * 6 + d
+                    k += 1
+                    free &= free - 1
+        p = t.pos[ball, a]
+        while crowded:  # crowded cells: their drops wait until every line is known
+            b = _lowest(crowded)
+            pend[waiting] = (t.cells[a, t.line[ball, a], b] * 8 + o) * 32 + (b - p if b > p else p - b)
+            waiting += 1
+            crowded &= crowded - 1
+    for d in range(6):  # the directions each group the ball sees pushes it
+        g = seen[d + 3 if d < 3 else d - 3]
+        if g >= 0:
+            if gmask[g] >> 6 != epoch:
+                gmask[g] = epoch << 6
+            gmask[g] |= 1 << d
+    for i in range(waiting):
+        c, o, j = pend[i] >> 8, (pend[i] >> 5) & 7, pend[i] & 31
+        d = o + 3 if o < 3 else o - 3
+        k = _emit(s, t, c, 1 << d, o, j, dist, gmask, epoch, out, k)
     for o in range(6):
         g = seen[o]
         for p in range(o):
@@ -217,21 +370,28 @@ def _scan(s, t, out, start, work, epoch, first):
                 g = -1  # met in an earlier slot
         if g < 0:
             continue
-        room = False  # a drop joining g makes more than its size: is there room anywhere?
-        for p in range(o, 6):
-            if seen[p] == g and dist[p + 3 if p < 3 else p - 3] > s[BOARD + 2 * n + g]:
-                room = True
-        if not room:
-            continue
+        size = s[BOARD + 2 * n + g] + 1
+        pushes = 0  # where a drop touching only g pushes: it sees the ball there and fits
+        for d in range(6):
+            if gmask[g] & (1 << d) and dist[d] >= size:
+                pushes |= 1 << d
+        if pushes == 0:
+            continue  # a drop joining g makes more than its size: no room anywhere
         x = g
         while True:
-            for d in range(6):
-                c = nbr[x, d]
+            for e in range(6):
+                c = nbr[x, e]
                 if c >= 0 and s[BOARD + c] == 0 and c != ball and mark[c] != epoch:
                     mark[c] = epoch
-                    k = _emit(s, t, c, dist, seen, out, k)
-                    if first and k > start:
-                        return k
+                    if _on_runs(t, ball, runs, c):
+                        pass  # tried with the ball's lines
+                    elif s[BOARD + 4 * n + c] == 1:  # x is its only stone
+                        for d in range(6):
+                            if pushes & (1 << d):
+                                out[k] = c * 6 + d
+                                k += 1
+                    else:
+                        k = _emit(s, t, c, 0, -1, 0, dist, gmask, epoch, out, k)
             x = s[BOARD + 3 * n + x]
             if x == g:
                 break
@@ -241,19 +401,55 @@ def _scan(s, t, out, start, work, epoch, first):
 @njit
 def drops(s, t, out, start):
     """Every legal drop action into ``out`` from ``start``, ascending; the new end."""
-    k = _scan(s, t, out, start, scratch(t), 1, False)
+    k = _scan(s, t, out, start, scratch(t), 1)
     out[start:k].sort()
     return k
 
 
-@njit
+@inline
+def _look(s, t, ball, d):
+    """(empty cells beyond the ball in slot ``d``, the group id of the stone
+    then met or -1): one line of :func:`_sight`."""
+    ray, n, k = t.rays, t.ncells, 0
+    while k < t.reach[ball, d]:
+        m = ray[ball, d, k]
+        if s[BOARD + m] != 0:
+            return k, s[BOARD + n + m]
+        k += 1
+    return k, -1
+
+
+@hot
 def has_drop(s, t):
-    """True if the player to move has a legal drop."""
-    out = np.empty(6, dtype=np.int32)
-    return _scan(s, t, out, 0, scratch(t), 1, True) > 0
+    """True if the player to move has a legal drop: the cells :func:`_scan`
+    would try, each by :func:`_reach`, until one can push (nothing
+    allocated: :func:`apply` asks after every drop)."""
+    nbr, ray, n, ball = t.nbr, t.rays, t.ncells, s[BALL]
+    l0, l1, l2, l3, l4, l5 = _look(s, t, ball, 0), _look(s, t, ball, 1), _look(s, t, ball, 2), \
+        _look(s, t, ball, 3), _look(s, t, ball, 4), _look(s, t, ball, 5)
+    dist = (l0[0], l1[0], l2[0], l3[0], l4[0], l5[0])
+    seen = (l0[1], l1[1], l2[1], l3[1], l4[1], l5[1])
+    for o in range(6):
+        for j in range(dist[o]):
+            if _reach(s, t, ray[ball, o, j], dist, seen)[2]:
+                return True
+    for o in range(6):
+        g = seen[o]
+        if g < 0:
+            continue
+        x = g
+        while True:
+            for e in range(6):
+                c = nbr[x, e]
+                if c >= 0 and s[BOARD + c] == 0 and c != ball and _reach(s, t, c, dist, seen)[2]:
+                    return True
+            x = s[BOARD + 3 * n + x]
+            if x == g:
+                break
+    return False
 
 
-@njit
+@hot
 def place(s, t, c):
     """Put a stone on ``c`` and merge its neighbours' groups into one whose
     id is ``c``; returns the group's size."""
@@ -261,9 +457,15 @@ def place(s, t, c):
     G, Z, NX = BOARD + n, BOARD + 2 * n, BOARD + 3 * n
     size, g0, g1, g2 = _group_after(s, t, c)
     s[BOARD + c] = 1
+    stones, crowded = BOARD + 5 * n, BOARD + 5 * n + 3 * t.lines
+    for a in range(3):
+        s[stones + a * t.lines + t.line[c, a]] |= 1 << t.pos[c, a]
     for d in range(6):
         m = t.nbr[c, d]
         if m >= 0:
+            if s[BOARD + 4 * n + m] == 0:
+                for a in range(3):
+                    s[crowded + a * t.lines + t.line[m, a]] |= 1 << t.pos[m, a]
             s[BOARD + 4 * n + m] += 1
     s[G + c], s[Z + c], s[NX + c] = c, size, c
     for g in (g0, g1, g2):
@@ -278,7 +480,7 @@ def place(s, t, c):
     return size
 
 
-@njit
+@hot
 def drop(s, t, a):
     """Apply the drop action ``a``: place the stone, move the ball; the ball's new cell."""
     c, d = a // 6, a % 6
@@ -290,7 +492,7 @@ def drop(s, t, a):
     return s[BALL]
 
 
-@njit
+@hot
 def finish(s, winner):
     s[WINNER] = winner
     s[TO_MOVE] = -1
@@ -298,7 +500,7 @@ def finish(s, winner):
 
 # --- Iqishiqi's rules ----------------------------------------------------------
 
-@njit
+@hot
 def _ball_ends(s, t, mover):
     """Corner: the mover wins; edge: its owner wins.  True if the game ended."""
     o = t.owner[s[BALL]]
@@ -317,6 +519,13 @@ def legal(s, t, out):
 
 
 @njit
+def is_legal(s, t, a):
+    """True if action ``a`` (in range, the game not over) is a legal drop
+    here, from the drop's own sight of the ball (no list of drops)."""
+    return drop_mask(s, t, a // 6) & (1 << (a % 6)) != 0
+
+
+@njit
 def apply(s, t, a):
     mover = s[TO_MOVE]
     drop(s, t, a)
@@ -327,8 +536,9 @@ def apply(s, t, a):
 @njit
 def playout(s, t):
     """Uniformly random legal drops to the end (in place)."""
-    none = np.empty(0, dtype=np.int32)
-    recorded_playout(s, t, none, none)
+    work = scratch(t, 6 * t.ncells)
+    out = room(t, work)
+    _random_drops(s, t, out[:0], out[:0], out, work)
 
 
 @njit
@@ -336,22 +546,59 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each drop and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF)."""
-    out = np.empty(t.ncells * 6, dtype=np.int32)
-    work = scratch(t)
+    work = scratch(t, 6 * t.ncells)
+    return _random_drops(s, t, actions, movers, room(t, work), work)
+
+
+@hot
+def _draw(s, t, out, work, epoch, extra):
+    """A uniformly random legal drop, or -1 when there is none: :func:`_scan`
+    lists the drops of crowded cells and counts the lone cells' per line;
+    a lone cell drawn is found among its line's bits.  With ``extra``
+    (Weituweiqi's auction) the action ``ncells * 6`` is one more choice,
+    though only when some drop exists."""
+    n = t.ncells
+    k = _scan(s, t, out, 0, work, epoch, True)
+    lones = work[3 * n + 12:3 * n + 18]
+    total = k
+    for o in range(6):
+        total += lones[o]
+    if total == 0:
+        return -1
+    r = int(np.random.random() * (total + extra))
+    if r == total:
+        return n * 6
+    if r < k:
+        return out[r]
+    r -= k
+    o = 0
+    while r >= lones[o]:
+        r -= lones[o]
+        o += 1
+    free = _run(s, t, s[BALL], o)[3]
+    for _ in range(r):
+        free &= free - 1
+    a = o if o < 3 else o - 3
+    return t.cells[a, t.line[s[BALL], a], _lowest(free)] * 6 + (o + 3 if o < 3 else o - 3)
+
+
+@hot
+def _random_drops(s, t, actions, movers, out, work):
+    """The playout's loop (``out`` and ``work`` as :func:`_scan` takes them)."""
     written = 0
     while s[WINNER] < 0:
-        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
-        if k == 0:
+        a = _draw(s, t, out, work, s[PLY] + 1, 0)
+        if a < 0:
             finish(s, 1 - s[TO_MOVE])
             break
-        mover, a = s[TO_MOVE], out[np.random.randint(0, k)]
+        mover = s[TO_MOVE]
         written = note(actions, movers, written, a, mover)
         drop(s, t, a)
         _ball_ends(s, t, mover)
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
 
 
 # --- the facade ------------------------------------------------------------------
@@ -378,9 +625,12 @@ class PushGame(Game, abstract=True):
             for c in cells:
                 owner[c] = CORNER if owner[c] >= 0 else (0 if side in NORTH_SIDES else 1)
         self.owner = owner
-        self.tables = Tables(topo.nbr, rays(topo), topo.xy, owner, topo.ncells)
+        lines = rays(topo)
+        line, pos, cells, length, count = line_tables(topo, lines)
+        self.tables = Tables(topo.nbr, lines, topo.xy, owner, topo.ncells, (lines >= 0).sum(axis=2).astype(np.int32),
+                             line, pos, cells, length, count)
         self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
-        self.state_size = BOARD + 5 * topo.ncells
+        self.state_size = BOARD + 5 * topo.ncells + 6 * count
         self.centre = topo.at(2 * (n - 1), n - 1)
 
     def initial_array(self) -> np.ndarray:

@@ -16,13 +16,19 @@ the edge.  ``board`` is any int array over the cells where 0 means empty.
 
 from __future__ import annotations
 
+import numba
+
 from ..board import DIRECTIONS
-from ..kernels import njit
+
+# Kernels on a hot path compiled without numba's reference counting: they
+# allocate nothing, and an atomic incref/decref of every array they touch
+# (the tables' arrays and views of the position) cost more than their work.
+hot = numba.njit(cache=True, nogil=True, _nrt=False)
 
 OPPOSITE = tuple((d + 3) % 6 for d in range(6))
 
 
-@njit
+@hot
 def first_along(board, rays, c, d):
     """The first occupied cell going straight from ``c`` in direction ``d``, or -1."""
     for k in range(rays.shape[2]):
@@ -32,7 +38,7 @@ def first_along(board, rays, c, d):
     return -1
 
 
-@njit
+@hot
 def empty_run(board, rays, c, d):
     """How many empty cells follow ``c`` in direction ``d`` before an occupied
     cell or the board's edge."""

@@ -37,7 +37,9 @@ import numpy as np
 from ..kernels import kernel_set, njit
 from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi import BALL, ROLE, PushGame, _scan, drop, drops, finish, has_drop, scratch, size_option
+from .iqishiqi import (BALL, ROLE, PushGame, _draw, drop, drop_mask, drops, finish, has_drop, room, scratch,
+                       size_option)
+from .pushing import hot
 
 
 @njit
@@ -51,7 +53,7 @@ def legal(s, t, out):
     return k
 
 
-@njit
+@hot
 def _after_drop(s, t, mover, stalemated):
     """End the game if this drop decides it: the ball on an edge (auction:
     the mover loses; later: the Escaper wins), or no drop left for the
@@ -66,7 +68,7 @@ def _after_drop(s, t, mover, stalemated):
         finish(s, mover)
 
 
-@njit
+@hot
 def _block(s):
     s[ROLE] = s[TO_MOVE]
     s[TO_MOVE] = 1 - s[TO_MOVE]
@@ -85,27 +87,39 @@ def apply(s, t, a):
 
 
 @njit
+def is_legal(s, t, a):
+    """True if action ``a`` (in range, the game not over) is legal here:
+    ``block`` during the auction, or a drop that can push the ball that way."""
+    if a == t.ncells * 6:
+        return s[ROLE] < 0
+    return drop_mask(s, t, a // 6) & (1 << (a % 6)) != 0
+
+
+@njit
 def playout(s, t):
     """Uniformly random legal moves (``block`` among them) to the end, in place."""
+    work = scratch(t, 6 * t.ncells + 1)
+    _random_moves(s, t, room(t, work), work)
+
+
+@hot
+def _random_moves(s, t, out, work):
+    """The playout's loop.  A drop off the edge that leaves no drop ends the
+    game at the next move's scan, as :func:`apply` would at once (the same
+    drops are open to both players, so a block never leaves none)."""
     n = t.ncells
-    out = np.empty(n * 6 + 1, dtype=np.int32)
-    work = scratch(t)
     while s[WINNER] < 0:
-        k = _scan(s, t, out, 0, work, s[PLY] + 1, False)
-        if s[ROLE] < 0:
-            out[k] = n * 6
-            k += 1
-        if k == 0:
-            finish(s, 1 - s[TO_MOVE])
+        a = _draw(s, t, out, work, s[PLY] + 1, s[ROLE] < 0)  # block (n * 6) among them in the auction
+        if a < 0:  # the last drop stalemated: in the auction its mover loses, later the player to move
+            finish(s, s[TO_MOVE] if s[ROLE] < 0 else 1 - s[TO_MOVE])
             break
-        a = out[np.random.randint(0, k)]
         if a == n * 6:
             _block(s)
             continue
         mover = s[TO_MOVE]
         drop(s, t, a)
-        if t.owner[s[BALL]] >= 0 or s[ROLE] < 0:  # the auction needs the stalemate check now
-            _after_drop(s, t, mover, t.owner[s[BALL]] < 0 and not has_drop(s, t))
+        if t.owner[s[BALL]] >= 0:
+            _after_drop(s, t, mover, False)
 
 
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
@@ -173,7 +187,7 @@ def policy(s, t, moves, count):
     return _weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1)
 
 
-KERNELS = kernel_set(legal, apply, playout, policy=policy)
+KERNELS = kernel_set(legal, apply, playout, policy=policy, is_legal=is_legal)
 
 
 class Weituweiqi(PushGame):
