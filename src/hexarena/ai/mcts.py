@@ -207,7 +207,8 @@ def compiled_search(kernels, use_policy: bool = True):
     specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
     optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
     uniform, as for a game without one), ``recorded_playout`` and
-    ``pattern_playout`` (used only without a policy)."""
+    ``pattern_playout`` (used only without a policy) or, with a policy,
+    ``policy_playout`` (the policy's playout in one compiled loop)."""
     return _module(kernels, use_policy).search
 
 
@@ -220,7 +221,10 @@ def compiled_proof_search(kernels, use_policy: bool = True):
 def _module(kernels, use_policy: bool):
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
-    optional = [getattr(kernels, k, None) if policy is None else None for k in ("recorded_playout", "pattern_playout")]
+    if policy is None:
+        optional = [getattr(kernels, k, None) for k in ("recorded_playout", "pattern_playout")]
+    else:  # the policy's own recorded playout, where the game has one (no patterns with a policy)
+        optional = [getattr(kernels, "policy_playout", None), None]
     return _compiled(tuple(names), _where(policy or uniform_policy), *(f and _where(f) for f in optional))
 
 

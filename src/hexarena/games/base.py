@@ -28,7 +28,14 @@ also writes each move and its mover into the two int32 arrays while they
 have room (RAVE needs the moves; without it MCTS plays step by step).
 ``pattern_playout(s, t, actions, movers) -> count``, the same with the
 game's local replies (Projective Hex's bridge saves), is what MCTS plays
-with ``Config.patterns`` (on in ``enhanced``).
+with ``Config.patterns`` (on in ``enhanced``).  ``policy_playout(s, t,
+actions, movers) -> count`` is ``recorded_playout`` playing the game's
+``policy`` (MCTS then stays in one compiled loop per playout).
+
+``is_legal(s, t, action) -> bool`` (optional) answers whether ``action``
+(known to be ``0 <= action < num_actions``, the game not over) is legal
+without building the legal list; :meth:`State.apply` and :meth:`State.play`
+use it where a game has it.
 """
 
 from __future__ import annotations
@@ -247,6 +254,12 @@ class Game(ABC):
         :class:`MalformedMove` (from :meth:`normalize`) or :class:`IllegalMove`.
         """
         key = self.normalize(text)
+        is_legal = getattr(self.kernels, "is_legal", None)
+        action = self.action_of(s, key) if is_legal is not None else None
+        if action is not None:
+            if is_legal(s, self.tables, action):
+                return action
+            raise IllegalMove(self.why_illegal(s, key))
         names = {self.action_name(s, a): a for a in legal}
         if key in names:
             return names[key]
@@ -305,6 +318,14 @@ class Game(ABC):
         forms = forms or " or ".join(cells + [repr(w) for w in self.WORDS])
         return MalformedMove(f"{quoted(text)} is not a move of {self.name}: a move is {forms}")
 
+    def action_of(self, s: np.ndarray, key: str) -> int | None:
+        """The action id that the normalized move text ``key`` names in
+        ``s`` when the notation names actions directly (a game with an
+        ``is_legal`` kernel may say, so that :meth:`parse_move` checks that
+        one action instead of naming every legal move); None to search the
+        legal moves' names (the default)."""
+        return None
+
     def why_illegal(self, s: np.ndarray, text: str) -> str:
         """Why the well-formed move ``text`` (normalized) is not legal in ``s``."""
         return f"{quoted(text)} is not a legal move here"
@@ -353,6 +374,38 @@ class Game(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"hexarena.load({self.name!r}{', ' if opts else ''}{opts})"
+
+
+class LegalActions(Sequence[int]):
+    """A state's legal action ids, listed only when first read (a move's
+    parser that can check its action directly never lists them)."""
+
+    __slots__ = ("_state", "_list")
+
+    def __init__(self, state: "State") -> None:
+        self._state, self._list = state, None
+
+    def _actions(self) -> list[int]:
+        if self._list is None:
+            self._list = self._state.legal_actions()
+        return self._list
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._actions()[i]
+
+    def __len__(self) -> int:
+        return len(self._actions())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._actions()
+
+    def __iter__(self):
+        return iter(self._actions())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class State:
@@ -450,7 +503,7 @@ class State:
                                 f"ASCII character")
         if self.is_over():
             raise IllegalMove(f"{quoted(move)}: the game is over")
-        return self.game.parse_steps(self._s, move, self.legal_actions())
+        return self.game.parse_steps(self._s, move, LegalActions(self))
 
     def parse(self, move: str) -> int:
         """The action id of ``move`` here (of its last step, for a move of
@@ -478,8 +531,16 @@ class State:
             raise MalformedMove(f"action {shown(action)} is out of range: action ids are 0 to {self.game.num_actions - 1}")
         if self.is_over():
             raise IllegalMove(f"action {action}: the game is over")
-        if int(action) not in self.legal_actions():
+        if not self.is_legal(int(action)):
             raise IllegalMove(f"action {action} is not legal here")
+
+    def is_legal(self, action: int) -> bool:
+        """Is the action id ``action`` (in range, the game not over) legal
+        here?  Through the game's ``is_legal`` kernel where it has one."""
+        is_legal = getattr(self.game.kernels, "is_legal", None)
+        if is_legal is None:
+            return action in self.legal_actions()
+        return bool(is_legal(self._s, self.game.tables, action))
 
     def _push(self, action: int) -> None:
         self._stack.append(self._s.copy())
