@@ -208,3 +208,14 @@ def test_bench_text_shows_plies_per_second():
     code, out = run(["bench", "hex-pushpin", "--seconds", "0.05", "--no-openspiel"])
     assert code == 0 and re.search(r"hexarena hex-pushpin base 4 \(37 cells\) +[\d,]+ playouts/s +[\d,]+ plies/s +[\d.]+ "
                                    r"plies a game", out)
+
+
+def test_warmup_says_what_it_compiles():
+    code, out = run(["warmup", "projective-hex", "--workers", "1"])
+    assert code == 0 and "warming numba's cache" in out and re.search(r"projective-hex +[\d.]+ s \((compiled|already "
+                                                                       r"cached)\)", out) and "warm-up done" in out
+
+
+def test_warmup_refuses_an_unknown_game():
+    code, out = run(["warmup", "chess"])
+    assert code == 2

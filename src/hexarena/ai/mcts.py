@@ -228,6 +228,34 @@ def _module(kernels, use_policy: bool):
     return _compiled(tuple(names), _where(policy or uniform_policy), *(f and _where(f) for f in optional))
 
 
+COMPILE_SECONDS = 30  # about what a game's search takes to compile on first use (docs/speed.md)
+
+
+def search_ready(kernels, use_policy: bool = True) -> bool:
+    """Has the search for these kernels been compiled into numba's cache here
+    (by ``hexarena warmup`` or an earlier search)?  False means the first
+    search compiles it (seconds to a minute).  The search module's name
+    carries a hash of the sources it depends on, so an edit makes it False."""
+    return _ready_mark(kernels, use_policy).exists()
+
+
+def mark_ready(kernels, use_policy: bool = True) -> None:
+    """Note that the search for these kernels is compiled and cached (:func:`search_ready`)."""
+    mark = _ready_mark(kernels, use_policy)
+    if not mark.exists():
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+        except OSError:  # a read-only cache: the notice shows again, nothing worse
+            pass
+
+
+def _ready_mark(kernels, use_policy: bool) -> Path:
+    where = os.environ.get("NUMBA_CACHE_DIR", "")  # a different numba cache holds nothing compiled yet
+    key = hashlib.sha256(where.encode()).hexdigest()[:8]
+    return cache_dir() / "ready" / f"{Path(_module(kernels, use_policy).__file__).stem}-{key}"
+
+
 def _where(f) -> tuple[str, str]:
     f = getattr(f, "py_func", f)
     return f.__module__, f.__name__
@@ -538,6 +566,7 @@ class MCTSAgent:
             self.last_simulations = run_until(run, start + self.seconds, self.simulations or 1 << 62, 0.05, proven)
         else:
             self.last_simulations = run(simulations)
+        mark_ready(game.kernels, use_policy)
         return ints, flts, meta
 
     def _proof_search(self, game, s, ints, meta, history: list[int], deadline: float | None = None,
