@@ -485,9 +485,9 @@ def test_owed_cells_are_the_cells_owed_reach_marks():
         mask, owed = pp.owed_reach(s, game.rays, n), int(pp.owed_bits(s))
         every = {c for c in range(n) if owed and mask[c] == owed and s[BOARD + c] == 0}
         some = {c for c in range(n) if mask[c] and s[BOARD + c] == 0}
-        k = pp.owed_cells(s, game.tables, cells, 0)
+        k = pp.owed_cells(s, game.tables, cells, 0, np.empty(12, np.int32))
         assert sorted(cells[:k]) == sorted(every)
-        k = pp.owed_cells(s, game.tables, cells, 1)
+        k = pp.owed_cells(s, game.tables, cells, 1, np.empty(12, np.int32))
         assert sorted(cells[:k]) == sorted(some if owed else set())
 
 

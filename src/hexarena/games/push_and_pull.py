@@ -110,21 +110,22 @@ def owed_bits(s):
 
 
 @inline
-def lets_move(board, rays_, line, m, c):
+def lets_move(s, t, m, c):
     """Would a stone on the empty cell ``c`` let the marker on ``m`` move
     (``c`` seen along a line, and a step toward or away possible)?"""
-    e = line[m, c]
+    e = t.line[m, c]
     if e < 0:
         return False
+    rays_ = t.rays
     L = rays_.shape[2]
     d, k = e // L, e % L
     for i in range(k):
-        if board[rays_[m, d, i]] != EMPTY:
+        if s[BOARD + rays_[m, d, i]] != EMPTY:
             return False
     if k >= 1:
         return True
     back = rays_[m, (d + 3) % 6, 0]
-    return back >= 0 and board[back] == EMPTY
+    return back >= 0 and s[BOARD + back] == EMPTY
 
 
 @inline
@@ -142,17 +143,17 @@ def reach_cells(board, rays_, m, out, k):
 
 
 @njit
-def owed_cells(s, t, out, want):
+def owed_cells(s, t, out, want, runs):
     """The empty cells whose stone lets the owed markers move into ``out``:
     with ``want`` 0 those that let every owed marker move (``mask == owed``
     of :func:`owed_reach`), with 1 those that let any owed one move; their
     number (with no marker owed: 0, those cells are not listed).  Read from
-    the markers' empty runs (walks written out: calls cost more here)."""
+    the markers' empty runs, kept in ``runs`` (12 ints of scratch; walks
+    written out: calls cost more here)."""
     rays_, line, L = t.rays, t.line, t.rays.shape[2]
     owed = owed_bits(s)
     if owed == 0:
         return 0
-    runs = np.empty(12, dtype=np.int32)
     for p in range(2):
         m = s[MARK + p]
         for d in range(6):
@@ -234,8 +235,19 @@ def _last_placement_exists(s, t, owed):
         return False
     if owed != 3:
         return True
-    cells = np.empty(6 * t.rays.shape[2], dtype=np.int32)
-    return owed_cells(s, t, cells, 0) > 0
+    rays_, m, other = t.rays, s[MARK], s[MARK + 1]
+    for d in range(6):  # the first marker's cells (as reach_cells lists them) that move the second too
+        back = rays_[m, (d + 3) % 6, 0]
+        push = back >= 0 and s[BOARD + back] == EMPTY
+        i = 0
+        while i < rays_.shape[2]:
+            c = rays_[m, d, i]
+            if c < 0 or s[BOARD + c] != EMPTY:
+                break
+            if (i >= 1 or push) and lets_move(s, t, other, c):
+                return True
+            i += 1
+    return False
 
 
 @inline
@@ -373,9 +385,9 @@ def is_legal(s, t, a):
             return False
         if s[PLACED] != placements(s) - 1:
             return True
-        board, owed, bits = s[BOARD:BOARD + n], owed_bits(s), 0
+        owed, bits = owed_bits(s), 0
         for p in range(2):
-            if owed & (1 << p) and lets_move(board, rays_, t.line, s[MARK + p], a):
+            if owed & (1 << p) and lets_move(s, t, s[MARK + p], a):
                 bits |= 1 << p
         return bits == owed
     if a < n:
@@ -389,7 +401,7 @@ def is_legal(s, t, a):
 def playout(s, t):
     """Uniformly random legal steps to the end (in place); every placement
     fills a cell, so the game ends."""
-    none = np.empty(0, dtype=np.int32)
+    none = s[:0]  # no room to note moves (a view: no allocation)
     run_playout(s, t, none, none, False)
 
 
@@ -418,11 +430,9 @@ def run_playout(s, t, actions, movers, use_policy):
     lines."""
     rays_, n = t.rays, t.ncells
     base = n + rays_.shape[2]
-    empties = np.empty(n, dtype=np.int32)
-    where = np.full(n, -1, dtype=np.int32)
-    cells = np.empty(n, dtype=np.int32)
-    runs = np.empty(12, dtype=np.int32)
-    count = 0
+    scratch = np.empty(3 * n + 12, dtype=np.int32)  # one allocation: a playout's allocations cost as much as its steps
+    empties, where, cells, runs = scratch[:n], scratch[n:2 * n], scratch[2 * n:3 * n], scratch[3 * n:]
+    count = 0  # where[c] is read only for cells in empties[:count], written when they are put there
     for c in range(n):
         if s[BOARD + c] == EMPTY:
             empties[count], where[c] = c, count
@@ -434,7 +444,7 @@ def run_playout(s, t, actions, movers, use_policy):
             if use_policy:
                 a = policy_placement(s, t, empties, count, cells, runs)
             else:
-                a = random_placement(s, t, empties, count, cells)
+                a = random_placement(s, t, empties, count, cells, runs)
             count = _take(empties, where, count, a)
         else:
             q = asked(s)
@@ -468,11 +478,11 @@ def _take(empties, where, count, c):
 
 
 @inline
-def random_placement(s, t, empties, count, cells):
+def random_placement(s, t, empties, count, cells, runs):
     """A uniformly random legal placement: any empty cell, or on the turn's
     last placement one that lets every owed marker move."""
     if s[PLACED] == placements(s) - 1 and owed_bits(s) != 0:
-        k = owed_cells(s, t, cells, 0)
+        k = owed_cells(s, t, cells, 0, runs)
         return cells[np.random.randint(0, k)]
     return empties[np.random.randint(0, count)]
 
@@ -648,9 +658,9 @@ def policy_placement(s, t, empties, count, cells, runs):
     p = s[TO_MOVE]
     pool, k = empties, count
     if owed_bits(s) != 0:
-        pool, k = cells, owed_cells(s, t, cells, 0)
+        pool, k = cells, owed_cells(s, t, cells, 0, runs)
         if k == 0 and s[PLACED] != placements(s) - 1:
-            k = owed_cells(s, t, cells, 1)
+            k = owed_cells(s, t, cells, 1, runs)
         if k == 0:
             pool, k = empties, count
     mine, theirs = s[MARK + p], s[MARK + 1 - p]
