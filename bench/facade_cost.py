@@ -1,4 +1,4 @@
-"""The State facade's cost per move against the bare kernels called from Python.
+"""The State facade's cost per move against the bare kernels called from Python (CPU time).
 
     .venv/bin/python bench/facade_cost.py [GAME ...] [--moves 20000]
 
@@ -26,26 +26,26 @@ from hexarena.games.base import WINNER
 def bare(game, moves: int, seed: int) -> float:
     """Seconds per move through ``legal`` and ``apply`` called from Python."""
     k, rng, out = game.kernels, random.Random(seed), np.empty(game.num_actions, dtype=np.int32)
-    t, done, start = game.tables, 0, time.perf_counter()
+    t, done, start = game.tables, 0, time.process_time()
     while done < moves:
         s = game.new_state().array.copy()
         while s[WINNER] < 0 and done < moves:
             n = k.legal(s, t, out)
             k.apply(s, t, int(out[rng.randrange(n)]))
             done += 1
-    return (time.perf_counter() - start) / moves
+    return (time.process_time() - start) / moves
 
 
 def facade(game, moves: int, seed: int) -> float:
     """Seconds per move through ``State.legal_actions`` and ``State.apply``."""
-    rng, done, start = random.Random(seed), 0, time.perf_counter()
+    rng, done, start = random.Random(seed), 0, time.process_time()
     while done < moves:
         state = game.new_state()
         while not state.is_over() and done < moves:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
             done += 1
-    return (time.perf_counter() - start) / moves
+    return (time.process_time() - start) / moves
 
 
 def main(argv: list[str]) -> int:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import copy as _copy
 import re
 import reprlib
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -53,7 +54,7 @@ import numpy as np
 from ..board import Topology
 from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..kernels import seed as seed_numba
-from ..record_writer import make_record, now, to_text
+from ..record_writer import at, make_record, now, to_text
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
@@ -423,7 +424,7 @@ class State:
         self._stack: list[np.ndarray] = []
         self._actions: list[int] = []
         self._turns: list[int] = []
-        self._times: list[str] = []
+        self._times: list[str | float] = []  # a record's text, or time.time() of a move played here
         self._resigned: tuple[int, np.ndarray] | None = None  # who resigned, and the position before
         self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
@@ -475,7 +476,7 @@ class State:
             return []
         out = np.empty(self.game.num_actions, dtype=np.int32)
         n = self.game.kernels.legal(self._s, self.game.tables, out)
-        return [int(a) for a in out[:n]]
+        return out[:n].tolist()
 
     def legal_moves(self) -> list[str]:
         return [self.game.action_name(self._s, a) for a in self.legal_actions()]
@@ -545,8 +546,8 @@ class State:
     def _push(self, action: int) -> None:
         self._stack.append(self._s.copy())
         self._actions.append(int(action))
-        self._turns.append(self.turn)
-        self._times.append(now())
+        self._turns.append(int(self._s[TURN]))
+        self._times.append(time.time())  # written out when read (``times``): formatting costs more than a move
         self.game.kernels.apply(self._s, self.game.tables, int(action))
 
     def resign(self, player: int | None = None) -> None:
@@ -599,7 +600,7 @@ class State:
     @property
     def times(self) -> list[str]:
         """When each atomic move was played (UTC, ISO 8601), as records keep it."""
-        return list(self._times)
+        return [t if isinstance(t, str) else at(t) for t in self._times]
 
     @property
     def history(self) -> list[int]:
