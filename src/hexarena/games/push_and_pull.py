@@ -128,20 +128,6 @@ def lets_move(s, t, m, c):
     return back >= 0 and s[BOARD + back] == EMPTY
 
 
-@inline
-def reach_cells(board, rays_, m, out, k):
-    """Append to ``out`` at ``k`` the empty cells whose stone would let the
-    marker on ``m`` move (as :func:`reach` marks them); the new count."""
-    for d in range(6):
-        back = rays_[m, (d + 3) % 6, 0]
-        push = back >= 0 and board[back] == EMPTY
-        for i in range(empty_run(board, rays_, m, d)):
-            if i >= 1 or push:
-                out[k] = rays_[m, d, i]
-                k += 1
-    return k
-
-
 @njit
 def owed_cells(s, t, out, want, runs):
     """The empty cells whose stone lets the owed markers move into ``out``:
@@ -236,7 +222,7 @@ def _last_placement_exists(s, t, owed):
     if owed != 3:
         return True
     rays_, m, other = t.rays, s[MARK], s[MARK + 1]
-    for d in range(6):  # the first marker's cells (as reach_cells lists them) that move the second too
+    for d in range(6):  # the first marker's cells (as owed_cells lists them) that move the second too
         back = rays_[m, (d + 3) % 6, 0]
         push = back >= 0 and s[BOARD + back] == EMPTY
         i = 0
