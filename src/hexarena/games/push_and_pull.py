@@ -413,7 +413,9 @@ def run_playout(s, t, actions, movers, use_policy):
     The same steps as ``legal`` then ``apply``, with the empty cells kept in
     a list (a placement is drawn from it, not from a scan of the board) and
     the last placement of a turn drawn from the cells on the owed markers'
-    lines."""
+    lines; ``apply``'s two branches are written out in the loop (its
+    ``advance`` inlined), which numba compiles faster as one function (the
+    replay tests hold it to ``apply``)."""
     rays_, n = t.rays, t.ncells
     base = n + rays_.shape[2]
     scratch = np.empty(3 * n + 12, dtype=np.int32)  # one allocation: a playout's allocations cost as much as its steps
@@ -432,6 +434,12 @@ def run_playout(s, t, actions, movers, use_policy):
             else:
                 a = random_placement(s, t, empties, count, cells, runs)
             count = _take(empties, where, count, a)
+            written = note(actions, movers, written, a, mover)
+            s[PLY] += 1  # apply's placement, here so that the loop is compiled as one
+            s[STEP] += 1
+            s[BOARD + a] = NEUTRAL
+            s[STONE] = a
+            advance(s, t, OWN)
         else:
             q = asked(s)
             m = s[MARK + q]
@@ -442,15 +450,20 @@ def run_playout(s, t, actions, movers, use_policy):
                 v = -toward + np.random.randint(0, toward + away + zero)
                 if v >= 0 and not zero:
                     v += 1
-            a = base + v
+            written = note(actions, movers, written, base + v, mover)
+            s[PLY] += 1  # apply's marker move, here so that the loop is compiled as one
+            s[STEP] += 1
             if v != 0:
                 d, _ = marker_line(s, t, q)
                 land = rays_[m, d, -v - 1] if v < 0 else rays_[m, (d + 3) % 6, v - 1]
                 count = _take(empties, where, count, land)
                 empties[count], where[m] = m, count
                 count += 1
-        written = note(actions, movers, written, a, mover)
-        apply(s, t, a)
+                s[BOARD + m] = EMPTY
+                s[BOARD + land] = 2 + q
+                s[MARK + q] = land
+                s[MOVED + q] = 1
+            advance(s, t, s[PHASE] + 1)
     return written
 
 
