@@ -477,7 +477,8 @@ def test_without_its_policy_a_game_is_searched_as_one_that_has_none():
     from hexarena.games import push_and_pull as pp
     from hexarena.kernels import kernel_set
 
-    plain = kernel_set(pp.KERNELS.legal, pp.KERNELS.apply, pp.KERNELS.playout)  # without its policy
+    k = pp.KERNELS
+    plain = kernel_set(k.legal, k.apply, k.playout, recorded_playout=k.recorded_playout)  # without its policy
 
     assert compiled_search(pp.KERNELS, use_policy=False) is compiled_search(plain)
     assert compiled_search(pp.KERNELS) is not compiled_search(plain)

@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -191,3 +192,30 @@ def test_long_hostile_input_is_cut_in_messages(capsys):
             code = e.code
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and len(err) < 300, err[:400]
+
+
+def test_bench_json_reports_plies_and_game_length():
+    code, out = run(["bench", "push-and-pull", "lisbon", "--seconds", "0.05", "--no-openspiel", "--json"])
+    data = json.loads(out)
+    assert code == 0 and data["reference"] == {}
+    assert [(r["game"], r["setup"]) for r in data["games"]][:1] == [("push-and-pull", "base 7 (127 cells)")]
+    for row in data["games"]:
+        assert set(row) == {"game", "setup", "options", "playouts_per_s", "plies_per_s", "mean_plies"}
+        assert row["mean_plies"] > 10 and row["plies_per_s"] == pytest.approx(row["playouts_per_s"] * row["mean_plies"])
+
+
+def test_bench_text_shows_plies_per_second():
+    code, out = run(["bench", "hex-pushpin", "--seconds", "0.05", "--no-openspiel"])
+    assert code == 0 and re.search(r"hexarena hex-pushpin base 4 \(37 cells\) +[\d,]+ playouts/s +[\d,]+ plies/s +[\d.]+ "
+                                   r"plies a game", out)
+
+
+def test_warmup_says_what_it_compiles():
+    code, out = run(["warmup", "projective-hex", "--workers", "1"])
+    assert code == 0 and "warming numba's cache" in out and re.search(r"projective-hex +[\d.]+ s \((compiled|already "
+                                                                       r"cached)\)", out) and "warm-up done" in out
+
+
+def test_warmup_refuses_an_unknown_game():
+    code, out = run(["warmup", "chess"])
+    assert code == 2

@@ -87,15 +87,31 @@ def test_status_is_public_in_every_game():
 # --- the program ----------------------------------------------------------------
 
 def test_the_ai_says_it_is_preparing_then_thinking(monkeypatch):
-    monkeypatch.setattr(hexarena.play, "_ai_ready", False)
+    monkeypatch.setattr(hexarena.play, "_announced", set())
+    monkeypatch.setattr(hexarena.play, "search_ready", lambda kernels: False)  # as on a cold cache
     code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second",
                      "--seed", "1"], stdin="quit\n")
     assert code == 0
-    prepare, think, move = (out.index(s) for s in ("preparing the AI", "ai:1 is thinking...", "ai:1 plays"))
+    prepare, think, move = (out.index(s) for s in ("preparing the AI for projective-hex, once: ~",
+                                                   "ai:1 is thinking...", "ai:1 plays"))
     assert prepare < think < move
     code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second"],
                     stdin="quit\n")
     assert "preparing" not in out and "ai:1 is thinking..." in out  # compiled once per process
+
+
+def test_the_ai_says_nothing_of_compiling_once_its_search_is_cached(monkeypatch, tmp_path):
+    monkeypatch.setenv("HEXARENA_CACHE", str(tmp_path))
+    monkeypatch.setattr(hexarena.play, "_announced", set())
+    game = hexarena.load("projective-hex", size=2)
+    assert not hexarena.ai.mcts.search_ready(game.kernels)  # nothing marked in a new cache
+    code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second"],
+                    stdin="quit\n")
+    assert code == 0 and "preparing the AI" in out and hexarena.ai.mcts.search_ready(game.kernels)
+    monkeypatch.setattr(hexarena.play, "_announced", set())  # a new process, the search cached
+    code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second"],
+                    stdin="quit\n")
+    assert "preparing" not in out and "ai:1 plays" in out
 
 
 def test_undo_at_your_first_turn_keeps_the_programs_opening():

@@ -454,3 +454,137 @@ def test_policy_playouts_last_longer_and_rarely_end_by_an_incomplete_turn():
     policy_steps, policy_no_turn = playout_endings(True, 150)
     assert uniform_no_turn > 0.8 and policy_no_turn < 0.05  # measured: 97% and 0%
     assert policy_steps > 1.5 * uniform_steps  # measured: 64 and 29 steps
+
+
+# --- the compiled playouts (issue 19): the same steps, found without scanning the board ---------
+
+from .playout_checks import check_recorded_playout  # noqa: E402
+
+
+def uniform_positions(count, seed):
+    """Positions of uniformly random games cut at random steps (markers owed or not, mid-placement too)."""
+    game, out = new().game, []
+    moves = np.empty(game.num_actions, np.int32)
+    rng = np.random.default_rng(seed)
+    while len(out) < count:
+        s, stop = game.new_state().array.copy(), rng.integers(0, 60)
+        for _ in range(stop):
+            if s[WINNER] >= 0:
+                break
+            pp.apply(s, game.tables, moves[rng.integers(0, pp.legal(s, game.tables, moves))])
+        if s[WINNER] < 0:
+            out.append(s)
+    return game, out
+
+
+def test_owed_cells_are_the_cells_owed_reach_marks():
+    game, positions = uniform_positions(150, seed=5)
+    _, more = policy_positions(150, seed=6)
+    n, cells = game.topology.ncells, np.empty(game.topology.ncells, np.int32)
+    for s in positions + more:
+        mask, owed = pp.owed_reach(s, game.rays, n), int(pp.owed_bits(s))
+        every = {c for c in range(n) if owed and mask[c] == owed and s[BOARD + c] == 0}
+        some = {c for c in range(n) if mask[c] and s[BOARD + c] == 0}
+        k = pp.owed_cells(s, game.tables, cells, 0, np.empty(12, np.int32))
+        assert sorted(cells[:k]) == sorted(every)
+        k = pp.owed_cells(s, game.tables, cells, 1, np.empty(12, np.int32))
+        assert sorted(cells[:k]) == sorted(some if owed else set())
+
+
+def test_the_mobility_kept_in_runs_is_the_walked_mobility():
+    game, positions = policy_positions(100, seed=8)
+    rays_, line, L = game.rays, game.tables.line, game.rays.shape[2]
+    runs = np.empty(12, np.int32)
+    for s in positions:
+        board = s[BOARD:BOARD + game.topology.ncells].copy()
+        for m in game.markers(s):
+            pp.runs_from(s, rays_, m, runs, 0)
+            now = pp.mobility(board, rays_, m)
+            assert pp.runs_mobility(runs, 0) == now and pp.movable(s, rays_, m) == (now > 0)
+            for c in np.flatnonzero(board == 0)[::7]:
+                board[c] = NEUTRAL
+                assert pp.mobility_with_stone(runs, 0, line, L, m, c, now) == pp.mobility(board, rays_, m)
+                board[c] = 0
+
+
+def test_the_compiled_marker_move_is_the_policys_choice():
+    game, positions = policy_positions(200, seed=9)
+    moves, runs, asked_ = np.empty(game.num_actions, np.int32), np.empty(12, np.int32), 0
+    base = game.topology.ncells + game.reach
+    for k, s in enumerate(positions):
+        if s[PHASE] == 0:
+            continue
+        asked_ += 1
+        n = pp.legal(s, game.tables, moves)
+        seed_numba(k)
+        want = moves[pp.policy(s, game.tables, moves, n)] - base
+        before = s.copy()
+        seed_numba(k)
+        assert pp.policy_marker_move(s, game.tables, pp.asked(s), runs) == want  # the same draws too
+        assert np.array_equal(s, before)
+    assert asked_ > 50
+
+
+def test_is_legal_answers_as_the_legal_list():
+    game, positions = uniform_positions(120, seed=11)
+    _, more = policy_positions(120, seed=12)
+    moves = np.empty(game.num_actions, np.int32)
+    for s in positions + more:
+        legal = set(moves[:pp.legal(s, game.tables, moves)])
+        assert [a for a in range(game.num_actions) if pp.is_legal(s, game.tables, a)] == sorted(legal)
+
+
+@pytest.mark.parametrize("kernel", ["recorded_playout", "policy_playout"])
+def test_compiled_playouts_replay_through_the_facade(kernel, monkeypatch):
+    game = new().game
+    if kernel == "policy_playout":  # the policy's playout checked as the recorded one is
+        monkeypatch.setattr(game.kernels, "recorded_playout", game.kernels.policy_playout)
+        monkeypatch.setattr(game.kernels, "playout", lambda s, t: pp.policy_playout(s, t, *[np.empty(0, np.int32)] * 2))
+    _, positions = uniform_positions(30, seed=13)
+    for seed, s in enumerate(positions):
+        state = hexarena.games.State(game, s.copy())
+        check_recorded_playout(state, seed, 400)
+
+
+def stepwise_lengths(use_policy, count, seed):
+    """Steps per game played step by step through ``legal``, ``policy`` or a uniform draw, and ``apply``."""
+    game = new().game
+    moves = np.empty(game.num_actions, np.int32)
+    rng = np.random.default_rng(seed)
+    seed_numba(seed)
+    lengths = []
+    for _ in range(count):
+        s = game.new_state().array.copy()
+        while s[WINNER] < 0:
+            n = pp.legal(s, game.tables, moves)
+            pp.apply(s, game.tables, moves[pp.policy(s, game.tables, moves, n) if use_policy else rng.integers(0, n)])
+        lengths.append(int(s[pp.PLY]))
+    return np.array(lengths)
+
+
+@pytest.mark.parametrize("use_policy", [False, True])
+def test_compiled_playouts_play_the_stepwise_distribution(use_policy):
+    """Games as long, and won as often by each player, as step by step (measured: 28.5 uniform, 64.5 policy)."""
+    game, count = new().game, 1500
+    kernel = pp.policy_playout if use_policy else pp.recorded_playout
+    none = np.empty(0, np.int32)
+    seed_numba(21)
+    fast, wins = [], 0
+    for _ in range(count):
+        s = game.new_state().array.copy()
+        kernel(s, game.tables, none, none)
+        fast.append(int(s[pp.PLY]))
+        wins += s[WINNER] == 0
+    slow = stepwise_lengths(use_policy, count, seed=22)
+    fast = np.array(fast)
+    spread = np.sqrt((fast.var() + slow.var()) / count)
+    assert abs(fast.mean() - slow.mean()) < 4 * spread
+    assert abs(wins / count - 0.5) < 0.06  # the first player wins about half the games either way
+
+
+def test_mcts_plays_the_policy_in_one_compiled_playout():
+    from hexarena.ai import mcts
+
+    kernels = new().game.kernels
+    assert mcts._module(kernels, True).recorded_playout is pp.policy_playout
+    assert mcts._module(kernels, False).recorded_playout is pp.recorded_playout  # "-nopolicy": uniform

@@ -137,7 +137,14 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         if name not in GAMES:
             raise UsageError(f"unknown game {quoted(name)}; games: {', '.join(GAMES)}")
     return run_bench(args.games or list(GAMES), seconds=args.seconds, openspiel=not args.no_openspiel, out=out,
-                     ai=args.ai)
+                     ai=args.ai, as_json=args.json)
+
+
+def cmd_warmup(args: argparse.Namespace, out: TextIO) -> int:
+    from .warmup import default_games, warm
+
+    names = [_name(g) for g in args.games] or default_games()
+    return warm(names, out, workers=args.workers)
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
@@ -341,11 +348,17 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--hints", action="store_true", help="list the legal moves at every prompt")
     sp.add_argument("--load", metavar="FILE", help="continue the game of this JSON or text record")
 
-    sp = command("bench", "random playouts per second, beside OpenSpiel's C++ figures", cmd_bench)
+    sp = command("bench", "random playouts and plies per second, beside OpenSpiel's C++ figures", cmd_bench)
     sp.add_argument("games", nargs="*", metavar="GAME")
     sp.add_argument("--seconds", type=positive_seconds, default=2.0, help="time per measurement (a positive number)")
     sp.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel reference")
     sp.add_argument("--ai", action="store_true", help="MCTS simulations/s instead, beside OpenSpiel's C++ MCTS")
+    sp.add_argument("--json", action="store_true", help="print one JSON object (reference figures, then each game's)")
+
+    sp = command("warmup", "compile the games' kernels and the AI's search into numba's cache (./dev does)",
+                 cmd_warmup)
+    sp.add_argument("games", nargs="*", metavar="GAME", help="default: every game")
+    sp.add_argument("--workers", type=worker_count, default=None, help="processes, 1..64 (default: one per core)")
 
     sp = command("serve", "the web app: play in the browser (against the AI, hot-seat, online)", cmd_serve)
     sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

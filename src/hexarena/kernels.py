@@ -50,23 +50,31 @@ def shuffle_prefix(arr: np.ndarray, n: int) -> None:
 
 def kernel_set(legal, apply, playout, **optional) -> SimpleNamespace:
     """A game's kernels as its ``Game.kernels``: ``legal``, ``apply``,
-    ``playout``, the optional ones the AI reads (``recorded_playout``,
-    ``policy``), and ``playouts(s0, t, count)``: ``count`` playouts from
-    ``s0``, counted as [player 0 wins, player 1 wins, draws] (the bench's unit).
+    ``playout``, the optional ones (``recorded_playout``, ``policy``,
+    ``policy_playout``, ``pattern_playout`` for the AI; ``is_legal(s, t,
+    action) -> bool`` for :class:`hexarena.games.base.State`'s checks), and
+    two built here: ``counted_playouts(s0, t, count)``, ``count`` playouts
+    from ``s0`` counted as [player 0 wins, player 1 wins, draws, plies played]
+    (the bench's units), and ``playouts(s0, t, count)``, its first three.
 
-    ``playouts`` closes over this game's ``playout``, so numba compiles it
-    once per process (a function that takes or captures a jitted function
-    cannot be cached); the playout it calls is cached as usual.
+    ``counted_playouts`` closes over this game's ``playout``, so numba
+    compiles it once per process (a function that takes or captures a jitted
+    function cannot be cached); the playout it calls is cached as usual.
     """
 
     @numba.njit(nogil=True)
-    def playouts(s0, t, count):
-        results = np.zeros(3, dtype=np.int64)
+    def counted_playouts(s0, t, count):
+        results = np.zeros(4, dtype=np.int64)
         s = s0.copy()
         for _ in range(count):
             s[:] = s0
             playout(s, t)
             results[s[WINNER]] += 1
+            results[3] += s[PLY] - s0[PLY]
         return results
 
-    return SimpleNamespace(legal=legal, apply=apply, playout=playout, playouts=playouts, **optional)
+    def playouts(s0, t, count):
+        return counted_playouts(s0, t, count)[:3]
+
+    return SimpleNamespace(legal=legal, apply=apply, playout=playout, playouts=playouts,
+                           counted_playouts=counted_playouts, **optional)

@@ -11,6 +11,7 @@ import os
 from typing import Any, TextIO
 
 from .ai import agent, hint, hint_note
+from .ai.mcts import COMPILE_SECONDS, search_ready
 from .games.base import Game, IllegalMove, State, quoted
 from .info import rules_text
 from .records import read_file
@@ -20,7 +21,7 @@ HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the 
 'load FILE' (a JSON or text record), 'resign', 'help', 'quit'"""
 AI_LEVELS = ("", *(str(n) for n in range(1, 11)))
 
-_ai_ready = False  # set once the AI has searched in this process (numba compiles on first use)
+_announced: set[str] = set()  # games whose AI this process has prepared (numba compiles on first use)
 
 
 class PlayError(ValueError):
@@ -41,12 +42,13 @@ def opponent(spec: str, seed: int | None) -> Any:
         raise PlayError(f"--vs {shown}: {e}") from None
 
 
-def _prepare(out: TextIO) -> None:
-    """Say, once per process, that the AI's first search compiles."""
-    global _ai_ready
-    if not _ai_ready:
-        print("preparing the AI (compiling, once) ...", file=out, flush=True)
-        _ai_ready = True
+def _prepare(out: TextIO, game: Game) -> None:
+    """Say, once per process, when the AI's first search must compile
+    (nothing to say when ``hexarena warmup`` or an earlier search cached it)."""
+    if game.name not in _announced and not search_ready(game.kernels):
+        print(f"preparing the AI for {game.name}, once: ~{COMPILE_SECONDS} s (numba compiles its search; "
+              f"`hexarena warmup` does it ahead)", file=out, flush=True)
+    _announced.add(game.name)
 
 
 class Session:
@@ -115,7 +117,7 @@ class Session:
     def program_moves(self) -> None:
         """The program's move, announced before and after it thinks."""
         if hasattr(self.bot, "hint"):
-            _prepare(self.out)
+            _prepare(self.out, self.state.game)
             self.say(f"{self.vs} is thinking...")
             move, rate = self.bot.hint(self.state)
             note = f" ({hint_note(self.state, rate)})"
@@ -165,7 +167,7 @@ class Session:
         if self.state.is_over():
             self.say("no hint: the game is over")
             return
-        _prepare(self.out)
+        _prepare(self.out, self.state.game)
         move, rate = hint(self.state, level=5, seed=0)
         self.say(f"hint: {move} ({hint_note(self.state, rate)})")
 

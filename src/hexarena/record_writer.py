@@ -27,6 +27,11 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def at(seconds: float) -> str:
+    """The UTC time ``seconds`` after the epoch (``time.time()``) as records write it."""
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds")
+
+
 def result_token(state: "State") -> str:
     return RESULTS[state.winner()] if state.is_over() else "*"
 
@@ -42,6 +47,7 @@ def make_record(state: "State", players: Sequence[str] | None = None) -> dict[st
     (``Game.record_extra``)."""
     meta = state.meta
     written = state.written_moves()
+    times = state.times
     rec: dict[str, Any] = {
         "format": FORMAT,
         "game": state.game.name,
@@ -55,7 +61,7 @@ def make_record(state: "State", players: Sequence[str] | None = None) -> dict[st
             "text": result_token(state),
             **({} if state.resigned is None else {"resigned": state.resigned}),
         },
-        "timestamps": {"started": meta.get("started"), "moves": [state.times[i] for i, _ in written]},
+        "timestamps": {"started": meta.get("started"), "moves": [times[i] for i, _ in written]},
     }
     rec.update(state.game.record_extra(state.array))
     return rec

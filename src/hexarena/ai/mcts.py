@@ -210,8 +210,9 @@ def compiled_search(kernels, use_policy: bool = True):
     specialised to a game's kernels: ``legal``, ``apply``, ``playout`` and the
     optional ``policy`` (ignored when ``use_policy`` is false: playouts are then
     uniform, as for a game without one), ``recorded_playout`` and
-    ``pattern_playout`` (used only without a policy), and ``search_moves``
-    (the moves the tree expands, by default ``legal``)."""
+    ``pattern_playout`` (used only without a policy) or, with a policy,
+    ``policy_playout`` (the policy's playout in one compiled loop), and
+    ``search_moves`` (the moves the tree expands, by default ``legal``)."""
     return _module(kernels, use_policy).search
 
 
@@ -224,9 +225,40 @@ def compiled_proof_search(kernels, use_policy: bool = True):
 def _module(kernels, use_policy: bool):
     names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
-    optional = [getattr(kernels, k, None) if policy is None else None for k in ("recorded_playout", "pattern_playout")]
+    if policy is None:
+        optional = [getattr(kernels, k, None) for k in ("recorded_playout", "pattern_playout")]
+    else:  # the policy's own recorded playout, where the game has one (no patterns with a policy)
+        optional = [getattr(kernels, "policy_playout", None), None]
     optional.append(getattr(kernels, "search_moves", None))
     return _compiled(tuple(names), _where(policy or uniform_policy), *(f and _where(f) for f in optional))
+
+
+COMPILE_SECONDS = 30  # about what a game's search takes to compile on first use (docs/speed.md)
+
+
+def search_ready(kernels, use_policy: bool = True) -> bool:
+    """Has the search for these kernels been compiled into numba's cache here
+    (by ``hexarena warmup`` or an earlier search)?  False means the first
+    search compiles it (seconds to a minute).  The search module's name
+    carries a hash of the sources it depends on, so an edit makes it False."""
+    return _ready_mark(kernels, use_policy).exists()
+
+
+def mark_ready(kernels, use_policy: bool = True) -> None:
+    """Note that the search for these kernels is compiled and cached (:func:`search_ready`)."""
+    mark = _ready_mark(kernels, use_policy)
+    if not mark.exists():
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.touch()
+        except OSError:  # a read-only cache: the notice shows again, nothing worse
+            pass
+
+
+def _ready_mark(kernels, use_policy: bool) -> Path:
+    where = os.environ.get("NUMBA_CACHE_DIR", "")  # a different numba cache holds nothing compiled yet
+    key = hashlib.sha256(where.encode()).hexdigest()[:8]
+    return cache_dir() / "ready" / f"{Path(_module(kernels, use_policy).__file__).stem}-{key}"
 
 
 def _where(f) -> tuple[str, str]:
@@ -547,6 +579,7 @@ class MCTSAgent:
             self.last_simulations = run_until(run, start + self.seconds, self.simulations or 1 << 62, 0.05, proven)
         else:
             self.last_simulations = run(simulations)
+        mark_ready(game.kernels, use_policy)
         return ints, flts, meta
 
     def _proof_search(self, game, s, ints, meta, history: list[int], deadline: float | None = None,

@@ -28,11 +28,19 @@ also writes each move and its mover into the two int32 arrays while they
 have room (RAVE needs the moves; without it MCTS plays step by step).
 ``pattern_playout(s, t, actions, movers) -> count``, the same with the
 game's local replies (Projective Hex's bridge saves), is what MCTS plays
-with ``Config.patterns`` (on in ``enhanced``).  ``search_moves(s, t, out) ->
+with ``Config.patterns`` (on in ``enhanced``).  ``policy_playout(s, t,
+actions, movers) -> count`` is ``recorded_playout`` playing the game's
+``policy`` (MCTS then stays in one compiled loop per playout).
+``search_moves(s, t, out) ->
 count`` writes the moves the MCTS tree expands, a subset of the legal ones
 (Lhexus: the growth stones first, since a new group ends the turn); it
 returns ``-count`` when it left legal moves out, and the search then never
 proves that node lost or drawn.
+
+``is_legal(s, t, action) -> bool`` (optional) answers whether ``action``
+(known to be ``0 <= action < num_actions``, the game not over) is legal
+without building the legal list; :meth:`State.apply` and :meth:`State.play`
+use it where a game has it.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from __future__ import annotations
 import copy as _copy
 import re
 import reprlib
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -50,7 +59,7 @@ import numpy as np
 from ..board import Topology
 from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..kernels import seed as seed_numba
-from ..record_writer import make_record, now, to_text
+from ..record_writer import at, make_record, now, to_text
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
@@ -251,6 +260,12 @@ class Game(ABC):
         :class:`MalformedMove` (from :meth:`normalize`) or :class:`IllegalMove`.
         """
         key = self.normalize(text)
+        is_legal = getattr(self.kernels, "is_legal", None)
+        action = self.action_of(s, key) if is_legal is not None else None
+        if action is not None:
+            if is_legal(s, self.tables, action):
+                return action
+            raise IllegalMove(self.why_illegal(s, key))
         names = {self.action_name(s, a): a for a in legal}
         if key in names:
             return names[key]
@@ -309,6 +324,14 @@ class Game(ABC):
         forms = forms or " or ".join(cells + [repr(w) for w in self.WORDS])
         return MalformedMove(f"{quoted(text)} is not a move of {self.name}: a move is {forms}")
 
+    def action_of(self, s: np.ndarray, key: str) -> int | None:
+        """The action id that the normalized move text ``key`` names in
+        ``s`` when the notation names actions directly (a game with an
+        ``is_legal`` kernel may say, so that :meth:`parse_move` checks that
+        one action instead of naming every legal move); None to search the
+        legal moves' names (the default)."""
+        return None
+
     def why_illegal(self, s: np.ndarray, text: str) -> str:
         """Why the well-formed move ``text`` (normalized) is not legal in ``s``."""
         return f"{quoted(text)} is not a legal move here"
@@ -359,6 +382,38 @@ class Game(ABC):
         return f"hexarena.load({self.name!r}{', ' if opts else ''}{opts})"
 
 
+class LegalActions(Sequence[int]):
+    """A state's legal action ids, listed only when first read (a move's
+    parser that can check its action directly never lists them)."""
+
+    __slots__ = ("_state", "_list")
+
+    def __init__(self, state: "State") -> None:
+        self._state, self._list = state, None
+
+    def _actions(self) -> list[int]:
+        if self._list is None:
+            self._list = self._state.legal_actions()
+        return self._list
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._actions()[i]
+
+    def __len__(self) -> int:
+        return len(self._actions())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._actions()
+
+    def __iter__(self):
+        return iter(self._actions())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class State:
     """A position with its move history, in the spirit of python-chess's Board.
 
@@ -374,7 +429,7 @@ class State:
         self._stack: list[np.ndarray] = []
         self._actions: list[int] = []
         self._turns: list[int] = []
-        self._times: list[str] = []
+        self._times: list[str | float] = []  # a record's text, or time.time() of a move played here
         self._resigned: tuple[int, np.ndarray] | None = None  # who resigned, and the position before
         self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
@@ -426,7 +481,7 @@ class State:
             return []
         out = np.empty(self.game.num_actions, dtype=np.int32)
         n = self.game.kernels.legal(self._s, self.game.tables, out)
-        return [int(a) for a in out[:n]]
+        return out[:n].tolist()
 
     def legal_moves(self) -> list[str]:
         return [self.game.action_name(self._s, a) for a in self.legal_actions()]
@@ -454,7 +509,7 @@ class State:
                                 f"ASCII character")
         if self.is_over():
             raise IllegalMove(f"{quoted(move)}: the game is over")
-        return self.game.parse_steps(self._s, move, self.legal_actions())
+        return self.game.parse_steps(self._s, move, LegalActions(self))
 
     def parse(self, move: str) -> int:
         """The action id of ``move`` here (of its last step, for a move of
@@ -482,14 +537,22 @@ class State:
             raise MalformedMove(f"action {shown(action)} is out of range: action ids are 0 to {self.game.num_actions - 1}")
         if self.is_over():
             raise IllegalMove(f"action {action}: the game is over")
-        if int(action) not in self.legal_actions():
+        if not self.is_legal(int(action)):
             raise IllegalMove(f"action {action} is not legal here")
+
+    def is_legal(self, action: int) -> bool:
+        """Is the action id ``action`` (in range, the game not over) legal
+        here?  Through the game's ``is_legal`` kernel where it has one."""
+        is_legal = getattr(self.game.kernels, "is_legal", None)
+        if is_legal is None:
+            return action in self.legal_actions()
+        return bool(is_legal(self._s, self.game.tables, action))
 
     def _push(self, action: int) -> None:
         self._stack.append(self._s.copy())
         self._actions.append(int(action))
-        self._turns.append(self.turn)
-        self._times.append(now())
+        self._turns.append(int(self._s[TURN]))
+        self._times.append(time.time())  # written out when read (``times``): formatting costs more than a move
         self.game.kernels.apply(self._s, self.game.tables, int(action))
 
     def resign(self, player: int | None = None) -> None:
@@ -542,7 +605,7 @@ class State:
     @property
     def times(self) -> list[str]:
         """When each atomic move was played (UTC, ISO 8601), as records keep it."""
-        return list(self._times)
+        return [t if isinstance(t, str) else at(t) for t in self._times]
 
     @property
     def history(self) -> list[int]:

@@ -192,6 +192,19 @@ def legal(s, t, out):
 
 
 @njit
+def is_legal(s, t, a):
+    """Is ``a`` (in range, the game not over) legal: ``end`` after a stone
+    this turn, or an empty cell next to no own group grown this turn?"""
+    n = t.ncells
+    if a == n:
+        return s[STEP] > 0
+    if s[BOARD + a] != 0:
+        return False
+    groups = np.empty(8, dtype=np.int32)
+    return groups_around(s, t.links, n, a, 1 + s[TO_MOVE], s[TURN], groups, False) >= 0
+
+
+@njit
 def apply(s, t, a):
     n = t.ncells
     s[PLY] += 1
@@ -276,7 +289,7 @@ def recorded_playout(s, t, actions, movers):
         allow = allowance(turn, t.sequence)
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
 
 
 MAX_SIDE = 16  # the 16/16 board has 721 cells, set up in ~0.03 s
@@ -375,6 +388,12 @@ class Lisbon(Game):
     # notation -----------------------------------------------------------
     def action_name(self, s: np.ndarray, action: int) -> str:
         return "end" if action == self.topology.ncells else self.topology.name(action)
+
+    def action_of(self, s: np.ndarray, key: str) -> int | None:
+        if key == "end":
+            return self.topology.ncells
+        c = self.topology.find(key)
+        return c if c is not None and self.topology.name(c) == key else None
 
     def why_illegal(self, s: np.ndarray, text: str) -> str:
         if text == "end":

@@ -79,6 +79,17 @@ def legal(s, t, out):
 
 
 @njit
+def is_legal(s, t, a):
+    """Is ``a`` (in range, the game not over) legal?  As :func:`legal` lists them."""
+    n = t.ncells
+    if t.opening == CUT and s[COLOR0] == 0 and s[PLACED] == 3:
+        return a == n + 1 or a == n + 2
+    if a < n:
+        return s[BOARD + a] == 0
+    return a == n and t.opening == SWAP and s[PLY] == 1
+
+
+@njit
 def _colour_to_place(s):
     if s[COLOR0] == 0:  # cut-and-choose: black, white, black
         return BLACK if s[PLACED] != 1 else WHITE
@@ -257,7 +268,8 @@ def _bridges(topology) -> np.ndarray:
     return table
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=pattern_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=pattern_playout,
+                     is_legal=is_legal)
 
 
 class ProjectiveHex(Game):
@@ -290,6 +302,13 @@ class ProjectiveHex(Game):
     # notation -----------------------------------------------------------
     def action_name(self, s: np.ndarray, action: int) -> str:
         return self._special.get(action) or self.topology.name(action)
+
+    def action_of(self, s: np.ndarray, key: str) -> int | None:
+        special = {v: k for k, v in self._special.items()}
+        if key in special:
+            return special[key]
+        c = self.topology.find(key)
+        return c if c is not None and self.topology.name(c) == key else None
 
     def normalize(self, text: str) -> str:
         """Size 3: a letter ``A``..``Z``, ``#`` (or ``hash``), in any case;

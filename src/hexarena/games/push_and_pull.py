@@ -25,12 +25,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import kernel_set, njit
+from ..kernels import inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, int_between
 from .iqishiqi import MAX_SIZE
-from .pushing import OPPOSITE, empty_run, first_along
 
 # state layout after the shared header
 MARK = HEADER  # 2 entries: each player's marker cell
@@ -50,28 +49,43 @@ class Tables(NamedTuple):
     """What the kernels read besides the position (``game.tables``)."""
 
     rays: np.ndarray  # int32[n, 6, L]: the cells straight from each cell (hexarena.board.rays)
+    line: np.ndarray  # int32[n, n]: d * L + k where rays[m, d, k] == c, else -1 (c not on a line from m)
     ncells: int
 # Actions: a cell c (placement) or ncells + L + v (the asked marker moves v, negative toward the stone).
 
 
-@njit
+@inline
+def empty_run(board, rays_, c, d):
+    """How many empty cells follow ``c`` in direction ``d`` before an occupied
+    cell or the edge (:func:`hexarena.games.pushing.empty_run`, inlined here:
+    a call costs more than the walk)."""
+    k, L = 0, rays_.shape[2]
+    while k < L:
+        m = rays_[c, d, k]
+        if m < 0 or board[m] != EMPTY:
+            break
+        k += 1
+    return k
+
+
+@inline
 def placements(s):
     """Placements in the current turn: 1 on the first turn, then 2."""
     return 1 if s[TURN] == 1 else 2
 
 
-@njit
+@inline
 def asked(s):
     """The player whose marker's move is asked now."""
     return s[TO_MOVE] if s[PHASE] == OWN else 1 - s[TO_MOVE]
 
 
-@njit
+@inline
 def reach(board, rays_, m, mask, bit):
     """Set ``bit`` in ``mask`` on every empty cell whose stone would let the
     marker on ``m`` move (it sees the cell and can step toward or away)."""
     for d in range(6):
-        back = rays_[m, OPPOSITE[d], 0]
+        back = rays_[m, (d + 3) % 6, 0]
         push = back >= 0 and board[back] == EMPTY
         for k in range(empty_run(board, rays_, m, d)):
             if k >= 1 or push:
@@ -90,60 +104,191 @@ def owed_reach(s, rays_, n):
     return mask
 
 
-@njit
+@inline
 def owed_bits(s):
     return (1 - s[MOVED]) | ((1 - s[MOVED + 1]) << 1)
 
 
+@inline
+def lets_move(s, t, m, c):
+    """Would a stone on the empty cell ``c`` let the marker on ``m`` move
+    (``c`` seen along a line, and a step toward or away possible)?"""
+    e = t.line[m, c]
+    if e < 0:
+        return False
+    rays_ = t.rays
+    L = rays_.shape[2]
+    d, k = e // L, e % L
+    for i in range(k):
+        if s[BOARD + rays_[m, d, i]] != EMPTY:
+            return False
+    if k >= 1:
+        return True
+    back = rays_[m, (d + 3) % 6, 0]
+    return back >= 0 and s[BOARD + back] == EMPTY
+
+
 @njit
+def owed_cells(s, t, out, want, runs):
+    """The empty cells whose stone lets the owed markers move into ``out``:
+    with ``want`` 0 those that let every owed marker move (``mask == owed``
+    of :func:`owed_reach`), with 1 those that let any owed one move; their
+    number (with no marker owed: 0, those cells are not listed).  Read from
+    the markers' empty runs, kept in ``runs`` (12 ints of scratch; walks
+    written out: calls cost more here)."""
+    rays_, line, L = t.rays, t.line, t.rays.shape[2]
+    owed = owed_bits(s)
+    if owed == 0:
+        return 0
+    for p in range(2):
+        m = s[MARK + p]
+        for d in range(6):
+            r = 0
+            while r < L:
+                x = rays_[m, d, r]
+                if x < 0 or s[BOARD + x] != EMPTY:
+                    break
+                r += 1
+            runs[6 * p + d] = r
+    k = 0
+    for p in range(2):
+        if not owed & (1 << p) or (p == 1 and owed == 3 and want == 0):
+            continue
+        m, at, other = s[MARK + p], 6 * p, 6 * (1 - p)
+        mo = s[MARK + 1 - p]
+        for d in range(6):
+            push = runs[at + (d + 3) % 6] > 0
+            for i in range(runs[at + d]):
+                if i == 0 and not push:
+                    continue
+                c = rays_[m, d, i]
+                if owed == 3:  # does the other marker move with it too?
+                    e = line[mo, c]
+                    both = False
+                    if e >= 0:
+                        d2, k2 = e // L, e % L
+                        both = k2 < runs[other + d2] and (k2 >= 1 or runs[other + (d2 + 3) % 6] > 0)
+                    if (want == 0 and not both) or (want == 1 and p == 1 and both):
+                        continue  # not moving both; or listed already with the first marker's
+                out[k] = c
+                k += 1
+    return k
+
+
+@inline
+def movable(s, rays_, m):
+    """Could some placement let the marker on m move (its :func:`mobility` > 0)?"""
+    free = 0  # the directions whose first cell is empty
+    for d in range(6):
+        x = rays_[m, d, 0]
+        if x >= 0 and s[BOARD + x] == EMPTY:
+            y = rays_[m, d, 1]
+            if y >= 0 and s[BOARD + y] == EMPTY:
+                return True  # a stone on y: a step toward it
+            free |= 1 << d
+    return (free & (free >> 3) & 7) != 0  # a stone next to it, pushed away into an empty cell behind
+
+
+@inline
 def check(s, t):
     """The loss and draw rules, on the board as it stands, before a placement
     that begins a turn or is a turn's last."""
-    rays_, n = t.rays, t.ncells
-    mask = owed_reach(s, rays_, n)
+    rays_ = t.rays
     owed = owed_bits(s)
     can = 0
-    for c in range(n):
-        can |= mask[c]
+    for p in range(2):
+        if owed & (1 << p) and movable(s, rays_, s[MARK + p]):
+            can |= 1 << p
     stuck = owed & ~can
     if stuck == 3:
         s[WINNER], s[ENDING] = DRAW, BOTH_STUCK
     elif stuck:
         s[WINNER], s[ENDING] = (1 if stuck == 1 else 0), STUCK
-    elif s[PLACED] == placements(s) - 1:
-        for c in range(n):
-            if mask[c] == owed and s[BOARD + c] == EMPTY:
-                return
+    elif s[PLACED] == placements(s) - 1 and not _last_placement_exists(s, t, owed):
         s[WINNER], s[ENDING] = 1 - s[TO_MOVE], NO_TURN
     if s[WINNER] >= 0:
         s[TO_MOVE] = -1
 
 
-@njit
-def marker_line(s, rays_, n, p):
-    """(direction to the stone, its distance) when player p's marker sees the
-    placed stone, else (-1, 0)."""
-    board = s[BOARD:BOARD + n]
+@inline
+def _last_placement_exists(s, t, owed):
+    """Is there an empty cell whose stone lets every owed marker move (each owed one can move)?"""
+    n = t.ncells
+    if owed == 0:
+        for c in range(n):
+            if s[BOARD + c] == EMPTY:
+                return True
+        return False
+    if owed != 3:
+        return True
+    rays_, m, other = t.rays, s[MARK], s[MARK + 1]
+    for d in range(6):  # the first marker's cells (as owed_cells lists them) that move the second too
+        back = rays_[m, (d + 3) % 6, 0]
+        push = back >= 0 and s[BOARD + back] == EMPTY
+        i = 0
+        while i < rays_.shape[2]:
+            c = rays_[m, d, i]
+            if c < 0 or s[BOARD + c] != EMPTY:
+                break
+            if (i >= 1 or push) and lets_move(s, t, other, c):
+                return True
+            i += 1
+    return False
+
+
+@inline
+def marker_line(s, t, p):
+    """(direction to the placed stone, its distance) when player p's marker
+    sees it, else (-1, 0)."""
+    rays_ = t.rays
     m = s[MARK + p]
-    for d in range(6):
-        if first_along(board, rays_, m, d) == s[STONE]:
-            return d, empty_run(board, rays_, m, d) + 1
-    return -1, 0
+    if s[STONE] < 0:
+        return -1, 0
+    e = t.line[m, s[STONE]]
+    if e < 0:
+        return -1, 0
+    L = rays_.shape[2]
+    d, k = e // L, e % L
+    for i in range(k):
+        if s[BOARD + rays_[m, d, i]] != EMPTY:
+            return -1, 0
+    return d, k + 1
+
+
+@inline
+def marker_options(s, t, p):
+    """(how far toward the stone, how far away, whether 0 is allowed) for
+    player p's marker: it may move v for ``-toward <= v <= away``, v != 0
+    unless allowed; (0, 0, False) when it does not see the stone or cannot move."""
+    d, dist = marker_line(s, t, p)
+    if d < 0:
+        return 0, 0, False
+    rays_, m, back = t.rays, s[MARK + p], (d + 3) % 6
+    run = 0  # empty_run, written out
+    while run < rays_.shape[2]:
+        x = rays_[m, back, run]
+        if x < 0 or s[BOARD + x] != EMPTY:
+            break
+        run += 1
+    if dist == 1 and run == 0:
+        return 0, 0, False
+    return dist - 1, run, not (s[MOVED + p] == 0 and s[PLACED] == placements(s) - 1)
+
+
+@inline
+def can_move(s, t, p):
+    """Does player p's marker see the stone and have a move?"""
+    toward, away, zero = marker_options(s, t, p)
+    return toward + away > 0 or zero
 
 
 @njit
-def marker_moves(s, rays_, n, p, out, k):
+def marker_moves(s, t, p, out, k):
     """Append player p's marker's legal moves (ascending) to ``out`` at ``k``;
     the new count.  Nothing when it does not see the stone or cannot move."""
-    d, dist = marker_line(s, rays_, n, p)
-    if d < 0:
-        return k
-    run = empty_run(s[BOARD:BOARD + n], rays_, s[MARK + p], OPPOSITE[d])
-    if dist == 1 and run == 0:
-        return k
-    zero = not (s[MOVED + p] == 0 and s[PLACED] == placements(s) - 1)
-    base = n + rays_.shape[2]
-    for v in range(-(dist - 1), run + 1):
+    toward, away, zero = marker_options(s, t, p)
+    base = t.ncells + t.rays.shape[2]
+    for v in range(-toward, away + 1):
         if v != 0 or zero:
             out[k] = base + v
             k += 1
@@ -156,7 +301,7 @@ def legal(s, t, out):
     if s[WINNER] >= 0:
         return 0
     if s[PHASE] != PLACE:
-        return marker_moves(s, rays_, n, asked(s), out, 0)
+        return marker_moves(s, t, asked(s), out, 0)
     k = 0
     if s[PLACED] == placements(s) - 1:  # the turn's last: it must let every owed marker move
         mask, owed = owed_reach(s, rays_, n), owed_bits(s)
@@ -172,15 +317,14 @@ def legal(s, t, out):
     return k
 
 
-@njit
+@inline
 def advance(s, t, phase):
     """Ask the next marker (from ``phase``) that sees the stone and can move;
     with none left, finish the placement (and maybe the turn)."""
     rays_, n = t.rays, t.ncells
-    buf = np.empty(2 * rays_.shape[2] + 1, dtype=np.int32)
     while phase <= OTHER:
         s[PHASE] = phase
-        if marker_moves(s, rays_, n, asked(s), buf, 0) > 0:
+        if can_move(s, t, asked(s)):
             return
         phase += 1
     s[PHASE], s[STONE] = PLACE, -1
@@ -208,9 +352,9 @@ def apply(s, t, a):
     p = asked(s)
     v = a - n - rays_.shape[2]
     if v != 0:
-        d, dist = marker_line(s, rays_, n, p)
+        d, dist = marker_line(s, t, p)
         m = s[MARK + p]
-        land = rays_[m, d, -v - 1] if v < 0 else rays_[m, OPPOSITE[d], v - 1]
+        land = rays_[m, d, -v - 1] if v < 0 else rays_[m, (d + 3) % 6, v - 1]
         s[BOARD + m] = EMPTY
         s[BOARD + land] = 2 + p
         s[MARK + p] = land
@@ -219,14 +363,127 @@ def apply(s, t, a):
 
 
 @njit
+def is_legal(s, t, a):
+    """Is ``a`` (in range, the game not over) legal?  As :func:`legal` lists them."""
+    rays_, n = t.rays, t.ncells
+    if s[PHASE] == PLACE:
+        if a >= n or s[BOARD + a] != EMPTY:
+            return False
+        if s[PLACED] != placements(s) - 1:
+            return True
+        owed, bits = owed_bits(s), 0
+        for p in range(2):
+            if owed & (1 << p) and lets_move(s, t, s[MARK + p], a):
+                bits |= 1 << p
+        return bits == owed
+    if a < n:
+        return False
+    toward, away, zero = marker_options(s, t, asked(s))
+    v = a - n - rays_.shape[2]
+    return -toward <= v <= away and (v != 0 or zero)
+
+
+@njit
 def playout(s, t):
     """Uniformly random legal steps to the end (in place); every placement
     fills a cell, so the game ends."""
+    none = s[:0]  # no room to note moves (a view: no allocation)
+    run_playout(s, t, none, none, False)
+
+
+@njit
+def recorded_playout(s, t, actions, movers):
+    """``playout`` that also writes each step and its mover into ``actions``
+    and ``movers`` while they have room; the number written (MCTS's AMAF)."""
+    return run_playout(s, t, actions, movers, False)
+
+
+@njit
+def policy_playout(s, t, actions, movers):
+    """``recorded_playout`` playing :func:`policy`'s choices (in one compiled loop)."""
+    return run_playout(s, t, actions, movers, True)
+
+
+@njit
+def run_playout(s, t, actions, movers, use_policy):
+    """Play ``s`` to the end, each step uniformly among the legal ones or
+    (``use_policy``) as :func:`policy` picks it, noting the steps while
+    ``actions`` has room; the number noted.
+
+    The same steps as ``legal`` then ``apply``, with the empty cells kept in
+    a list (a placement is drawn from it, not from a scan of the board) and
+    the last placement of a turn drawn from the cells on the owed markers'
+    lines; ``apply``'s two branches are written out in the loop (its
+    ``advance`` inlined), which numba compiles faster as one function (the
+    replay tests hold it to ``apply``)."""
     rays_, n = t.rays, t.ncells
-    buf = np.empty(n + 2 * rays_.shape[2] + 1, dtype=np.int32)
+    base = n + rays_.shape[2]
+    scratch = np.empty(3 * n + 12, dtype=np.int32)  # one allocation: a playout's allocations cost as much as its steps
+    empties, where, cells, runs = scratch[:n], scratch[n:2 * n], scratch[2 * n:3 * n], scratch[3 * n:]
+    count = 0  # where[c] is read only for cells in empties[:count], written when they are put there
+    for c in range(n):
+        if s[BOARD + c] == EMPTY:
+            empties[count], where[c] = c, count
+            count += 1
+    written = 0
     while s[WINNER] < 0:
-        k = legal(s, t, buf)
-        apply(s, t, buf[np.random.randint(0, k)])
+        mover = s[TO_MOVE]
+        if s[PHASE] == PLACE:
+            if use_policy:
+                a = policy_placement(s, t, empties, count, cells, runs)
+            else:
+                a = random_placement(s, t, empties, count, cells, runs)
+            count = _take(empties, where, count, a)
+            written = note(actions, movers, written, a, mover)
+            s[PLY] += 1  # apply's placement, here so that the loop is compiled as one
+            s[STEP] += 1
+            s[BOARD + a] = NEUTRAL
+            s[STONE] = a
+            advance(s, t, OWN)
+        else:
+            q = asked(s)
+            m = s[MARK + q]
+            if use_policy:
+                v = policy_marker_move(s, t, q, runs)
+            else:
+                toward, away, zero = marker_options(s, t, q)
+                v = -toward + np.random.randint(0, toward + away + zero)
+                if v >= 0 and not zero:
+                    v += 1
+            written = note(actions, movers, written, base + v, mover)
+            s[PLY] += 1  # apply's marker move, here so that the loop is compiled as one
+            s[STEP] += 1
+            if v != 0:
+                d, _ = marker_line(s, t, q)
+                land = rays_[m, d, -v - 1] if v < 0 else rays_[m, (d + 3) % 6, v - 1]
+                count = _take(empties, where, count, land)
+                empties[count], where[m] = m, count
+                count += 1
+                s[BOARD + m] = EMPTY
+                s[BOARD + land] = 2 + q
+                s[MARK + q] = land
+                s[MOVED + q] = 1
+            advance(s, t, s[PHASE] + 1)
+    return written
+
+
+@inline
+def _take(empties, where, count, c):
+    """Remove cell c from the list ``empties[:count]`` (``where`` its places); the new count."""
+    i, last = where[c], empties[count - 1]
+    empties[i], where[last] = last, i
+    where[c] = -1
+    return count - 1
+
+
+@inline
+def random_placement(s, t, empties, count, cells, runs):
+    """A uniformly random legal placement: any empty cell, or on the turn's
+    last placement one that lets every owed marker move."""
+    if s[PLACED] == placements(s) - 1 and owed_bits(s) != 0:
+        k = owed_cells(s, t, cells, 0, runs)
+        return cells[np.random.randint(0, k)]
+    return empties[np.random.randint(0, count)]
 
 
 # --- the playout policy (hexarena.games.base: ``policy``) ---------------------------
@@ -241,19 +498,24 @@ STUCK_SCORE = 100.0  # a marker no placement could move loses for its owner when
 MOVE_BONUS = 50.0  # moving a marker still owed a move this turn
 
 
-@njit
+@inline
 def mobility(board, rays_, m):
     """How many empty cells a stone could go on to let the marker on ``m`` move."""
-    count = 0
+    count, L = 0, rays_.shape[2]
     for d in range(6):
-        run = empty_run(board, rays_, m, d)
+        run = 0  # empty_run, written out: a call here costs more than the walk
+        while run < L:
+            x = rays_[m, d, run]
+            if x < 0 or board[x] != EMPTY:
+                break
+            run += 1
         if run > 0:
-            back = rays_[m, OPPOSITE[d], 0]
+            back = rays_[m, (d + 3) % 6, 0]
             count += run if back >= 0 and board[back] == EMPTY else run - 1
     return count
 
 
-@njit
+@inline
 def score(board, rays_, mine, theirs):
     """The board as seen by the owner of the marker on ``mine``: his
     marker's mobility minus the other's, STUCK_SCORE for each that no
@@ -311,11 +573,11 @@ def policy(s, t, moves, count):
         return best
     q = asked(s)
     m = s[MARK + q]
-    d, _ = marker_line(s, rays_, n, q)
+    d, _ = marker_line(s, t, q)
     owed = s[MOVED + q] == 0
     for i in range(count):
         v = moves[i] - n - rays_.shape[2]
-        land = m if v == 0 else (rays_[m, d, -v - 1] if v < 0 else rays_[m, OPPOSITE[d], v - 1])
+        land = m if v == 0 else (rays_[m, d, -v - 1] if v < 0 else rays_[m, (d + 3) % 6, v - 1])
         board[m] = EMPTY
         board[land] = 2 + q
         x = score(board, rays_, land, s[MARK + 1 - q]) if q == p else score(board, rays_, s[MARK + p], land)
@@ -327,13 +589,157 @@ def policy(s, t, moves, count):
             best, best_v = i, x
     return best
 
-KERNELS = kernel_set(legal, apply, playout, policy=policy)
+@inline
+def runs_from(s, rays_, m, runs, at):
+    """The empty run from cell m in each direction into ``runs[at:at + 6]``
+    (the board read in the position ``s``)."""
+    L = rays_.shape[2]
+    for d in range(6):
+        r = 0
+        while r < L:
+            x = rays_[m, d, r]
+            if x < 0 or s[BOARD + x] != EMPTY:
+                break
+            r += 1
+        runs[at + d] = r
+
+
+@inline
+def runs_mobility(runs, at):
+    """:func:`mobility` from a marker's runs ``runs[at:at + 6]`` (a stone on
+    the k-th cell of a run lets it move unless k = 0 and nothing is empty
+    behind it)."""
+    count = 0
+    for d in range(6):
+        r = runs[at + d]
+        if r > 0:
+            count += r if runs[at + (d + 3) % 6] > 0 else r - 1
+    return count
+
+
+@inline
+def mobility_with_stone(runs, at, line, L, m, c, unchanged):
+    """:func:`mobility` of the marker on m (runs ``runs[at:at + 6]``,
+    mobility ``unchanged``) once a stone is on the empty cell c."""
+    e = line[m, c]
+    if e < 0:
+        return unchanged
+    d = at + e // L
+    k = e % L
+    if k >= runs[d]:
+        return unchanged
+    saved = runs[d]
+    runs[d] = k
+    count = runs_mobility(runs, at)
+    runs[d] = saved
+    return count
+
+
+@inline
+def noisy(own, other):
+    """:func:`score` from the two mobilities."""
+    v = own - other + NOISE * np.random.random()
+    if own == 0:
+        v -= STUCK_SCORE
+    if other == 0:
+        v += STUCK_SCORE
+    return v
+
+
+@inline
+def policy_placement(s, t, empties, count, cells, runs):
+    """:func:`policy`'s placement drawn from the empty cells ``empties[:count]``:
+    the best by :func:`score` of ``SAMPLES`` drawn among the safest (as
+    :func:`safe_placements` ranks them), found from the owed markers' lines;
+    the markers' mobility with each stone from their runs (``runs``: 12 ints
+    of scratch)."""
+    rays_, line, L = t.rays, t.line, t.rays.shape[2]
+    p = s[TO_MOVE]
+    pool, k = empties, count
+    if owed_bits(s) != 0:
+        pool, k = cells, owed_cells(s, t, cells, 0, runs)
+        if k == 0 and s[PLACED] != placements(s) - 1:
+            k = owed_cells(s, t, cells, 1, runs)
+        if k == 0:
+            pool, k = empties, count
+    mine, theirs = s[MARK + p], s[MARK + 1 - p]
+    runs_from(s, rays_, mine, runs, 0)
+    runs_from(s, rays_, theirs, runs, 6)
+    own0, other0 = runs_mobility(runs, 0), runs_mobility(runs, 6)
+    best, best_v = pool[0], -1e300
+    for _ in range(min(k, SAMPLES)):
+        c = pool[np.random.randint(0, k)]
+        own = mobility_with_stone(runs, 0, line, L, mine, c, own0)
+        other = mobility_with_stone(runs, 6, line, L, theirs, c, other0)
+        v = noisy(own, other)
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+@inline
+def policy_marker_move(s, t, q, runs):
+    """:func:`policy`'s move v for player q's marker (asked now): the best by
+    :func:`score` after it, moving an owed marker first (``runs``: 12 ints
+    of scratch)."""
+    rays_, line = t.rays, t.line
+    p = s[TO_MOVE]
+    m, o = s[MARK + q], s[MARK + 1 - q]
+    d, dist = marker_line(s, t, q)
+    back = (d + 3) % 6
+    toward, away, zero = marker_options(s, t, q)
+    owed = s[MOVED + q] == 0
+    runs_from(s, rays_, o, runs, 6)
+    still = runs_mobility(runs, 6)  # the other marker's, when neither m nor the landing cell is on its lines
+    best, best_v = 0, -1e300
+    for v in range(-toward, away + 1):
+        if v == 0 and not zero:
+            continue
+        land = m if v == 0 else (rays_[m, d, -v - 1] if v < 0 else rays_[m, back, v - 1])
+        s[BOARD + m] = EMPTY
+        s[BOARD + land] = 2 + q
+        for e in range(6):
+            if e != d and e != back:
+                r = 0
+                while r < rays_.shape[2]:
+                    x = rays_[land, e, r]
+                    if x < 0 or s[BOARD + x] != EMPTY:
+                        break
+                    r += 1
+                runs[e] = r
+        runs[d], runs[back] = dist - 1 + v, away - v
+        moved = runs_mobility(runs, 0)
+        other = still
+        if line[o, m] >= 0 or line[o, land] >= 0:
+            runs_from(s, rays_, o, runs, 6)
+            other = runs_mobility(runs, 6)
+        s[BOARD + land] = EMPTY
+        s[BOARD + m] = 2 + q
+        x = noisy(moved, other) if q == p else noisy(other, moved)
+        if owed and v != 0:
+            x += MOVE_BONUS
+        if x > best_v:
+            best, best_v = v, x
+    return best
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, policy=policy,
+                     policy_playout=policy_playout, is_legal=is_legal)
 
 
 # the markers' starting cells as offsets (doubled x, rows) from the centre: g5 and s9 on base 7
 START_OFFSETS = ((-6, -2), (6, 2))
 NOT_SEEN = ("0", "--")
 _MARKER = re.compile(r"[+-]?[1-9][0-9]{0,2}|0|--")  # a marker's move: signed distance, 0 or -- for none
+
+
+def lines(rays_: np.ndarray) -> np.ndarray:
+    """``int32[n, n]``: ``d * L + k`` where ``rays_[m, d, k] == c``, else -1."""
+    n, _, length = rays_.shape
+    out = np.full((n, n), -1, dtype=np.int32)
+    m, d, k = np.nonzero(rays_ >= 0)
+    out[m, rays_[m, d, k]] = d * length + k
+    return out
 
 
 class PushAndPull(Game):
@@ -349,7 +755,7 @@ class PushAndPull(Game):
         self.rays = rays(self.topology)
         n = self.topology.ncells
         self.reach = self.rays.shape[2]
-        self.tables = Tables(self.rays, n)
+        self.tables = Tables(self.rays, lines(self.rays), n)
         self.num_actions = n + 2 * self.reach + 1
         self.state_size = BOARD + n
         cx, cy = self.topology.xy[n // 2]
@@ -465,9 +871,9 @@ class PushAndPull(Game):
         if action < n:
             return action
         p = int(asked(s))
-        d, _ = marker_line(s, self.rays, n, p)
+        d, _ = marker_line(s, self.tables, p)
         m, v = int(s[MARK + p]), action - n - self.reach
-        return m if v == 0 else int(self.rays[m, d, -v - 1] if v < 0 else self.rays[m, OPPOSITE[d], v - 1])
+        return m if v == 0 else int(self.rays[m, d, -v - 1] if v < 0 else self.rays[m, (d + 3) % 6, v - 1])
 
     def _legal(self, s: np.ndarray) -> list[int]:
         out = np.empty(self.num_actions, dtype=np.int32)
