@@ -520,13 +520,7 @@ def score(board, rays_, mine, theirs):
     """The board as seen by the owner of the marker on ``mine``: his
     marker's mobility minus the other's, STUCK_SCORE for each that no
     placement could move, plus noise."""
-    own, other = mobility(board, rays_, mine), mobility(board, rays_, theirs)
-    v = own - other + NOISE * np.random.random()
-    if own == 0:
-        v -= STUCK_SCORE
-    if other == 0:
-        v += STUCK_SCORE
-    return v
+    return noisy(mobility(board, rays_, mine), mobility(board, rays_, theirs))
 
 
 @njit
