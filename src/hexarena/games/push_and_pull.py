@@ -30,6 +30,7 @@ from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, int_between
 from .iqishiqi import MAX_SIZE
+from .pushing import hot
 
 # state layout after the shared header
 MARK = HEADER  # 2 entries: each player's marker cell
@@ -416,9 +417,15 @@ def run_playout(s, t, actions, movers, use_policy):
     lines; ``apply``'s two branches are written out in the loop (its
     ``advance`` inlined), which numba compiles faster as one function (the
     replay tests hold it to ``apply``)."""
+    scratch = np.empty(3 * t.ncells + 12, dtype=np.int32)  # one allocation: a playout's allocations cost as much as its steps
+    return _run_playout(s, t, actions, movers, use_policy, scratch)
+
+
+@hot
+def _run_playout(s, t, actions, movers, use_policy, scratch):
+    """:func:`run_playout`'s loop, compiled without reference counting (it allocates nothing)."""
     rays_, n = t.rays, t.ncells
     base = n + rays_.shape[2]
-    scratch = np.empty(3 * n + 12, dtype=np.int32)  # one allocation: a playout's allocations cost as much as its steps
     empties, where, cells, runs = scratch[:n], scratch[n:2 * n], scratch[2 * n:3 * n], scratch[3 * n:]
     count = 0  # where[c] is read only for cells in empties[:count], written when they are put there
     for c in range(n):
