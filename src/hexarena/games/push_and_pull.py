@@ -135,22 +135,14 @@ def owed_cells(s, t, out, want, runs):
     with ``want`` 0 those that let every owed marker move (``mask == owed``
     of :func:`owed_reach`), with 1 those that let any owed one move; their
     number (with no marker owed: 0, those cells are not listed).  Read from
-    the markers' empty runs, kept in ``runs`` (12 ints of scratch; walks
-    written out: calls cost more here)."""
+    the markers' empty runs, kept in ``runs`` (12 ints of scratch, from the
+    inlined :func:`runs_from`)."""
     rays_, line, L = t.rays, t.line, t.rays.shape[2]
     owed = owed_bits(s)
     if owed == 0:
         return 0
     for p in range(2):
-        m = s[MARK + p]
-        for d in range(6):
-            r = 0
-            while r < L:
-                x = rays_[m, d, r]
-                if x < 0 or s[BOARD + x] != EMPTY:
-                    break
-                r += 1
-            runs[6 * p + d] = r
+        runs_from(s, rays_, s[MARK + p], runs, 6 * p)
     k = 0
     for p in range(2):
         if not owed & (1 << p) or (p == 1 and owed == 3 and want == 0):
