@@ -277,12 +277,27 @@ def reference_legal(state) -> list[str]:
     return out + ["end"]
 
 
+def group_count(topo, board, colour) -> int:
+    """Connected groups of ``colour`` on ``board``, by flood fill."""
+    seen: set[int] = set()
+    count = 0
+    for c in np.flatnonzero(board == colour):
+        if int(c) not in seen:
+            seen |= set(flood(topo, board, int(c)))
+            count += 1
+    return count
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_legal_moves_match_the_rulings_over_random_games(seed):
     rng = random.Random(seed)
     s = hexarena.load("lhexus", size=4).new_state()
     while not s.is_over():
         assert s.legal_moves() == reference_legal(s)
+        if s.step == 0:  # the kernels' group counts (the playout policy reads them) as a turn starts
+            board = s.game.stones(s.array)
+            assert [s.array[lhexus.GROUPS + k] for k in range(2)] == \
+                [group_count(s.game.topology, board, colour) for colour in (lhexus.BLACK, lhexus.WHITE)]
         moves = s.legal_moves()
         s.play("end" if "end" in moves and rng.random() < 0.25 else rng.choice(moves))
 

@@ -22,6 +22,12 @@ njit = numba.njit(cache=True, nogil=True)
 # Small helpers inlined into the loops that call them (a numba call passing
 # the tables can cost more than the helper's work).
 inline = numba.njit(cache=True, nogil=True, inline="always")
+# Loops on a hot path compiled without numba's reference counting: they and
+# everything they call allocate nothing, and an atomic incref/decref of every
+# array passed to a call (the tables' arrays, views of the position) can cost
+# more than the work.  (``_nrt`` is numba's own flag, undocumented; numba is
+# pinned.)
+hot = numba.njit(cache=True, nogil=True, _nrt=False)
 
 
 @njit

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex
-from ..kernels import inline, kernel_set, njit, note
+from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
 from .lhexus_scoring import best_packing, configurations, greedy_packing, owned_by_colour, pack
@@ -46,7 +46,8 @@ COLOUR0 = HEADER  # player 0's colour: 0 until the second player chooses, then B
 PASSES = HEADER + 1  # successive passes
 TCOUNT = HEADER + 2  # stones placed this turn
 STONES = HEADER + 3  # stones on the board: STONES + colour - 1 for BLACK, WHITE
-BOARD = HEADER + 6  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
+GROUPS = HEADER + 5  # groups on the board as the last turn ended: GROUPS + colour - 1
+BOARD = HEADER + 7  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
 # union-find parent (stones of earlier turns), turn placed, turn a root last grew, group size, this turn's stones,
 # the next stone of the group (a cycle through each group's stones)
 
@@ -142,14 +143,16 @@ def _finish(s, t):
         s[WINNER] = 0 if s[COLOUR0] == best else 1
 
 
-@njit
+@hot
 def _commit_turn(s, t):
-    """Join this turn's stones to their groups and pass the move on."""
+    """Join this turn's stones to their groups (counting the groups) and
+    pass the move on."""
     n, links = t.ncells, t.links
     par, when, grown, size, tlist, nxt = _offsets(n)
     for i in range(s[TCOUNT]):
         c = s[tlist + i]
         colour = s[BOARD + c]
+        s[GROUPS + colour - 1] += 1
         for d in range(6):
             m = links[c, d]
             if s[BOARD + m] == colour:
@@ -158,6 +161,7 @@ def _commit_turn(s, t):
                     if s[size + a] < s[size + b]:
                         a, b = b, a
                     s[par + b] = a
+                    s[GROUPS + colour - 1] -= 1
                     s[size + a] += s[size + b]
                     s[nxt + a], s[nxt + b] = s[nxt + b], s[nxt + a]  # the two cycles become one
     s[PASSES] = 0 if s[TCOUNT] else s[PASSES] + 1
@@ -167,17 +171,21 @@ def _commit_turn(s, t):
     s[TO_MOVE] = 1 - s[TO_MOVE]
 
 
-@njit
+@hot
 def _place(s, t, c, colour, kind):
     """Put a stone of ``colour`` on c; a growth stone marks the start-of-turn
-    groups it touches as grown."""
+    groups it touches as grown.  Returns how many groups it grew."""
     n, links = t.ncells, t.links
     par, when, grown, size, tlist, nxt = _offsets(n)
+    count = 0
     if kind == GROWTH:
         for d in range(6):
             m = links[c, d]
             if s[BOARD + m] == colour and s[when + m] != s[TURN]:
-                s[grown + _root(s, par, m, True)] = s[TURN]
+                r = _root(s, par, m, True)
+                if s[grown + r] != s[TURN]:
+                    s[grown + r] = s[TURN]
+                    count += 1
     s[BOARD + c] = colour
     s[par + c] = c
     s[when + c] = s[TURN]
@@ -187,6 +195,7 @@ def _place(s, t, c, colour, kind):
     s[TCOUNT] += 1
     s[STONES + colour - 1] += 1
     s[STEP] += 1
+    return count
 
 
 @njit
@@ -233,26 +242,33 @@ def search_moves(s, t, out):
     return -(k + 1) if new else k + 1
 
 
-@njit
-def apply(s, t, a):
+@hot
+def _step(s, t, a):
+    """Play action a but for the scoring; True when it was the second pass
+    in a row, so the game must be scored (allocates nothing)."""
     n = t.ncells
     s[PLY] += 1
     if s[TURN] == 2:  # accept: player 1 is White; decline: he is Black.  Black moves next.
         s[COLOUR0] = BLACK if a == n + 1 else WHITE
         s[TURN] += 1
         s[TO_MOVE] = 0 if s[COLOUR0] == BLACK else 1
-        return
+        return False
     if a == n:  # end
         passed = s[STEP] == 0
         _commit_turn(s, t)
-        if passed and s[PASSES] >= 2:
-            _finish(s, t)
-        return
+        return passed and s[PASSES] >= 2
     colour = mover_colour(s)
     kind = classify(s, t.links, n, a, colour)
     _place(s, t, a, colour, kind)
     if kind != GROWTH:  # a new group (or the opening stone) ends the turn
         _commit_turn(s, t)
+    return False
+
+
+@njit
+def apply(s, t, a):
+    if _step(s, t, a):
+        _finish(s, t)
 
 
 @njit
@@ -285,7 +301,7 @@ def _add(pool, where, k, c):
     return k + 1
 
 
-@njit
+@inline
 def _landed(s, links, c, colour, pool, where, k, front, fwhere, fk):
     """Book a stone of ``colour`` on c: it leaves the empty cells and both
     frontiers, and its empty neighbours join its colour's frontier."""
@@ -300,26 +316,31 @@ def _landed(s, links, c, colour, pool, where, k, front, fwhere, fk):
     return k
 
 
-@njit
+@inline
 def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers, written):
     """One turn of the playout policy: every start-of-turn group of the
     mover grows by one stone (the first cell of its colour's frontier, taken
     from a random place in it, that is a growth stone), then a new group on
     a random empty cell where one may go (eight tries), else ``end``.
-    Returns (empty cells left in ``pool``, written)."""
+    Returns (empty cells left in ``pool``, written, whether the game must
+    now be scored)."""
     n, links = t.ncells, t.links
     mover, colour = s[TO_MOVE], mover_colour(s)
     row = colour - 1
     count = fk[row]
-    scratch[:count] = front[row, :count]
-    first = np.random.randint(0, count) if count else 0
     for i in range(count):
+        scratch[i] = front[row, i]
+    first = np.random.randint(0, count) if count else 0
+    ungrown = s[GROUPS + row]
+    for i in range(count if ungrown else 0):
         c = scratch[(first + i) % count]
         if classify(s, links, n, c, colour) == GROWTH:
-            _place(s, t, c, colour, GROWTH)
+            ungrown -= _place(s, t, c, colour, GROWTH)
             s[PLY] += 1
             written = note(actions, movers, written, c, mover)
             k = _landed(s, links, c, colour, pool, where, k, front, fwhere, fk)
+            if ungrown == 0:
+                break
     a = n  # 'end' (a pass if nothing was placed), unless a new group ends the turn
     for _ in range(8 if k else 0):
         c = pool[np.random.randint(0, k)]
@@ -328,17 +349,37 @@ def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, move
             k = _landed(s, links, c, colour, pool, where, k, front, fwhere, fk)
             break
     written = note(actions, movers, written, a, mover)
-    apply(s, t, a)
-    return k, written
+    return k, written, _step(s, t, a)
+
+
+@hot
+def _policy_turns(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers):
+    """The playout's moves up to the game's scoring (allocates nothing):
+    a random opening stone and choice, then :func:`_policy_turn` until both
+    pass; returns the number of moves written."""
+    n, links = t.ncells, t.links
+    written, over = 0, False
+    while not over:
+        if s[TURN] <= 2:
+            a = pool[np.random.randint(0, k)] if s[TURN] == 1 else n + 1 + np.random.randint(0, 2)
+            if s[TURN] == 1:
+                k = _landed(s, links, a, WHITE, pool, where, k, front, fwhere, fk)
+            written = note(actions, movers, written, a, s[TO_MOVE])
+            over = _step(s, t, a)
+        else:
+            k, written, over = _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers,
+                                            written)
+    return written
 
 
 @njit
 def recorded_playout(s, t, actions, movers):
-    """Play to the end by the policy (a random opening stone and choice, then
-    :func:`_policy_turn` until both pass), writing each action and its mover
-    into ``actions`` and ``movers`` while they have room; returns the number
-    written."""
+    """Play to the end by the policy (:func:`_policy_turns`), writing each
+    action and its mover into ``actions`` and ``movers`` while they have
+    room; returns the number written."""
     n, links = t.ncells, t.links
+    if s[WINNER] >= 0:
+        return 0
     pool = np.empty(n, dtype=np.int32)
     where = np.full(n + 1, -1, dtype=np.int32)
     front = np.empty((2, n), dtype=np.int32)  # per colour: empty cells next to its stones
@@ -353,16 +394,8 @@ def recorded_playout(s, t, actions, movers):
                 colour = s[BOARD + links[c, d]]
                 if colour == BLACK or colour == WHITE:
                     fk[colour - 1] = _add(front[colour - 1], fwhere[colour - 1], fk[colour - 1], c)
-    written = 0
-    while s[WINNER] < 0:
-        if s[TURN] <= 2:
-            a = pool[np.random.randint(0, k)] if s[TURN] == 1 else n + 1 + np.random.randint(0, 2)
-            if s[TURN] == 1:
-                k = _landed(s, links, a, WHITE, pool, where, k, front, fwhere, fk)
-            written = note(actions, movers, written, a, s[TO_MOVE])
-            apply(s, t, a)
-        else:
-            k, written = _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers, written)
+    written = _policy_turns(s, t, pool, where, k, front, fwhere, fk, scratch, actions, movers)
+    _finish(s, t)
     return written
 
 
