@@ -120,25 +120,20 @@ def owned_configs(owned: np.ndarray, configs: np.ndarray) -> np.ndarray:
 
 @njit
 def owned_by_colour(board: np.ndarray, configs: np.ndarray, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`owned_configs` of colours ``a`` and ``b`` of ``board`` in one pass."""
+    """:func:`owned_configs` of colours ``a`` and ``b`` (1 and 2, either
+    way round; 0 is empty) of ``board`` in one pass.  Branch-free: the
+    bitwise and of a configuration's six colours is its owner's colour when
+    one colour fills it, else 0 (1 & 2 == 0)."""
     ids_a = np.empty(configs.shape[0], dtype=np.int32)
     ids_b = np.empty(configs.shape[0], dtype=np.int32)
     ma = mb = 0
     for k in range(configs.shape[0]):
-        colour = board[configs[k, 0]]
-        if colour != a and colour != b:
-            continue
-        j = 1
-        while j < 6 and board[configs[k, j]] == colour:
-            j += 1
-        if j < 6:
-            continue
-        if colour == a:
-            ids_a[ma] = k
-            ma += 1
-        else:
-            ids_b[mb] = k
-            mb += 1
+        owner = board[configs[k, 0]] & board[configs[k, 1]] & board[configs[k, 2]] & \
+            board[configs[k, 3]] & board[configs[k, 4]] & board[configs[k, 5]]
+        ids_a[ma] = k
+        ids_b[mb] = k
+        ma += owner == a
+        mb += owner == b
     return ids_a[:ma], ids_b[:mb]
 
 
@@ -505,20 +500,6 @@ SMALL = 62  # components up to this many configurations: a bit-mask search
 
 
 @njit
-def _meet(a: np.ndarray, b: np.ndarray) -> bool:
-    """Do two configurations (sorted cells) share a cell?"""
-    i = j = 0
-    while i < 6 and j < 6:
-        if a[i] == b[j]:
-            return True
-        if a[i] < b[j]:
-            i += 1
-        else:
-            j += 1
-    return False
-
-
-@njit
 def _cliques(cand: int, meets: np.ndarray) -> int:
     """The number of cliques (configurations meeting pairwise) a greedy
     cover of the set ``cand`` takes: an upper bound on a packing inside it."""
@@ -545,19 +526,25 @@ def _lowest(x: int) -> int:
 
 
 @njit
-def _small_pack(comp: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int:
+def _small_pack(comp: np.ndarray, configs: np.ndarray, on_cell: np.ndarray, out: np.ndarray) -> int:
     """Exact maximum packing of a component of at most :data:`SMALL`
     configurations: a maximum independent set of their conflict graph as
     bit masks, depth first on an explicit stack (the lowest candidate taken,
     or left out if it meets another), cut when a clique cover of the
-    candidates left says they cannot beat the best."""
+    candidates left says they cannot beat the best.  ``on_cell`` (int64 per
+    cell, all 0) is scratch, left all 0."""
     m = comp.shape[0]
+    for i in range(m):  # on_cell: the component's configurations on each cell, as a bit mask
+        for j in range(6):
+            on_cell[configs[comp[i], j]] |= 1 << i
     meets = np.zeros(m, dtype=np.int64)
     for i in range(m):
-        for j in range(i + 1, m):
-            if _meet(configs[comp[i]], configs[comp[j]]):
-                meets[i] |= 1 << j
-                meets[j] |= 1 << i
+        for j in range(6):
+            meets[i] |= on_cell[configs[comp[i], j]]
+        meets[i] &= ~(1 << i)
+    for i in range(m):
+        for j in range(6):
+            on_cell[configs[comp[i], j]] = 0
     stack = np.empty((2 * m + 2, 3), dtype=np.int64)  # candidates, chosen, chosen count
     stack[0, 0], stack[0, 1], stack[0, 2] = (1 << m) - 1, 0, 0
     top, best, best_set = 1, 0, 0
@@ -600,6 +587,7 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray) ->
         return 0
     roots = _components(cand, configs, ncells)
     local = np.empty(0, dtype=np.int32)
+    on_cell = np.zeros(ncells, dtype=np.int64)
     total = 0
     i = 0
     while i < cand.shape[0]:
@@ -610,7 +598,7 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray) ->
             out[total] = cand[i]
             total += 1
         elif j - i <= SMALL:
-            total += _small_pack(cand[i:j], configs, out[total:])
+            total += _small_pack(cand[i:j], configs, on_cell, out[total:])
         else:
             if local.shape[0] == 0:
                 local = np.full(ncells, -1, dtype=np.int32)
