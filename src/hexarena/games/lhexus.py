@@ -198,7 +198,7 @@ def _place(s, t, c, colour, kind):
     return count
 
 
-@njit
+@hot
 def legal(s, t, out):
     n = t.ncells
     if s[WINNER] >= 0:
@@ -219,7 +219,19 @@ def legal(s, t, out):
     return k
 
 
-@njit
+@hot
+def is_legal(s, t, a):
+    """``a in legal(s)`` without listing the legal moves."""
+    n = t.ncells
+    if s[TURN] == 2:
+        return a == n + 1 or a == n + 2
+    if a >= n:
+        return a == n and s[TURN] > 2
+    kind = classify(s, t.links, n, a, mover_colour(s))
+    return kind == GROWTH or kind == NEW_GROUP
+
+
+@hot
 def search_moves(s, t, out):
     """The moves MCTS expands: while a growth stone is possible, the growth
     stones and ``end`` only (a new-group stone ends the turn, so it waits
@@ -302,6 +314,12 @@ def _add(pool, where, k, c):
 
 
 @inline
+def _below(k):
+    """A random int in [0, k) (0 when k is 0); cheaper than np.random.randint."""
+    return int(np.random.random() * k)
+
+
+@inline
 def _landed(s, links, c, colour, pool, where, k, front, fwhere, fk):
     """Book a stone of ``colour`` on c: it leaves the empty cells and both
     frontiers, and its empty neighbours join its colour's frontier."""
@@ -330,10 +348,11 @@ def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, move
     count = fk[row]
     for i in range(count):
         scratch[i] = front[row, i]
-    first = np.random.randint(0, count) if count else 0
+    i = _below(count)
     ungrown = s[GROUPS + row]
-    for i in range(count if ungrown else 0):
-        c = scratch[(first + i) % count]
+    for _ in range(count if ungrown else 0):
+        c = scratch[i]
+        i = i + 1 if i + 1 < count else 0
         if classify(s, links, n, c, colour) == GROWTH:
             ungrown -= _place(s, t, c, colour, GROWTH)
             s[PLY] += 1
@@ -343,7 +362,7 @@ def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, move
                 break
     a = n  # 'end' (a pass if nothing was placed), unless a new group ends the turn
     for _ in range(8 if k else 0):
-        c = pool[np.random.randint(0, k)]
+        c = pool[_below(k)]
         if classify(s, links, n, c, colour) == NEW_GROUP:
             a = c
             k = _landed(s, links, c, colour, pool, where, k, front, fwhere, fk)
@@ -361,7 +380,7 @@ def _policy_turns(s, t, pool, where, k, front, fwhere, fk, scratch, actions, mov
     written, over = 0, False
     while not over:
         if s[TURN] <= 2:
-            a = pool[np.random.randint(0, k)] if s[TURN] == 1 else n + 1 + np.random.randint(0, 2)
+            a = pool[_below(k)] if s[TURN] == 1 else n + 1 + _below(2)
             if s[TURN] == 1:
                 k = _landed(s, links, a, WHITE, pool, where, k, front, fwhere, fk)
             written = note(actions, movers, written, a, s[TO_MOVE])
@@ -399,7 +418,8 @@ def recorded_playout(s, t, actions, movers):
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, search_moves=search_moves)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, search_moves=search_moves,
+                     is_legal=is_legal)
 
 
 class Lhexus(Game):
