@@ -363,7 +363,7 @@ def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, move
     a = n  # 'end' (a pass if nothing was placed), unless a new group ends the turn
     for _ in range(8 if k else 0):
         c = pool[_below(k)]
-        if classify(s, links, n, c, colour) == NEW_GROUP:
+        if fwhere[row, c] < 0:  # an empty cell off the mover's frontier: a new group may go there
             a = c
             k = _landed(s, links, c, colour, pool, where, k, front, fwhere, fk)
             break
