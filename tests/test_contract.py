@@ -196,3 +196,20 @@ def test_kernel_tables_are_read_by_name(name):
     assert hasattr(game.tables, "_fields") and len(game.tables._fields) == len(game.tables)
     source = Path(sys.modules[type(game).__module__].__file__).read_text()
     assert not re.search(r"\b(t|tables|params)\[\d", source)
+
+
+@pytest.mark.parametrize("name", sorted(hexarena.GAMES))
+def test_the_facade_calls_kernels_directly_and_games_still_pickle(name):
+    """State calls legal / apply / is_legal through Game.calls (compiled
+    entry points, no numba dispatch): the same results as the kernels, and
+    a game that has played still pickles (the entry points are left out)."""
+    import pickle
+    game = hexarena.load(name)
+    s = game.new_state()
+    out = np.empty(game.num_actions, dtype=np.int32)
+    n = game.kernels.legal(s.array.copy(), game.tables, out)
+    assert s.legal_actions() == out[:n].tolist()
+    s.apply(s.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(game)).new_state()
+    again.apply(again.legal_actions()[0])
+    assert again.array.tolist() == s.array.tolist()

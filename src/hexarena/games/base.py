@@ -51,6 +51,7 @@ import reprlib
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cached_property
 from types import SimpleNamespace
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -58,6 +59,7 @@ import numpy as np
 
 from ..board import Topology
 from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
+from ..kernels import direct
 from ..kernels import seed as seed_numba
 from ..record_writer import at, make_record, now, to_text
 
@@ -247,6 +249,22 @@ class Game(ABC):
     def new_state(self) -> "State":
         return State(self, self.initial_array())
 
+    @cached_property
+    def calls(self) -> SimpleNamespace:
+        """``legal``, ``apply`` and ``is_legal`` (None when the game has none)
+        as :class:`State` calls them: compiled for its argument types and
+        called directly (:func:`hexarena.kernels.direct`)."""
+        s, t = self.initial_array(), self.tables
+        is_legal = getattr(self.kernels, "is_legal", None)
+        return SimpleNamespace(legal=direct(self.kernels.legal, s, t, np.empty(self.num_actions, dtype=np.int32)),
+                               apply=direct(self.kernels.apply, s, t, 0),
+                               is_legal=None if is_legal is None else direct(is_legal, s, t, 0))
+
+    def __getstate__(self) -> dict:
+        """Pickled without :attr:`calls` (compiled entry points are not
+        picklable; they are made again on first use)."""
+        return {k: v for k, v in self.__dict__.items() if k != "calls"}
+
     # notation ---------------------------------------------------------
     @abstractmethod
     def action_name(self, s: np.ndarray, action: int) -> str:
@@ -260,7 +278,7 @@ class Game(ABC):
         :class:`MalformedMove` (from :meth:`normalize`) or :class:`IllegalMove`.
         """
         key = self.normalize(text)
-        is_legal = getattr(self.kernels, "is_legal", None)
+        is_legal = self.calls.is_legal
         action = self.action_of(s, key) if is_legal is not None else None
         if action is not None:
             if is_legal(s, self.tables, action):
@@ -425,7 +443,7 @@ class State:
 
     def __init__(self, game: Game, array: np.ndarray) -> None:
         self.game = game
-        self._s = array
+        self._s = np.ascontiguousarray(array, dtype=np.int32)  # the layout its kernels are called with (Game.calls)
         self._stack: list[np.ndarray] = []
         self._actions: list[int] = []
         self._turns: list[int] = []
@@ -480,7 +498,7 @@ class State:
         if self.is_over():
             return []
         out = np.empty(self.game.num_actions, dtype=np.int32)
-        n = self.game.kernels.legal(self._s, self.game.tables, out)
+        n = self.game.calls.legal(self._s, self.game.tables, out)
         return out[:n].tolist()
 
     def legal_moves(self) -> list[str]:
@@ -543,7 +561,7 @@ class State:
     def is_legal(self, action: int) -> bool:
         """Is the action id ``action`` (in range, the game not over) legal
         here?  Through the game's ``is_legal`` kernel where it has one."""
-        is_legal = getattr(self.game.kernels, "is_legal", None)
+        is_legal = self.game.calls.is_legal
         if is_legal is None:
             return action in self.legal_actions()
         return bool(is_legal(self._s, self.game.tables, action))
@@ -553,7 +571,7 @@ class State:
         self._actions.append(int(action))
         self._turns.append(int(self._s[TURN]))
         self._times.append(time.time())  # written out when read (``times``): formatting costs more than a move
-        self.game.kernels.apply(self._s, self.game.tables, int(action))
+        self.game.calls.apply(self._s, self.game.tables, int(action))
 
     def resign(self, player: int | None = None) -> None:
         """``player`` (by default the player to move) resigns: the game ends,
