@@ -44,6 +44,7 @@ MAX_DEPTH = 128  # plies below the root: every move but a pass adds a stone, and
 NOTHING = -1000  # ``read``'s answer for a position not in the table
 FULL = -1001  # ``search``'s answer when the table is (15/16) full
 OFF_THE_RULES = -1002  # ``search``'s answer for a pin on the rim (the direct table has no slot for it)
+TOO_DEEP = -1003  # ``search``'s answer for a line of play longer than MAX_DEPTH
 
 
 class Result(NamedTuple):
@@ -153,8 +154,8 @@ def seen_from_parent(score, same_mover, lengths):
 @numba.njit(cache=True)
 def search(root, t, table, direct, pin_number, lengths, counts):
     """The score of ``root`` (a game not over) for its player to move, or FULL
-    (a hashed table 15/16 full: linear probing slows down past that) or
-    OFF_THE_RULES.  ``counts`` gains [positions stored, nodes]; counts[2] is
+    (a hashed table 15/16 full: linear probing slows down past that),
+    OFF_THE_RULES or TOO_DEEP.  ``counts`` gains [positions stored, nodes]; counts[2] is
     the table's positions in use, kept across searches."""
     n = t.ncells
     limit = table.shape[0] - (table.shape[0] >> 4) if not direct else 1 << 62
@@ -195,6 +196,8 @@ def search(root, t, table, direct, pin_number, lengths, counts):
             if v != NOTHING:
                 best[depth] = max(best[depth], seen_from_parent(v, child[TO_MOVE] == s[TO_MOVE], lengths))
                 continue
+            if depth + 1 == MAX_DEPTH:
+                return TOO_DEEP
             depth += 1
             slots[depth] = slot
             count[depth] = legal(child, t, moves[depth])
@@ -262,8 +265,9 @@ class FastReference:
         v = search(s, self.game.tables, self.table(lengths), direct, self.pin_number, lengths, counts)
         if v == FULL:
             raise MemoryError(f"the table of 2^{self.table_bits} slots is full ({counts[2]:,} positions)")
-        if v == OFF_THE_RULES:
-            raise AssertionError("the pin stands on the rim: the kernels broke the rules")
+        if v in (OFF_THE_RULES, TOO_DEEP):
+            broken = "the pin stands on the rim" if v == OFF_THE_RULES else f"a game longer than {MAX_DEPTH} plies"
+            raise AssertionError(f"{broken}: the kernels broke the rules")
         stored, nodes = counts[:2] - before
         return Result(int(v), int(stored), int(nodes), time.perf_counter() - begin)
 
