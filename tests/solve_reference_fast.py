@@ -16,8 +16,8 @@ two tables:
   allow, numbered by its content: the pin's cell among the 7 inner cells,
   the other 18 cells in base 3, the passes in a row, the player to move
   (7 * 3^18 * 4 slots, 2.7 GB for base 3).  No key to compare, no probing,
-  and it never fills up: the search from the start needs it (about 1.3
-  billion positions, more than a hashed table fits in this machine's memory).
+  and it never fills up: the search from the start needs it (1.12 billion
+  positions, more than a hashed table of 8 GiB holds).
 
 Scores are for the player to move.  ``lengths=False`` (the outcome pass)
 scores 1 / 0 / -1 for win / draw / loss and stops looking at a position's

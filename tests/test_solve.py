@@ -175,8 +175,8 @@ def test_hex_pushpin_size_3_lengths_on_the_proven_line_match_plain_minimax(plies
 @pytest.mark.slow
 def test_hex_pushpin_size_3_every_first_move_matches_plain_minimax():
     """Win/draw/loss of all 19 first moves (each cell, each pin push, the pass; not one per
-    symmetry class) by the plain minimax from the start: about 1.3 billion positions in its
-    direct table (2.7 GB), some 20 minutes on this machine (docs/solving.md); then the solver."""
+    symmetry class) by the plain minimax from the start: 1.12 billion positions in its direct
+    table (2.7 GB), then the solver: 38 minutes on this machine at a load of 6 to 10 (docs/solving.md)."""
     game = hexarena.load("hex-pushpin", size=3)
     ref = FastReference(game, direct=True)
     s = game.new_state()
