@@ -20,6 +20,7 @@ from hexarena.cli import main
 from hexarena.play import play_terminal
 
 from .solve_reference import Reference
+from .solve_reference_fast import FastReference
 
 OPENINGS = ("none", "swap", "cut-and-choose")
 
@@ -114,15 +115,82 @@ def test_hex_pushpin_value_search_agrees_with_plain_outcomes(solvers):
         assert (v > 0) - (v < 0) == ref.outcome(s.array)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", [6, 7, 8])
-def test_hex_pushpin_size_3_early_values_match_plain_minimax(seed, solvers):
-    """Win/draw/loss five stones in (about a minute each for the plain minimax: CI skips it).
-    The start itself is out of its reach (docs/solving.md)."""
+def test_fast_reference_agrees_with_the_python_one():
+    """The numba minimax (hashed and direct tables) gives the dict-memoised one's values."""
     game = hexarena.load("hex-pushpin", size=3)
-    s = midgame(game, 5, seed)
+    hashed, direct = FastReference(game, table_bits=16), FastReference(game, table_bits=16, direct=True)
+    for seed in (1, 2, 3, 4, 5):
+        s = midgame(game, 10, seed)
+        ref = Reference(game)
+        outcome, (result, plies) = ref.outcome(s.array), ref.perfect(s.array)
+        assert hashed.value(s.array) == direct.value(s.array) == (outcome, None)
+        assert hashed.value(s.array, lengths=True) == (result, plies if result else None)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hex_pushpin_value_search_four_stones_in_matches_fast_plain_minimax(seed, solvers):
+    """Win/draw/loss four stones in (0.2 to 5 million positions for the numba minimax, a few seconds)."""
+    game = hexarena.load("hex-pushpin", size=3)
+    s = midgame(game, 4, seed)
     v = solvers("hex-pushpin", size=3).score(s.array, False, 1 << 40)
-    assert (v > 0) - (v < 0) == Reference(game).outcome(s.array)
+    assert (v > 0) - (v < 0) == FastReference(game, table_bits=24).value(s.array)[0]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hex_pushpin_lengths_six_stones_in_match_fast_plain_minimax(seed, solvers):
+    """Result and length six stones in (0.5 to 2 million positions looking at every move)."""
+    game = hexarena.load("hex-pushpin", size=3)
+    s = midgame(game, 6, seed)
+    assert solvers("hex-pushpin", size=3).exact(s.array) == FastReference(game, table_bits=23).value(s.array, True)
+
+
+PROVEN_LINE = ("d2 1", "pass", "f2", "pass", "c3", "pass", "g5 1", "c1")  # the shipped store's perfect play
+
+
+@pytest.mark.parametrize("plies, table_bits", [(8, 20), pytest.param(6, 26, marks=pytest.mark.slow)])
+def test_hex_pushpin_size_3_lengths_on_the_proven_line_match_plain_minimax(plies, table_bits, solvers):
+    """Every move's result and length from a position on the solver's proven line: 8 plies in
+    (four stones, 0.2 million positions looking at every move), and 6 plies in (three stones,
+    16 million positions, about a minute: slow). The plain minimax also finds the line's
+    position a win in 20 - plies for the first player, so the line is perfect play."""
+    game = hexarena.load("hex-pushpin", size=3)
+    s = game.new_state()
+    for move in PROVEN_LINE[:plies]:
+        s.play(move)
+    ref = FastReference(game, table_bits=table_bits)
+    result, length = ref.value(s.array, lengths=True)
+    assert (result if s.to_move == 0 else -result, length) == (1, 20 - plies)
+    solver = solvers("hex-pushpin", size=3)
+    for a in s.legal_actions():
+        child = s.copy()
+        child.apply(a)
+        expected = ref.child_value(child.array, s.to_move, lengths=True)
+        if child.is_over():
+            assert expected[1] == 1
+            continue
+        r, d = solver.exact(child.array)  # for the child's player to move: the other one
+        assert (-r, d + 1 if r else None) == expected, s.move_name(a)
+
+
+@pytest.mark.slow
+def test_hex_pushpin_size_3_every_first_move_matches_plain_minimax():
+    """Win/draw/loss of all 19 first moves (each cell, each pin push, the pass; not one per
+    symmetry class) by the plain minimax from the start: 1.12 billion positions in its direct
+    table (2.7 GB), then the solver: 38 minutes on this machine at a load of 6 to 10 (docs/solving.md)."""
+    game = hexarena.load("hex-pushpin", size=3)
+    ref = FastReference(game, direct=True)
+    s = game.new_state()
+    expected = {}
+    for a in s.legal_actions():
+        child = s.copy()
+        child.apply(a)
+        expected[s.move_name(a)] = {1: "win", 0: "draw", -1: "loss"}[ref.child_value(child.array, s.to_move)[0]]
+    sol = solve(game, distances=False, table_bits=22)
+    assert sol.complete and sol.result == "win"
+    got = {move: m.result for m in sol.moves for move in (m.move, *m.same_as)}
+    assert got == expected
+    assert sorted(move for move, r in expected.items() if r == "win") == ["c3 1", "d2 1", "d4 1", "f2 1", "f4 1",
+                                                                       "g3 1"]
 
 
 def test_budget_reports_unknown_moves_instead_of_running_on():
