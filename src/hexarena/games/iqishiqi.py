@@ -304,7 +304,7 @@ def _join(s, t, c, gmask, epoch):
     return size, sees
 
 
-@hot
+@inline
 def _scan(s, t, out, start, work, epoch, tally=False):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
     ``start``; returns the new end.
@@ -461,7 +461,7 @@ def has_drop(s, t):
     return False
 
 
-@hot
+@inline
 def place(s, t, c):
     """Put a stone on ``c`` and merge its neighbours' groups into one whose
     id is ``c``; returns the group's size."""
@@ -492,7 +492,7 @@ def place(s, t, c):
     return size
 
 
-@hot
+@inline
 def drop(s, t, a):
     """Apply the drop action ``a``: place the stone, move the ball; the ball's new cell."""
     c, d = a // 6, a % 6
@@ -504,7 +504,7 @@ def drop(s, t, a):
     return s[BALL]
 
 
-@hot
+@inline
 def finish(s, winner):
     s[WINNER] = winner
     s[TO_MOVE] = -1
@@ -512,7 +512,7 @@ def finish(s, winner):
 
 # --- Iqishiqi's rules ----------------------------------------------------------
 
-@hot
+@inline
 def _ball_ends(s, t, mover):
     """Corner: the mover wins; edge: its owner wins.  True if the game ended."""
     o = t.owner[s[BALL]]
@@ -562,7 +562,7 @@ def recorded_playout(s, t, actions, movers):
     return _random_drops(s, t, actions, movers, room(t, work), work)
 
 
-@hot
+@inline
 def _draw(s, t, out, work, epoch, extra):
     """A uniformly random legal drop, or -1 when there is none: :func:`_scan`
     lists the drops of crowded cells and counts the lone cells' per line;
