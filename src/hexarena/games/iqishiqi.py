@@ -36,7 +36,8 @@ from abc import abstractmethod
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba.core import config
+from numba.core import config, types
+from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
@@ -223,13 +224,22 @@ else:
         return 63 - np.int64(leading_zeros(np.uint64(bits)))
 
 
-@inline
-def _popcount(bits):
-    """The number of set bits of ``bits`` (0 <= bits < 2**32)."""
-    x = bits - ((bits >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+if config.DISABLE_JIT:
+    def _popcount(bits):
+        """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
+        return bin(int(bits)).count("1")
+else:
+    @intrinsic
+    def _ctpop(typingctx, bits):
+        """LLVM's population count of an int64 (one instruction where the CPU has it)."""
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+        return types.int64(types.int64), codegen
+
+    @inline
+    def _popcount(bits):
+        """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
+        return _ctpop(np.int64(bits))
 
 
 @inline
@@ -305,6 +315,13 @@ def _join(s, t, c, gmask, epoch):
 
 
 @inline
+def _fits(dist, size):
+    """The directions with at least ``size`` empty cells beyond the ball."""
+    return (np.int64(dist[0] >= size) | np.int64(dist[1] >= size) << 1 | np.int64(dist[2] >= size) << 2 |
+            np.int64(dist[3] >= size) << 3 | np.int64(dist[4] >= size) << 4 | np.int64(dist[5] >= size) << 5)
+
+
+@inline
 def _scan(s, t, out, start, work, epoch, tally=False):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
     ``start``; returns the new end.
@@ -348,11 +365,11 @@ def _scan(s, t, out, start, work, epoch, tally=False):
                 out[k] = t.cells[a, t.line[ball, a], _lowest(bits)] * 6 + d
                 k += 1
                 bits &= bits - 1
-        bits, p = crowd[o], t.pos[ball, a]
+        bits, p, li = crowd[o], t.pos[ball, a], t.line[ball, a]
         while bits:  # crowded cells on the run: the general rule, their own line's push among them
             b = _lowest(bits)
             bits &= bits - 1
-            c = t.cells[a, t.line[ball, a], b]
+            c = t.cells[a, li, b]
             mark[c] = epoch
             size, sees = _join(s, t, c, gmask, epoch)
             sees |= 1 << d
@@ -370,13 +387,8 @@ def _scan(s, t, out, start, work, epoch, tally=False):
                 g = -1  # met in an earlier slot
         if g < 0:
             continue
-        size = s[BOARD + 2 * n + g] + 1
-        pushes, sees = 0, gmask[g] & 63
-        while sees:  # where a drop touching only g pushes: it sees the ball there and fits
-            e = _lowest(sees)
-            sees &= sees - 1
-            if dist[e] >= size:
-                pushes |= 1 << e
+        size = s[BOARD + 2 * n + g] + 1  # where a drop touching only g pushes: it sees the ball there and fits
+        pushes = gmask[g] & 63 & _fits(dist, size)
         if pushes == 0:
             continue  # a drop joining g makes more than its size: no room anywhere
         x = g
