@@ -51,11 +51,15 @@ from .pushing import direction_index, hot
 BALL = HEADER  # the ball's cell
 ROLE = HEADER + 1  # Weituweiqi: the Blocker, -1 during the auction (always -1 in Iqishiqi)
 BOARD = HEADER + 2
-# then five blocks of ncells: 1 stone / 0 empty; each stone's group id (a member cell);
-# each group id's size; each stone's next member in its group's circular list;
-# each cell's neighbouring stones (bit e: a stone in direction slot e); then, for each of the three line
+# then a word per cell: bits 0-5 its neighbouring stones (bit e: a stone in
+# direction slot e), bit 6 (STONE) set for a stone, bits 7-15 a stone's group
+# id (a member cell), bits 16-24 its next member in its group's circular list;
+# then each group id's size (ncells entries); then, for each of the three line
 # orientations (Tables.line), one bit mask per board line of its stones, then of
-# its crowded cells (next to a stone), bit i for the line's i-th cell
+# its crowded cells (next to a stone), bit i for the line's i-th cell.  One
+# word per cell keeps the position small: a playout starts from a copy of it.
+STONE, GROUP, NEXT = 64, 7, 16  # the stone bit; where the group id and the next member start
+MAX_CELLS = 512  # group ids and next members have 9 bits
 
 CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
 NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
@@ -113,6 +117,12 @@ def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
 # --- the shared mechanic -------------------------------------------------------
 
 @inline
+def _group(s, c):
+    """The group id of the stone on ``c``."""
+    return (s[BOARD + c] >> GROUP) & 511
+
+
+@inline
 def _line(t, a, b):
     """(slot, distance) of cell ``b`` seen from cell ``a`` along a hex line, or (-1, 0)."""
     for k in range(3):
@@ -135,8 +145,8 @@ def _sight(s, t, dist, seen):
             m = ray[ball, d, k]
             if m < 0:
                 break
-            if s[BOARD + m] != 0:
-                seen[d] = s[BOARD + n + m]
+            if s[BOARD + m] & STONE:
+                seen[d] = _group(s, m)
                 break
             k += 1
         dist[d] = k
@@ -148,12 +158,12 @@ def _group_after(s, t, c):
     three) groups it joins (-1 padded): one stone looked at per run of
     neighbouring stones (:func:`arc_table`)."""
     n = t.ncells
-    arcs = t.arcs[s[BOARD + 4 * n + c]]
+    arcs = t.arcs[s[BOARD + c] & 63]
     g0, g1, g2, size = -1, -1, -1, 1
     for i in range(arcs & 3):
-        g = s[BOARD + n + t.nbr[c, (arcs >> (2 + 3 * i)) & 7]]
+        g = _group(s, t.nbr[c, (arcs >> (2 + 3 * i)) & 7])
         if g != g0 and g != g1:
-            size += s[BOARD + 2 * n + g]
+            size += s[BOARD + n + g]
             if g0 < 0:
                 g0 = g
             elif g1 < 0:
@@ -199,7 +209,7 @@ def reach(s, t, c):
 @njit
 def drop_mask(s, t, c):
     """The directions (bit mask) in which a drop at ``c`` may push the ball."""
-    if s[BOARD + c] != 0 or c == s[BALL]:
+    if s[BOARD + c] & STONE or c == s[BALL]:
         return 0
     return reach(s, t, c)[2]
 
@@ -251,18 +261,18 @@ def _runs(s, t, ball, a):
     those empty cells with no stone beside them and with one."""
     n, lines = t.ncells, t.lines
     li, p = t.line[ball, a], t.pos[ball, a]
-    stones = np.int64(s[BOARD + 5 * n + a * lines + li])
-    near = np.int64(s[BOARD + 5 * n + (3 + a) * lines + li])
+    stones = np.int64(s[BOARD + 2 * n + a * lines + li])
+    near = np.int64(s[BOARD + 2 * n + (3 + a) * lines + li])
     end = t.length[a, li] - p - 1  # cells beyond the ball forward
     j = _lowest((stones >> (p + 1)) | (np.int64(1) << end))
-    g = s[BOARD + n + t.cells[a, li, p + 1 + j]] if j < end else -1
+    g = _group(s, t.cells[a, li, p + 1 + j]) if j < end else -1
     run = ((np.int64(1) << j) - 1) << (p + 1)
     below = stones & ((np.int64(1) << p) - 1)
     if below == 0:
         jb, gb = p, -1
     else:
         top = _highest(below)
-        jb, gb = p - 1 - top, s[BOARD + n + t.cells[a, li, top]]
+        jb, gb = p - 1 - top, _group(s, t.cells[a, li, top])
     back = ((np.int64(1) << jb) - 1) << (p - jb)
     return j, g, run & ~near, run & near, jb, gb, back & ~near, back & near
 
@@ -298,12 +308,12 @@ def _join(s, t, c, gmask, epoch):
     ball (``gmask`` entries of this ``epoch``); one stone looked at per
     run of neighbouring stones (:func:`arc_table`)."""
     n = t.ncells
-    arcs = t.arcs[s[BOARD + 4 * n + c]]
+    arcs = t.arcs[s[BOARD + c] & 63]
     size, sees, g0, g1 = 1, 0, -1, -1
     for i in range(arcs & 3):
-        g = s[BOARD + n + t.nbr[c, (arcs >> (2 + 3 * i)) & 7]]
+        g = _group(s, t.nbr[c, (arcs >> (2 + 3 * i)) & 7])
         if g != g0 and g != g1:
-            size += s[BOARD + 2 * n + g]
+            size += s[BOARD + n + g]
             v = gmask[g]
             if v >> 6 == epoch:
                 sees |= v & 63
@@ -387,20 +397,20 @@ def _scan(s, t, out, start, work, epoch, tally=False):
                 g = -1  # met in an earlier slot
         if g < 0:
             continue
-        size = s[BOARD + 2 * n + g] + 1  # where a drop touching only g pushes: it sees the ball there and fits
+        size = s[BOARD + n + g] + 1  # where a drop touching only g pushes: it sees the ball there and fits
         pushes = gmask[g] & 63 & _fits(dist, size)
         if pushes == 0:
             continue  # a drop joining g makes more than its size: no room anywhere
         x = g
         while True:
-            empty = t.sides[x] & ~s[BOARD + 4 * n + x]
+            empty = t.sides[x] & ~s[BOARD + x]
             while empty:
                 c = nbr[x, _lowest(empty)]
                 empty &= empty - 1
                 if c == ball or mark[c] == epoch:
                     continue
                 mark[c] = epoch
-                if t.arcs[s[BOARD + 4 * n + c]] & 3 == 1:  # one run of stones: g's alone
+                if t.arcs[s[BOARD + c] & 63] & 3 == 1:  # one run of stones: g's alone
                     bits = pushes
                     while bits:
                         out[k] = c * 6 + _lowest(bits)
@@ -414,7 +424,7 @@ def _scan(s, t, out, start, work, epoch, tally=False):
                         if dist[e] >= size2:
                             out[k] = c * 6 + e
                             k += 1
-            x = s[BOARD + 3 * n + x]
+            x = s[BOARD + x] >> NEXT
             if x == g:
                 break
     return k
@@ -437,8 +447,8 @@ def _look(s, t, ball, d):
         m = ray[ball, d, k]
         if m < 0:
             break
-        if s[BOARD + m] != 0:
-            return k, s[BOARD + n + m]
+        if s[BOARD + m] & STONE:
+            return k, _group(s, m)
         k += 1
     return k, -1
 
@@ -465,9 +475,9 @@ def has_drop(s, t):
         while True:
             for e in range(6):
                 c = nbr[x, e]
-                if c >= 0 and s[BOARD + c] == 0 and c != ball and _reach(s, t, c, dist, seen)[2]:
+                if c >= 0 and not s[BOARD + c] & STONE and c != ball and _reach(s, t, c, dist, seen)[2]:
                     return True
-            x = s[BOARD + 3 * n + x]
+            x = s[BOARD + x] >> NEXT
             if x == g:
                 break
     return False
@@ -478,29 +488,30 @@ def place(s, t, c):
     """Put a stone on ``c`` and merge its neighbours' groups into one whose
     id is ``c``; returns the group's size."""
     n = t.ncells
-    G, Z, NX = BOARD + n, BOARD + 2 * n, BOARD + 3 * n
     size, g0, g1, g2 = _group_after(s, t, c)
-    s[BOARD + c] = 1
-    stones, crowded = BOARD + 5 * n, BOARD + 5 * n + 3 * t.lines
+    s[BOARD + c] = (s[BOARD + c] & 63) | STONE | c << GROUP | c << NEXT  # a group of its own so far
+    s[BOARD + n + c] = size
+    stones, crowded = BOARD + 2 * n, BOARD + 2 * n + 3 * t.lines
     for a in range(3):
         s[stones + a * t.lines + t.line[c, a]] |= 1 << t.pos[c, a]
     for d in range(6):
         m = t.nbr[c, d]
         if m >= 0:
-            if s[BOARD + 4 * n + m] == 0:
+            if s[BOARD + m] & 63 == 0:
                 for a in range(3):
                     s[crowded + a * t.lines + t.line[m, a]] |= 1 << t.pos[m, a]
-            s[BOARD + 4 * n + m] |= 1 << (d + 3 if d < 3 else d - 3)
-    s[G + c], s[Z + c], s[NX + c] = c, size, c
+            s[BOARD + m] |= 1 << (d + 3 if d < 3 else d - 3)
     for g in (g0, g1, g2):
         if g >= 0:
             x = g
             while True:  # relabel g's members
-                s[G + x] = c
-                x = s[NX + x]
+                s[BOARD + x] = (s[BOARD + x] & ~(511 << GROUP)) | c << GROUP
+                x = s[BOARD + x] >> NEXT
                 if x == g:
                     break
-            s[NX + c], s[NX + g] = s[NX + g], s[NX + c]  # splice the two circular lists
+            after_c, after_g = s[BOARD + c] >> NEXT, s[BOARD + g] >> NEXT  # splice the two circular lists
+            s[BOARD + c] = (s[BOARD + c] & ~(511 << NEXT)) | after_g << NEXT
+            s[BOARD + g] = (s[BOARD + g] & ~(511 << NEXT)) | after_c << NEXT
     return size
 
 
@@ -654,7 +665,9 @@ class PushGame(Game, abstract=True):
         sides = ((topo.nbr >= 0) << np.arange(6)).sum(axis=1).astype(np.int32)
         self.tables = Tables(topo.nbr, lines, owner, topo.ncells, line, pos, cells, length, count, arc_table(), sides)
         self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
-        self.state_size = BOARD + 5 * topo.ncells + 6 * count
+        if topo.ncells > MAX_CELLS:
+            raise ValueError(f"a board of {topo.ncells} cells is more than the {MAX_CELLS} a position can hold")
+        self.state_size = BOARD + 2 * topo.ncells + 6 * count
         self.centre = topo.at(2 * (n - 1), n - 1)
 
     def initial_array(self) -> np.ndarray:
@@ -733,7 +746,7 @@ class PushGame(Game, abstract=True):
         c = self.topology.index(text)
         if c == s[BALL]:
             return f"{text!r} holds the ball"
-        if s[BOARD + c]:
+        if s[BOARD + c] & STONE:
             return f"{text!r} is occupied"
         size, sees, _, room = reach(s, self.tables, c)
         if not sees:
@@ -744,7 +757,7 @@ class PushGame(Game, abstract=True):
     # facts ----------------------------------------------------------------
     def stones(self, s: np.ndarray) -> np.ndarray:
         n = self.topology.ncells
-        return s[BOARD: BOARD + n]
+        return (s[BOARD: BOARD + n] >> 6) & 1
 
     def ball(self, s: np.ndarray) -> int:
         return int(s[BALL])
