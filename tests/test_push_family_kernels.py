@@ -153,7 +153,8 @@ def test_the_arc_table_names_one_slot_per_run_of_neighbouring_stones():
         assert fields[:len(runs)] == runs
 
 
-@pytest.mark.parametrize("name, options", [("iqishiqi", {"size": 5}), ("iqishiqi", {"size": 8}), ("weituweiqi", {"size": 6})])
+@pytest.mark.parametrize("name, options", [("iqishiqi", {"size": 5}), ("iqishiqi", {"size": 8}),
+                                           ("weituweiqi", {"size": 6})])
 def test_the_position_words_agree_with_the_stones_after_every_drop(name, options):
     """Each cell's word (its neighbouring stones, the stone bit, group id,
     next member), the group sizes and the line masks, recomputed from the
