@@ -142,3 +142,58 @@ def test_the_hex_pushpin_playout_draws_its_first_move_uniformly(moves):
     legal = state.legal_actions()
     assert any(a % state.game.width for a in legal)  # pushes among them
     assert_uniform(first_moves(state, 150 * len(legal)), legal)
+
+
+def test_the_arc_table_names_one_slot_per_run_of_neighbouring_stones():
+    for bits in range(64):
+        runs = [e for e in range(6) if bits >> e & 1 and not bits >> (e + 5) % 6 & 1] or ([0] if bits == 63 else [])
+        v = int(iq.arc_table()[bits])
+        fields = [v >> (2 + 3 * i) & 7 for i in range(3)]
+        assert v & 3 == len(runs)
+        assert fields[:len(runs)] == runs
+
+
+@pytest.mark.parametrize("name, options", [("iqishiqi", {"size": 5}), ("iqishiqi", {"size": 8}),
+                                           ("weituweiqi", {"size": 6})])
+def test_the_position_words_agree_with_the_stones_after_every_drop(name, options):
+    """Each cell's word (its neighbouring stones, the stone bit, group id,
+    next member), the group sizes and the line masks, recomputed from the
+    stones alone along random games."""
+    game = hexarena.load(name, **options)
+    topo, t, n = game.topology, game.tables, game.topology.ncells
+    rng = np.random.default_rng(11)
+    for _ in range(15):
+        s = game.new_state()
+        while not s.is_over():
+            a = s.array
+            words, board = a[iq.BOARD:iq.BOARD + n], game.stones(a)
+            for c in range(n):
+                near = sum(1 << e for e in range(6) if topo.nbr[c, e] >= 0 and board[topo.nbr[c, e]])
+                assert words[c] & 63 == near
+            groups = {}
+            for c in np.flatnonzero(board):
+                groups.setdefault(int(words[c] >> iq.GROUP & 511), []).append(int(c))
+            for gid, members in groups.items():
+                assert gid in members and a[iq.BOARD + n + gid] == len(members)
+                cycle, x = [], members[0]
+                while True:
+                    cycle.append(x)
+                    x = int(words[x] >> iq.NEXT)
+                    if x == members[0]:
+                        break
+                assert sorted(cycle) == sorted(members)
+                todo, seen = [members[0]], {members[0]}  # the members are one connected group
+                while todo:
+                    for m in topo.nbr[todo.pop()]:
+                        if m >= 0 and board[m] and int(m) not in seen:
+                            seen.add(int(m))
+                            todo.append(int(m))
+                assert seen == set(members)
+            for o in range(3):
+                for li in range(t.lines):
+                    cells = [int(c) for c in t.cells[o, li] if c >= 0]
+                    stones = sum(1 << i for i, c in enumerate(cells) if board[c])
+                    crowded = sum(1 << i for i, c in enumerate(cells) if words[c] & 63)
+                    assert a[iq.BOARD + 2 * n + o * t.lines + li] == stones
+                    assert a[iq.BOARD + 2 * n + (3 + o) * t.lines + li] == crowded
+            s.apply(int(rng.choice(s.legal_actions())))

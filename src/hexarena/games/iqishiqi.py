@@ -36,7 +36,8 @@ from abc import abstractmethod
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba.core import config
+from numba.core import config, types
+from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
@@ -50,11 +51,15 @@ from .pushing import direction_index, hot
 BALL = HEADER  # the ball's cell
 ROLE = HEADER + 1  # Weituweiqi: the Blocker, -1 during the auction (always -1 in Iqishiqi)
 BOARD = HEADER + 2
-# then five blocks of ncells: 1 stone / 0 empty; each stone's group id (a member cell);
-# each group id's size; each stone's next member in its group's circular list;
-# each cell's number of neighbouring stones; then, for each of the three line
+# then a word per cell: bits 0-5 its neighbouring stones (bit e: a stone in
+# direction slot e), bit 6 (STONE) set for a stone, bits 7-15 a stone's group
+# id (a member cell), bits 16-24 its next member in its group's circular list;
+# then each group id's size (ncells entries); then, for each of the three line
 # orientations (Tables.line), one bit mask per board line of its stones, then of
-# its crowded cells (next to a stone), bit i for the line's i-th cell
+# its crowded cells (next to a stone), bit i for the line's i-th cell.  One
+# word per cell keeps the position small: a playout starts from a copy of it.
+STONE, GROUP, NEXT = 64, 7, 16  # the stone bit; where the group id and the next member start
+MAX_CELLS = 512  # group ids and next members have 9 bits
 
 CORNER = 2  # owner-table value of a corner (interior -1, edge cells 0 or 1)
 NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side order)
@@ -62,19 +67,33 @@ NORTH_SIDES = (0, 2, 4)  # top, lower-right, lower-left (hexarena.board side ord
 
 
 class Tables(NamedTuple):
-    """What the kernels read besides the position (``game.tables``)."""
+    """What the kernels read besides the position (``game.tables``).  Few
+    fields: a call that passes a tuple of 13 arrays or more cost ~150 ns
+    more than one passing 12 (numba 0.68, measured on ``place``)."""
 
     nbr: np.ndarray  # int32[n, 6]: neighbour per direction, -1 off the board
     rays: np.ndarray  # int32[n, 6, L]: the cells straight from each cell (hexarena.board.rays)
-    xy: np.ndarray  # int32[n, 2]: doubled coordinates
     owner: np.ndarray  # int32[n]: whose edge a rim cell is (0, 1 or CORNER), -1 inside
     ncells: int
-    reach: np.ndarray  # int32[n, 6]: how many cells each ray has (its entries before the -1s)
     line: np.ndarray  # int32[n, 3]: the board line through each cell in orientation a (slots a and a + 3)
     pos: np.ndarray  # int32[n, 3]: the cell's place on that line, counted in direction slot a
     cells: np.ndarray  # int32[3, lines, L]: the cell at each place of each line, -1 past its end
     length: np.ndarray  # int32[3, lines]: cells per line
     lines: int  # lines per orientation
+    arcs: np.ndarray  # int32[64]: per set of neighbour slots, its circular runs (:func:`arc_table`)
+    sides: np.ndarray  # int32[n]: bit e set where the cell has a neighbour in slot e
+
+
+def arc_table() -> np.ndarray:
+    """For each 6-bit set of direction slots (a cell's neighbouring stones):
+    how many circular runs of consecutive slots it has (bits 0-1) and the
+    first slot of each (3 bits each from bit 2).  Stones in consecutive slots
+    touch each other, so each run lies in one group."""
+    out = np.zeros(64, np.int32)
+    for bits in range(64):
+        firsts = [e for e in range(6) if bits >> e & 1 and not bits >> (e + 5) % 6 & 1] or ([0] if bits else [])
+        out[bits] = len(firsts) | sum(e << (2 + 3 * i) for i, e in enumerate(firsts))
+    return out
 
 
 def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -98,17 +117,18 @@ def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
 # --- the shared mechanic -------------------------------------------------------
 
 @inline
-def _line(xy, a, b):
+def _group(s, c):
+    """The group id of the stone on ``c``."""
+    return (s[BOARD + c] >> GROUP) & 511
+
+
+@inline
+def _line(t, a, b):
     """(slot, distance) of cell ``b`` seen from cell ``a`` along a hex line, or (-1, 0)."""
-    dx, dr = xy[b, 0] - xy[a, 0], xy[b, 1] - xy[a, 1]
-    if dr == 0:
-        if dx == 0:
-            return -1, 0
-        return (0, dx // 2) if dx > 0 else (3, -dx // 2)
-    if dx == dr:
-        return (1, dr) if dr > 0 else (4, -dr)
-    if dx == -dr:
-        return (2, dr) if dr > 0 else (5, -dr)
+    for k in range(3):
+        if t.line[a, k] == t.line[b, k]:
+            j = t.pos[b, k] - t.pos[a, k]
+            return (k, j) if j > 0 else (k + 3, -j) if j < 0 else (-1, 0)
     return -1, 0
 
 
@@ -125,8 +145,8 @@ def _sight(s, t, dist, seen):
             m = ray[ball, d, k]
             if m < 0:
                 break
-            if s[BOARD + m] != 0:
-                seen[d] = s[BOARD + n + m]
+            if s[BOARD + m] & STONE:
+                seen[d] = _group(s, m)
                 break
             k += 1
         dist[d] = k
@@ -135,21 +155,21 @@ def _sight(s, t, dist, seen):
 @inline
 def _group_after(s, t, c):
     """Size of the group a drop at ``c`` makes and the ids of the (at most
-    three) groups it joins (-1 padded)."""
-    nbr, n = t.nbr, t.ncells
+    three) groups it joins (-1 padded): one stone looked at per run of
+    neighbouring stones (:func:`arc_table`)."""
+    n = t.ncells
+    arcs = t.arcs[s[BOARD + c] & 63]
     g0, g1, g2, size = -1, -1, -1, 1
-    for d in range(6):
-        m = nbr[c, d]
-        if m >= 0 and s[BOARD + m] != 0:
-            g = s[BOARD + n + m]
-            if g != g0 and g != g1 and g != g2:
-                size += s[BOARD + 2 * n + g]
-                if g0 < 0:
-                    g0 = g
-                elif g1 < 0:
-                    g1 = g
-                else:
-                    g2 = g
+    for i in range(arcs & 3):
+        g = _group(s, t.nbr[c, (arcs >> (2 + 3 * i)) & 7])
+        if g != g0 and g != g1:
+            size += s[BOARD + n + g]
+            if g0 < 0:
+                g0 = g
+            elif g1 < 0:
+                g1 = g
+            else:
+                g2 = g
     return size, g0, g1, g2
 
 
@@ -162,7 +182,7 @@ def _reach(s, t, c, dist, seen):
     ``pushes`` when moreover the n cells beyond the ball in slot d are empty
     (the legal directions); ``room`` is the most empty cells beyond the ball
     in a seen direction.  ``dist``/``seen`` from :func:`_sight`."""
-    k, j = _line(t.xy, s[BALL], c)
+    k, j = _line(t, s[BALL], c)
     size, g0, g1, g2 = _group_after(s, t, c)
     sees, pushes, room = 0, 0, 0
     for d in range(6):
@@ -189,7 +209,7 @@ def reach(s, t, c):
 @njit
 def drop_mask(s, t, c):
     """The directions (bit mask) in which a drop at ``c`` may push the ball."""
-    if s[BOARD + c] != 0 or c == s[BALL]:
+    if s[BOARD + c] & STONE or c == s[BALL]:
         return 0
     return reach(s, t, c)[2]
 
@@ -214,90 +234,63 @@ else:
         return 63 - np.int64(leading_zeros(np.uint64(bits)))
 
 
-@inline
-def _popcount(bits):
-    """The number of set bits of ``bits`` (0 <= bits < 2**32)."""
-    x = bits - ((bits >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+if config.DISABLE_JIT:
+    def _popcount(bits):
+        """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
+        return bin(int(bits)).count("1")
+else:
+    @intrinsic
+    def _ctpop(typingctx, bits):
+        """LLVM's population count of an int64 (one instruction where the CPU has it)."""
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+        return types.int64(types.int64), codegen
+
+    @inline
+    def _popcount(bits):
+        """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
+        return _ctpop(np.int64(bits))
 
 
 @inline
-def _run(s, t, ball, o):
-    """The ball's line in slot ``o`` from the line masks: ``(dist, seen, run,
-    free, crowded, a)``: the empty cells before the first stone, that
-    stone's group id (-1 at the edge), their bits on the line of
-    orientation ``a``, and those of them with no stone beside them and with one."""
+def _runs(s, t, ball, a):
+    """The ball's two runs on its line of orientation ``a`` from the line
+    masks, forward (slot ``a``) then backward (slot ``a + 3``), each as
+    ``(dist, seen, free, crowded)``: the empty cells before the first stone,
+    that stone's group id (-1 at the edge), and the bits (on that line) of
+    those empty cells with no stone beside them and with one."""
     n, lines = t.ncells, t.lines
-    a = o if o < 3 else o - 3
     li, p = t.line[ball, a], t.pos[ball, a]
-    stones = np.int64(s[BOARD + 5 * n + a * lines + li])
-    near = np.int64(s[BOARD + 5 * n + (3 + a) * lines + li])
-    if o < 3:
-        end = t.length[a, li] - p - 1  # cells beyond the ball this way
-        j = _lowest((stones >> (p + 1)) | (np.int64(1) << end))
-        g = s[BOARD + n + t.cells[a, li, p + 1 + j]] if j < end else -1
-        run = ((np.int64(1) << j) - 1) << (p + 1)
+    stones = np.int64(s[BOARD + 2 * n + a * lines + li])
+    near = np.int64(s[BOARD + 2 * n + (3 + a) * lines + li])
+    end = t.length[a, li] - p - 1  # cells beyond the ball forward
+    j = _lowest((stones >> (p + 1)) | (np.int64(1) << end))
+    g = _group(s, t.cells[a, li, p + 1 + j]) if j < end else -1
+    run = ((np.int64(1) << j) - 1) << (p + 1)
+    below = stones & ((np.int64(1) << p) - 1)
+    if below == 0:
+        jb, gb = p, -1
     else:
-        below = stones & ((np.int64(1) << p) - 1)
-        if below == 0:
-            j, g = p, -1
-        else:
-            top = _highest(below)
-            j, g = p - 1 - top, s[BOARD + n + t.cells[a, li, top]]
-        run = ((np.int64(1) << j) - 1) << (p - j)
-    return j, g, run, run & ~near, run & near, a
+        top = _highest(below)
+        jb, gb = p - 1 - top, _group(s, t.cells[a, li, top])
+    back = ((np.int64(1) << jb) - 1) << (p - jb)
+    return j, g, run & ~near, run & near, jb, gb, back & ~near, back & near
 
 
-@inline
-def _on_runs(t, ball, runs, c):
-    """True if the empty cell ``c`` lies on one of the ball's runs (``runs`` per orientation)."""
-    for a in range(3):
-        if t.line[c, a] == t.line[ball, a] and (runs[a] >> t.pos[c, a]) & 1:
-            return True
-    return False
-
-
-@inline
-def _emit(s, t, c, mask, line, j, dist, gmask, epoch, out, k):
-    """Write the legal drops on the empty cell ``c`` into ``out`` from ``k``;
-    the new end.  ``mask`` holds the directions its own line gives it (a
-    cell ``j`` cells from the ball on slot ``line``, else 0 and -1): the
-    group it makes also pushes wherever :func:`_group_masks` says a group it
-    joins sees the ball, if its size fits the empty run there."""
-    nbr, n = t.nbr, t.ncells
-    g0, g1, g2, size = -1, -1, -1, 1
-    for e in range(6):
-        m = nbr[c, e]
-        if m >= 0 and s[BOARD + m] != 0:
-            g = s[BOARD + n + m]
-            if g != g0 and g != g1 and g != g2:
-                size += s[BOARD + 2 * n + g]
-                v = gmask[g]
-                if v >> 6 == epoch:
-                    mask |= v & 63
-                if g0 < 0:
-                    g0 = g
-                elif g1 < 0:
-                    g1 = g
-                else:
-                    g2 = g
-    for d in range(6):
-        if mask & (1 << d) and (j - 1 if d == line else dist[d]) >= size:
-            out[k] = c * 6 + d
-            k += 1
-    return k
+# The scan's scratch (:func:`scratch`): per cell a mark and a group's
+# directions, then per slot the ball's sight (dist, seen), its lone cells
+# (bits, then their count) and its crowded cells, then a list of drops.
+SLOTS = 5 * 6
 
 
 @njit
 def scratch(t, drops=0):
-    """Working space for :func:`_scan`: per cell a mark, a group's mask and a
-    pending line cell, then the ball's sight lines, each line's lone cells
-    and the ball's runs per orientation (21 entries), then room for
-    ``drops`` drops (:func:`room`); one allocation, the marks and masks zeroed."""
+    """Working space for :func:`_scan`: per cell a mark and a group's
+    directions, then the ball's runs per slot (``SLOTS`` entries), then
+    room for ``drops`` drops (:func:`room`); one allocation, the marks and
+    directions zeroed."""
     n = t.ncells
-    work = np.empty(3 * n + 21 + drops, dtype=np.int32)
+    work = np.empty(2 * n + SLOTS + drops, dtype=np.int32)
     work[:2 * n] = 0
     return work
 
@@ -305,10 +298,40 @@ def scratch(t, drops=0):
 @njit
 def room(t, work):
     """The part of :func:`scratch`'s ``work`` that holds a list of drops."""
-    return work[3 * t.ncells + 21:]
+    return work[2 * t.ncells + SLOTS:]
 
 
-@hot
+@inline
+def _join(s, t, c, gmask, epoch):
+    """``(size, sees)`` of a drop on the empty cell ``c``: the size of the
+    group it makes and the directions in which the groups it joins push the
+    ball (``gmask`` entries of this ``epoch``); one stone looked at per
+    run of neighbouring stones (:func:`arc_table`)."""
+    n = t.ncells
+    arcs = t.arcs[s[BOARD + c] & 63]
+    size, sees, g0, g1 = 1, 0, -1, -1
+    for i in range(arcs & 3):
+        g = _group(s, t.nbr[c, (arcs >> (2 + 3 * i)) & 7])
+        if g != g0 and g != g1:
+            size += s[BOARD + n + g]
+            v = gmask[g]
+            if v >> 6 == epoch:
+                sees |= v & 63
+            if g0 < 0:
+                g0 = g
+            else:
+                g1 = g
+    return size, sees
+
+
+@inline
+def _fits(dist, size):
+    """The directions with at least ``size`` empty cells beyond the ball."""
+    return (np.int64(dist[0] >= size) | np.int64(dist[1] >= size) << 1 | np.int64(dist[2] >= size) << 2 |
+            np.int64(dist[3] >= size) << 3 | np.int64(dist[4] >= size) << 4 | np.int64(dist[5] >= size) << 5)
+
+
+@inline
 def _scan(s, t, out, start, work, epoch, tally=False):
     """Write the legal drop actions (``cell * 6 + slot``) into ``out`` from
     ``start``; returns the new end.
@@ -316,83 +339,92 @@ def _scan(s, t, out, start, work, epoch, tally=False):
     Only two kinds of cell can push: empty cells on the ball's lines before
     the first stone (the drop itself sees the ball), and cells next to a
     group the ball sees, if that group plus one could fit beyond the ball.
-    The line masks (:func:`_run`) give each line's empty cells, the stone
-    that ends it and the lone cells' drops (one each: a stone with no
-    neighbour pushes the ball one cell away); the crowded cells wait until
-    every line is known.  ``work`` (:func:`scratch`) marks the group
-    neighbours tried (``== epoch``), holds the directions each seen group
-    pushes (``epoch << 6 | mask``), the waiting cells, the sight lines and
-    the runs; ``epoch`` must differ from the previous scans' with this
-    ``work``, and not be 0.  With ``tally``, the lone cells' drops
-    are not written but counted per line in ``work`` (after the sight
-    lines): the playout draws among them without listing them."""
-    nbr, ray, n = t.nbr, t.rays, t.ncells
-    mark, gmask, pend = work[:n], work[n:2 * n], work[2 * n:3 * n]
-    dist, seen, lones = work[3 * n:3 * n + 6], work[3 * n + 6:3 * n + 12], work[3 * n + 12:3 * n + 18]
-    runs = work[3 * n + 18:3 * n + 21]  # per orientation: the bits of the ball's line on both runs
-    ball, k, waiting = s[BALL], start, 0
-    for o in range(6):
-        d = o + 3 if o < 3 else o - 3
-        first_beyond = ray[ball, d, 0]
-        lone = first_beyond >= 0 and s[BOARD + first_beyond] == 0
-        j, g, run, free, crowded, a = _run(s, t, ball, o)
-        runs[a] = run if o < 3 else runs[a] | run
-        dist[o], seen[o] = j, g
-        lones[o] = 0
-        if lone:
-            if tally:
-                lones[o] = _popcount(free)
-            else:
-                while free:
-                    out[k] = t.cells[a, t.line[ball, a], _lowest(free)] * 6 + d
-                    k += 1
-                    free &= free - 1
-        p = t.pos[ball, a]
-        while crowded:  # crowded cells: their drops wait until every line is known
-            b = _lowest(crowded)
-            pend[waiting] = (t.cells[a, t.line[ball, a], b] * 8 + o) * 32 + (b - p if b > p else p - b)
-            waiting += 1
-            crowded &= crowded - 1
-    for d in range(6):  # the directions each group the ball sees pushes it
-        g = seen[d + 3 if d < 3 else d - 3]
+    The line masks (:func:`_runs`) give each run's empty cells, the stone
+    that ends it and its lone cells (no stone beside them: each pushes the
+    ball one cell away, if it can move).  The crowded cells on the runs, then
+    the empty cells beside each seen group (each once: ``work`` marks them
+    ``== epoch``) go through the general rule (:func:`_join`), except a
+    cell whose neighbouring stones are one run of slots: it joins that group
+    alone and pushes as the group does.  ``work`` (:func:`scratch`) holds the
+    directions each seen group pushes (``epoch << 6 | mask``) and the runs;
+    ``epoch`` must differ from the previous scans' with this ``work``, and
+    not be 0.  With ``tally``, the lone cells' drops are not written but
+    counted per slot in ``work``: the playout draws among them without
+    listing them (:func:`_draw`)."""
+    nbr, n = t.nbr, t.ncells
+    mark, gmask = work[:n], work[n:2 * n]
+    dist, seen, free = work[2 * n:2 * n + 6], work[2 * n + 6:2 * n + 12], work[2 * n + 12:2 * n + 18]
+    lones, crowd = work[2 * n + 18:2 * n + 24], work[2 * n + 24:2 * n + 30]
+    ball, k = s[BALL], start
+    for a in range(3):
+        dist[a], seen[a], free[a], crowd[a], dist[a + 3], seen[a + 3], free[a + 3], crowd[a + 3] = \
+            _runs(s, t, ball, a)
+    for o in range(6):  # the directions each group the ball sees pushes it
+        g = seen[o]
         if g >= 0:
             if gmask[g] >> 6 != epoch:
                 gmask[g] = epoch << 6
-            gmask[g] |= 1 << d
-    for i in range(waiting):
-        c, o, j = pend[i] >> 8, (pend[i] >> 5) & 7, pend[i] & 31
-        d = o + 3 if o < 3 else o - 3
-        k = _emit(s, t, c, 1 << d, o, j, dist, gmask, epoch, out, k)
+            gmask[g] |= 1 << (o + 3 if o < 3 else o - 3)
     for o in range(6):
+        d = o + 3 if o < 3 else o - 3
+        a = o if o < 3 else d
+        bits = free[o] if dist[d] > 0 else 0
+        lones[o] = _popcount(bits) if tally else 0
+        if not tally:
+            while bits:
+                out[k] = t.cells[a, t.line[ball, a], _lowest(bits)] * 6 + d
+                k += 1
+                bits &= bits - 1
+        bits, p, li = crowd[o], t.pos[ball, a], t.line[ball, a]
+        while bits:  # crowded cells on the run: the general rule, their own line's push among them
+            b = _lowest(bits)
+            bits &= bits - 1
+            c = t.cells[a, li, b]
+            mark[c] = epoch
+            size, sees = _join(s, t, c, gmask, epoch)
+            sees |= 1 << d
+            j = b - p if b > p else p - b
+            while sees:
+                e = _lowest(sees)
+                sees &= sees - 1
+                if (j - 1 if e == o else dist[e]) >= size:
+                    out[k] = c * 6 + e
+                    k += 1
+    for o in range(6):  # the empty cells beside each group the ball sees
         g = seen[o]
-        for p in range(o):
-            if seen[p] == g:
+        for q in range(o):
+            if seen[q] == g:
                 g = -1  # met in an earlier slot
         if g < 0:
             continue
-        size = s[BOARD + 2 * n + g] + 1
-        pushes = 0  # where a drop touching only g pushes: it sees the ball there and fits
-        for d in range(6):
-            if gmask[g] & (1 << d) and dist[d] >= size:
-                pushes |= 1 << d
+        size = s[BOARD + n + g] + 1  # where a drop touching only g pushes: it sees the ball there and fits
+        pushes = gmask[g] & 63 & _fits(dist, size)
         if pushes == 0:
             continue  # a drop joining g makes more than its size: no room anywhere
         x = g
         while True:
-            for e in range(6):
-                c = nbr[x, e]
-                if c >= 0 and s[BOARD + c] == 0 and c != ball and mark[c] != epoch:
-                    mark[c] = epoch
-                    if _on_runs(t, ball, runs, c):
-                        pass  # tried with the ball's lines
-                    elif s[BOARD + 4 * n + c] == 1:  # x is its only stone
-                        for d in range(6):
-                            if pushes & (1 << d):
-                                out[k] = c * 6 + d
-                                k += 1
-                    else:
-                        k = _emit(s, t, c, 0, -1, 0, dist, gmask, epoch, out, k)
-            x = s[BOARD + 3 * n + x]
+            empty = t.sides[x] & ~s[BOARD + x]
+            while empty:
+                c = nbr[x, _lowest(empty)]
+                empty &= empty - 1
+                if c == ball or mark[c] == epoch:
+                    continue
+                mark[c] = epoch
+                if t.arcs[s[BOARD + c] & 63] & 3 == 1:  # one run of stones: g's alone
+                    bits = pushes
+                    while bits:
+                        out[k] = c * 6 + _lowest(bits)
+                        k += 1
+                        bits &= bits - 1
+                else:
+                    size2, sees = _join(s, t, c, gmask, epoch)
+                    while sees:
+                        e = _lowest(sees)
+                        sees &= sees - 1
+                        if dist[e] >= size2:
+                            out[k] = c * 6 + e
+                            k += 1
+            x = s[BOARD + x] >> NEXT
             if x == g:
                 break
     return k
@@ -411,10 +443,12 @@ def _look(s, t, ball, d):
     """(empty cells beyond the ball in slot ``d``, the group id of the stone
     then met or -1): one line of :func:`_sight`."""
     ray, n, k = t.rays, t.ncells, 0
-    while k < t.reach[ball, d]:
+    while k < ray.shape[2]:
         m = ray[ball, d, k]
-        if s[BOARD + m] != 0:
-            return k, s[BOARD + n + m]
+        if m < 0:
+            break
+        if s[BOARD + m] & STONE:
+            return k, _group(s, m)
         k += 1
     return k, -1
 
@@ -441,46 +475,47 @@ def has_drop(s, t):
         while True:
             for e in range(6):
                 c = nbr[x, e]
-                if c >= 0 and s[BOARD + c] == 0 and c != ball and _reach(s, t, c, dist, seen)[2]:
+                if c >= 0 and not s[BOARD + c] & STONE and c != ball and _reach(s, t, c, dist, seen)[2]:
                     return True
-            x = s[BOARD + 3 * n + x]
+            x = s[BOARD + x] >> NEXT
             if x == g:
                 break
     return False
 
 
-@hot
+@inline
 def place(s, t, c):
     """Put a stone on ``c`` and merge its neighbours' groups into one whose
     id is ``c``; returns the group's size."""
     n = t.ncells
-    G, Z, NX = BOARD + n, BOARD + 2 * n, BOARD + 3 * n
     size, g0, g1, g2 = _group_after(s, t, c)
-    s[BOARD + c] = 1
-    stones, crowded = BOARD + 5 * n, BOARD + 5 * n + 3 * t.lines
+    s[BOARD + c] = (s[BOARD + c] & 63) | STONE | c << GROUP | c << NEXT  # a group of its own so far
+    s[BOARD + n + c] = size
+    stones, crowded = BOARD + 2 * n, BOARD + 2 * n + 3 * t.lines
     for a in range(3):
         s[stones + a * t.lines + t.line[c, a]] |= 1 << t.pos[c, a]
     for d in range(6):
         m = t.nbr[c, d]
         if m >= 0:
-            if s[BOARD + 4 * n + m] == 0:
+            if s[BOARD + m] & 63 == 0:
                 for a in range(3):
                     s[crowded + a * t.lines + t.line[m, a]] |= 1 << t.pos[m, a]
-            s[BOARD + 4 * n + m] += 1
-    s[G + c], s[Z + c], s[NX + c] = c, size, c
+            s[BOARD + m] |= 1 << (d + 3 if d < 3 else d - 3)
     for g in (g0, g1, g2):
         if g >= 0:
             x = g
             while True:  # relabel g's members
-                s[G + x] = c
-                x = s[NX + x]
+                s[BOARD + x] = (s[BOARD + x] & ~(511 << GROUP)) | c << GROUP
+                x = s[BOARD + x] >> NEXT
                 if x == g:
                     break
-            s[NX + c], s[NX + g] = s[NX + g], s[NX + c]  # splice the two circular lists
+            after_c, after_g = s[BOARD + c] >> NEXT, s[BOARD + g] >> NEXT  # splice the two circular lists
+            s[BOARD + c] = (s[BOARD + c] & ~(511 << NEXT)) | after_g << NEXT
+            s[BOARD + g] = (s[BOARD + g] & ~(511 << NEXT)) | after_c << NEXT
     return size
 
 
-@hot
+@inline
 def drop(s, t, a):
     """Apply the drop action ``a``: place the stone, move the ball; the ball's new cell."""
     c, d = a // 6, a % 6
@@ -492,7 +527,7 @@ def drop(s, t, a):
     return s[BALL]
 
 
-@hot
+@inline
 def finish(s, winner):
     s[WINNER] = winner
     s[TO_MOVE] = -1
@@ -500,7 +535,7 @@ def finish(s, winner):
 
 # --- Iqishiqi's rules ----------------------------------------------------------
 
-@hot
+@inline
 def _ball_ends(s, t, mover):
     """Corner: the mover wins; edge: its owner wins.  True if the game ended."""
     o = t.owner[s[BALL]]
@@ -550,7 +585,7 @@ def recorded_playout(s, t, actions, movers):
     return _random_drops(s, t, actions, movers, room(t, work), work)
 
 
-@hot
+@inline
 def _draw(s, t, out, work, epoch, extra):
     """A uniformly random legal drop, or -1 when there is none: :func:`_scan`
     lists the drops of crowded cells and counts the lone cells' per line;
@@ -559,7 +594,7 @@ def _draw(s, t, out, work, epoch, extra):
     though only when some drop exists."""
     n = t.ncells
     k = _scan(s, t, out, 0, work, epoch, True)
-    lones = work[3 * n + 12:3 * n + 18]
+    lones = work[2 * n + 18:2 * n + 24]
     total = k
     for o in range(6):
         total += lones[o]
@@ -575,7 +610,7 @@ def _draw(s, t, out, work, epoch, extra):
     while r >= lones[o]:
         r -= lones[o]
         o += 1
-    free = _run(s, t, s[BALL], o)[3]
+    free = np.int64(work[2 * n + 12 + o])
     for _ in range(r):
         free &= free - 1
     a = o if o < 3 else o - 3
@@ -627,10 +662,12 @@ class PushGame(Game, abstract=True):
         self.owner = owner
         lines = rays(topo)
         line, pos, cells, length, count = line_tables(topo, lines)
-        self.tables = Tables(topo.nbr, lines, topo.xy, owner, topo.ncells, (lines >= 0).sum(axis=2).astype(np.int32),
-                             line, pos, cells, length, count)
+        sides = ((topo.nbr >= 0) << np.arange(6)).sum(axis=1).astype(np.int32)
+        self.tables = Tables(topo.nbr, lines, owner, topo.ncells, line, pos, cells, length, count, arc_table(), sides)
         self.num_actions = topo.ncells * 6 + (1 if self.BLOCK else 0)
-        self.state_size = BOARD + 5 * topo.ncells + 6 * count
+        if topo.ncells > MAX_CELLS:
+            raise ValueError(f"a board of {topo.ncells} cells is more than the {MAX_CELLS} a position can hold")
+        self.state_size = BOARD + 2 * topo.ncells + 6 * count
         self.centre = topo.at(2 * (n - 1), n - 1)
 
     def initial_array(self) -> np.ndarray:
@@ -709,7 +746,7 @@ class PushGame(Game, abstract=True):
         c = self.topology.index(text)
         if c == s[BALL]:
             return f"{text!r} holds the ball"
-        if s[BOARD + c]:
+        if s[BOARD + c] & STONE:
             return f"{text!r} is occupied"
         size, sees, _, room = reach(s, self.tables, c)
         if not sees:
@@ -720,7 +757,7 @@ class PushGame(Game, abstract=True):
     # facts ----------------------------------------------------------------
     def stones(self, s: np.ndarray) -> np.ndarray:
         n = self.topology.ncells
-        return s[BOARD: BOARD + n]
+        return (s[BOARD: BOARD + n] >> 6) & 1
 
     def ball(self, s: np.ndarray) -> int:
         return int(s[BALL])
