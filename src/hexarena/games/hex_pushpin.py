@@ -31,12 +31,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import inline, kernel_set, njit, note
+from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, int_between
 from .iqishiqi import MAX_SIZE
-from .pushing import empty_run, hot
+from .pushing import empty_run
 
 # state layout after the shared header
 PIN = HEADER  # the pin's cell

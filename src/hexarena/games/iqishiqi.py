@@ -41,11 +41,11 @@ from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import DIRECTIONS, STEP, Topology, hexhex, rays
-from ..kernels import inline, kernel_set, njit, note
+from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import (HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, MalformedMove, Option, State,
                    int_between, quoted)
-from .pushing import direction_index, hot
+from .pushing import direction_index
 
 # state layout after the shared header
 BALL = HEADER  # the ball's cell

@@ -25,12 +25,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import inline, kernel_set, njit, note
+from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, int_between
 from .iqishiqi import MAX_SIZE
-from .pushing import hot
 
 # state layout after the shared header
 MARK = HEADER  # 2 entries: each player's marker cell

@@ -16,14 +16,8 @@ the edge.  ``board`` is any int array over the cells where 0 means empty.
 
 from __future__ import annotations
 
-import numba
-
 from ..board import DIRECTIONS
-
-# Kernels on a hot path compiled without numba's reference counting: they
-# allocate nothing, and an atomic incref/decref of every array they touch
-# (the tables' arrays and views of the position) cost more than their work.
-hot = numba.njit(cache=True, nogil=True, _nrt=False)
+from ..kernels import hot
 
 OPPOSITE = tuple((d + 3) % 6 for d in range(6))
 

@@ -34,12 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels import kernel_set, njit
+from ..kernels import hot, kernel_set, njit
 from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
 from .iqishiqi import (BALL, ROLE, PushGame, _draw, drop, drop_mask, drops, finish, has_drop, room, scratch,
                        size_option)
-from .pushing import hot
 
 
 @njit
