@@ -506,7 +506,275 @@ def playout(s, t):
     recorded_playout(s, t, none, none)
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout)
+# --- the closing playout: MCTS's playouts in `enhanced` ---------------------------------------
+# Uniform playouts mostly run the pool out (70% in the standard game), while searched games end by a closed
+# group some 20 tiles in.  The closing playout plays a group's closure when it wins, and blocks the
+# opponent's, as players do: it keeps the groups that one turn could close ("hot" groups: at most HOT_OPENS
+# empty cells round their vertices, all in one cell or in two neighbouring cells) with those cells and the
+# group's corners on each (bit masks), refreshed for the four regions of each tile laid (the only groups a
+# tile changes).
+HOT_OPENS = 6  # two cells hold at most six corners of one colour
+HOT_SLOTS = 64
+H_ROOT, H_OPENS, H_CELL1, H_SET1, H_CELL2, H_SET2 = range(6)
+COLOUR_CORNERS = (42, 21)  # bit masks of the corners of each player's colour: odd (white), even (blue)
+
+
+@inline
+def tip_orientation(colour, corner):
+    """The orientation that puts the tip of ``colour`` (0 white, 1 blue) on ``corner``."""
+    return ((corner - 1) // 2) % 3 if colour == 0 else ((corner + 2) // 2) % 3
+
+
+@inline
+def corner_count(corners):
+    """How many corners a bit mask holds."""
+    n = 0
+    for j in range(6):
+        n += (corners >> j) & 1
+    return n
+
+
+@inline
+def closing_orientation(colour, corners):
+    """The orientation of a tile that closes a group of ``colour`` whose only open corners on that cell are
+    ``corners``: a tip on a lone corner, the bridge across two (the tip on the third), any for three."""
+    n = corner_count(corners)
+    if n == 3:
+        return np.random.randint(3)
+    left = corners if n == 1 else (21 if colour else 42) & ~corners
+    j = 0
+    while not (left >> j) & 1:
+        j += 1
+    return tip_orientation(colour, j)
+
+
+@inline
+def closes(colour, corners, k):
+    """Does a tile of orientation k close a group of ``colour`` open only at ``corners`` of its cell?"""
+    n = corner_count(corners)
+    tip = (2 * k + 1) % 6 if colour == 0 else (2 * k + 4) % 6
+    return n == 3 or (((corners >> tip) & 1) == 1) == (n == 1)
+
+
+@inline
+def wins_closed(s, t, root, corners):
+    """Would closing group ``root`` by a tile on one cell (its corners there: ``corners``) win?  Standard:
+    a bridge (the tile adds one across two or three corners); must-contain: it holds an enemy group."""
+    if t.variant == STANDARD:
+        return s[t.bridges + root] > 0 or corner_count(corners) >= 2
+    return t.variant == MUST_CONTAIN and s[t.eats + root] > 0
+
+
+@inline
+def neighbours(nbr, a, b):
+    for e in range(6):
+        if nbr[a, e] == b:
+            return True
+    return False
+
+
+@njit
+def open_cells(s, t, root):
+    """The empty cells round group ``root``'s vertices when there are one or two: (cell, corners, cell,
+    corners), the corners as a bit mask of that cell's corners on the group, the second cell -1 when there
+    is one; the first -1 when there are more, or an open vertex lies off the board."""
+    c1, m1, c2, m2 = -1, 0, -1, 0
+    node = root
+    while True:
+        tile, i = node // 6, node % 6
+        c = s[t.tcell + tile]
+        for h in range(2):
+            m = t.nbr[c, i if h == 0 else (i + 5) % 6]
+            corner = (i + 4) % 6 if h == 0 else (i + 2) % 6
+            if m == t.ncells:
+                return -1, 0, -1, 0
+            if tile_at(s, t.grid, m) != 0:
+                continue
+            if c1 < 0 or m == c1:
+                c1, m1 = m, m1 | (1 << corner)
+            elif c2 < 0 or m == c2:
+                c2, m2 = m, m2 | (1 << corner)
+            else:
+                return -1, 0, -1, 0
+        node = s[t.nxt + node]
+        if node == root:
+            return c1, m1, c2, m2
+
+
+@inline
+def note_group(s, t, r, hot, nhot, slot_of):
+    """Record, refresh or drop group r in the hot list (``slot_of``: each root's row); the list's length."""
+    j = slot_of[r]
+    if not (0 <= j < nhot and hot[j, H_ROOT] == r):
+        j = -1
+    opens = s[t.opens + r]
+    c1, m1, c2, m2 = -1, 0, -1, 0
+    if 0 < opens <= HOT_OPENS:
+        c1, m1, c2, m2 = open_cells(s, t, r)
+        if c2 >= 0 and not t.anywhere and not neighbours(t.nbr, c1, c2):
+            c1 = -1  # the turn's two tiles touch: no one turn fills both
+    if c1 < 0:
+        if j >= 0:
+            hot[j, H_ROOT] = -1
+        return nhot
+    if j < 0:
+        if nhot == hot.shape[0]:
+            return nhot
+        j, nhot = nhot, nhot + 1
+        slot_of[r] = j
+    hot[j, H_ROOT], hot[j, H_OPENS], hot[j, H_CELL1], hot[j, H_SET1] = r, opens, c1, m1
+    hot[j, H_CELL2], hot[j, H_SET2] = c2, m2
+    return nhot
+
+
+@inline
+def placeable(s, t, c, ends):
+    """May a tile go on cell c (next to a tile) now?  ``ends``: the tile ends the game (the hole rule)."""
+    if t.anywhere:
+        return True
+    if s[STEP] == 1:
+        return neighbours(t.nbr, c, s[FIRST])
+    return ends or s[ALLOW] == 1 or has_room(s, t.grid, t.nbr, c)
+
+
+@njit
+def closing_choice(s, t, hot, nhot, slot_of, danger):
+    """The mover's tile by the hot groups: a closure that wins (not closing a winning enemy group as well),
+    else the first of a two-tile closure that wins, else a block of the opponent's one-tile win, else of
+    his two-tile one (a tile on its cell that does not close it).  Returns (the list's new length, cell,
+    orientation), the cell -1 for none; ``danger[0]`` is the count of the opponent's one-tile wins
+    recorded after it as (cell, corners) pairs: the caller's random tile must not close them."""
+    p = s[TO_MOVE]
+    two = s[STEP] == 0 and s[ALLOW] == 2
+    win_c, win_k, setup_c, setup_k, block_c, block_k, block2_c, block2_k = -1, 0, -1, 0, -1, 0, -1, 0
+    danger[0] = 0
+    j = 0
+    while j < nhot:
+        r = hot[j, H_ROOT]
+        if r < 0 or s[t.par + r] != r or s[t.opens + r] != hot[j, H_OPENS]:
+            nhot -= 1  # stale: overwrite it with the last row
+            hot[j, :] = hot[nhot, :]
+            if hot[j, H_ROOT] >= 0:
+                slot_of[hot[j, H_ROOT]] = j
+            continue
+        j += 1
+        o, c1, m1, c2, m2 = owner(r), hot[j - 1, H_CELL1], hot[j - 1, H_SET1], hot[j - 1, H_CELL2], hot[j - 1, H_SET2]
+        if c2 < 0:
+            if not wins_closed(s, t, r, m1):
+                continue
+            if o == p:
+                if win_c < 0 and placeable(s, t, c1, True):
+                    win_c, win_k = c1, closing_orientation(o, m1)
+            else:
+                if 2 * danger[0] + 2 < danger.shape[0]:
+                    danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c1, m1
+                    danger[0] += 1
+                if block_c < 0 and corner_count(m1) < 3 and placeable(s, t, c1, False):
+                    block_c, block_k = c1, np.random.randint(3)
+                    while closes(o, m1, block_k):
+                        block_k = np.random.randint(3)
+        elif wins_closed(s, t, r, m1) or wins_closed(s, t, r, m2):
+            h = np.random.randint(2)  # which of the two cells first
+            c, m = (c1, m1) if h == 0 else (c2, m2)
+            if o == p:
+                if two and setup_c < 0:
+                    setup_c, setup_k = c, closing_orientation(o, m)
+            elif block2_c < 0 and corner_count(m) < 3 and placeable(s, t, c, False):
+                block2_c, block2_k = c, np.random.randint(3)
+                while closes(o, m, block2_k):
+                    block2_k = np.random.randint(3)
+    if win_c >= 0:
+        for d in range(danger[0]):  # both players' groups closed at once: the mover loses
+            if danger[2 * d + 1] == win_c and closes(1 - p, danger[2 * d + 2], win_k):
+                win_c = -1
+    if win_c >= 0:
+        return nhot, win_c, win_k
+    if setup_c >= 0:
+        return nhot, setup_c, setup_k
+    if block_c >= 0:
+        return nhot, block_c, block_k
+    return nhot, block2_c, block2_k
+
+
+@inline
+def unsafe(danger, c, k, p):
+    """Would tile c:k close one of the opponent's groups that wins when closed (``danger``)?"""
+    for d in range(danger[0]):
+        if danger[2 * d + 1] == c and closes(1 - p, danger[2 * d + 2], k):
+            return True
+    return False
+
+
+@njit
+def closing_playout(s, t, actions, movers):
+    """``recorded_playout`` where each tile is first chosen by ``closing_choice`` (a winning closure, a
+    block), else drawn at random among those that do not close a winning enemy group (four draws at most).
+    The eat-enemy variant's wins are not closures: there it is the uniform playout."""
+    if t.variant == EAT_ENEMY:
+        return recorded_playout(s, t, actions, movers)
+    n = t.ncells
+    front = np.empty(6 * t.tiles + 6, dtype=np.int32)
+    pos = np.empty(n + 1, dtype=np.int32)
+    near = np.empty(6, dtype=np.int32)
+    hot = np.empty((HOT_SLOTS, 6), dtype=np.int32)
+    slot_of = np.empty(6 * t.tiles, dtype=np.int32)
+    danger = np.empty(2 * 8 + 1, dtype=np.int32)
+    grid = t.grid
+    nf = nhot = 0
+    for tile in range(s[PLACED]):
+        for e in range(6):
+            m = t.nbr[s[t.tcell + tile], e]
+            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
+                front[nf], pos[m] = m, nf
+                nf += 1
+    for x in range(6 * s[PLACED]):
+        if s[t.par + x] == x:
+            nhot = note_group(s, t, x, hot, nhot, slot_of)
+    written = 0
+    while s[WINNER] < 0:
+        nhot, c, k = closing_choice(s, t, hot, nhot, slot_of, danger)
+        tries = 0
+        while c < 0 and tries < 4:
+            tries += 1
+            k = np.random.randint(3)
+            if s[STEP] == 1 and not t.anywhere:
+                count = 0
+                for e in range(6):
+                    m = t.nbr[s[FIRST], e]
+                    if m != n and tile_at(s, grid, m) == 0:
+                        near[count] = m
+                        count += 1
+                c = near[np.random.randint(count)]
+            else:
+                c = front[np.random.randint(nf)]
+                if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
+                        not ends_game(s, t, c, k):
+                    c = -1
+                    tries -= 1  # a refusal of the hole rule is not a try
+                    continue
+            if tries < 4 and unsafe(danger, c, k, s[TO_MOVE]):
+                c = -1
+        written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
+        if advance(s, t, 3 * c + k):
+            break
+        tile = s[PLACED] - 1
+        for i in range(4):
+            r = find(s, t, 6 * tile + (2 * k + REGION_CORNERS[i]) % 6)
+            nhot = note_group(s, t, r, hot, nhot, slot_of)
+        nf -= 1
+        last = front[nf]
+        front[pos[c]], pos[last] = last, pos[c]
+        for e in range(6):
+            m = t.nbr[c, e]
+            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
+                front[nf], pos[m] = m, nf
+                nf += 1
+    if s[WINNER] < 0:
+        exhaust(s, t)
+    return written
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=closing_playout)
 
 
 # --- the board ------------------------------------------------------------------------------
