@@ -609,7 +609,7 @@ def note_group(s, t, r, hot, nhot, slot_of):
         j = -1
     opens = s[t.opens + r]
     c1, m1, c2, m2 = -1, 0, -1, 0
-    if 0 < opens <= HOT_OPENS:
+    if 0 < opens <= HOT_OPENS and (t.variant != MUST_CONTAIN or s[t.eats + r] > 0):  # else closing it wins nothing
         c1, m1, c2, m2 = open_cells(s, t, r)
         if c2 >= 0 and not t.anywhere and not neighbours(t.nbr, c1, c2):
             c1 = -1  # the turn's two tiles touch: no one turn fills both
@@ -637,17 +637,47 @@ def placeable(s, t, c, ends):
     return ends or s[ALLOW] == 1 or has_room(s, t.grid, t.nbr, c)
 
 
-@njit
-def closing_choice(s, t, hot, nhot, slot_of, danger):
-    """The mover's tile by the hot groups: a closure that wins (not closing a winning enemy group as well),
-    else the first of a two-tile closure that wins, else a block of the opponent's one-tile win, else of
-    his two-tile one (a tile on its cell that does not close it).  Returns (the list's new length, cell,
-    orientation), the cell -1 for none; ``danger[0]`` is the count of the opponent's one-tile wins
-    recorded after it as (cell, corners) pairs: the caller's random tile must not close them."""
+@inline
+def unsafe(danger, c, k):
+    """Would tile c:k hand the opponent a win (``danger``: count, then (cell, orientations bit mask) pairs)?"""
+    for d in range(danger[0]):
+        if danger[2 * d + 1] == c and (danger[2 * d + 2] >> k) & 1:
+            return True
+    return False
+
+
+@inline
+def closure_wins(s, t, roots, sets, count, colour, k):
+    """Does a tile of orientation k on a cell close a group of ``colour`` that then wins?  ``roots[:count]``
+    are that colour's groups open only at this cell, ``sets`` their corners on it.  The tile's bridge closes
+    the groups at its two corners (merged, with a bridge) when both are among them; its tip closes the group
+    at its corner when that one is among them and touches neither bridge corner."""
+    tip = (2 * k + 1) % 6 if colour == 0 else (2 * k + 4) % 6
+    bridge = (42 if colour == 0 else 21) & ~(1 << tip)
+    joined, eats = 0, 0
+    for i in range(count):
+        if sets[i] & bridge:
+            joined |= sets[i]
+            eats += s[t.eats + roots[i]]
+    if joined & bridge == bridge and (t.variant == STANDARD or eats > 0):
+        return True
+    for i in range(count):
+        if (sets[i] >> tip) & 1 and not sets[i] & bridge:
+            return s[t.bridges + roots[i]] > 0 if t.variant == STANDARD else s[t.eats + roots[i]] > 0
+    return False
+
+
+@inline
+def closing_choice(s, t, hot, nhot, slot_of, danger, one):
+    """The mover's tile by the hot groups: one that closes a group of his that wins (and no winning group of
+    the opponent's: the mover would lose), else the first of a two-tile closure that wins, else a block of
+    the opponent's one-tile win (a tile on its cell that does not win for him), else of his two-tile one.
+    Returns (the list's new length, cell, orientation), the cell -1 for none.  ``danger`` gets the
+    opponent's one-tile wins (the caller's random tile avoids them); ``one`` is scratch (8 rows)."""
     p = s[TO_MOVE]
     two = s[STEP] == 0 and s[ALLOW] == 2
-    win_c, win_k, setup_c, setup_k, block_c, block_k, block2_c, block2_k = -1, 0, -1, 0, -1, 0, -1, 0
-    danger[0] = 0
+    setup_c, setup_k, block_c, block_k, block2_c, block2_k = -1, 0, -1, 0, -1, 0
+    danger[0] = nones = 0
     j = 0
     while j < nhot:
         r = hot[j, H_ROOT]
@@ -660,19 +690,9 @@ def closing_choice(s, t, hot, nhot, slot_of, danger):
         j += 1
         o, c1, m1, c2, m2 = owner(r), hot[j - 1, H_CELL1], hot[j - 1, H_SET1], hot[j - 1, H_CELL2], hot[j - 1, H_SET2]
         if c2 < 0:
-            if not wins_closed(s, t, r, m1):
-                continue
-            if o == p:
-                if win_c < 0 and placeable(s, t, c1, True):
-                    win_c, win_k = c1, closing_orientation(o, m1)
-            else:
-                if 2 * danger[0] + 2 < danger.shape[0]:
-                    danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c1, m1
-                    danger[0] += 1
-                if block_c < 0 and corner_count(m1) < 3 and placeable(s, t, c1, False):
-                    block_c, block_k = c1, np.random.randint(3)
-                    while closes(o, m1, block_k):
-                        block_k = np.random.randint(3)
+            if nones < one.shape[1]:
+                one[0, nones], one[1, nones], one[2, nones], one[3, nones] = r, c1, m1, o
+                nones += 1
         elif wins_closed(s, t, r, m1) or wins_closed(s, t, r, m2):
             h = np.random.randint(2)  # which of the two cells first
             c, m = (c1, m1) if h == 0 else (c2, m2)
@@ -683,26 +703,44 @@ def closing_choice(s, t, hot, nhot, slot_of, danger):
                 block2_c, block2_k = c, np.random.randint(3)
                 while closes(o, m, block2_k):
                     block2_k = np.random.randint(3)
-    if win_c >= 0:
-        for d in range(danger[0]):  # both players' groups closed at once: the mover loses
-            if danger[2 * d + 1] == win_c and closes(1 - p, danger[2 * d + 2], win_k):
-                win_c = -1
-    if win_c >= 0:
-        return nhot, win_c, win_k
+    mine, theirs = one[4:6], one[6:8]  # per cell: each player's groups open only there, and their corners
+    for i in range(nones):  # each cell that closes groups once: its first row
+        c = one[1, i]
+        seen = False
+        for h in range(i):
+            seen = seen or one[1, h] == c
+        if seen:
+            continue
+        nm = nt = 0
+        for h in range(i, nones):
+            if one[1, h] == c:
+                if one[3, h] == p:
+                    mine[0, nm], mine[1, nm] = one[0, h], one[2, h]
+                    nm += 1
+                else:
+                    theirs[0, nt], theirs[1, nt] = one[0, h], one[2, h]
+                    nt += 1
+        lose = 0  # orientations that win for the opponent
+        for k in range(3):
+            if nt > 0 and closure_wins(s, t, theirs[0], theirs[1], nt, 1 - p, k):
+                lose |= 1 << k
+        for k in range(3):
+            if not (lose >> k) & 1 and nm > 0 and closure_wins(s, t, mine[0], mine[1], nm, p, k) and \
+                    placeable(s, t, c, True):
+                return nhot, c, k
+        if lose:
+            if 2 * danger[0] + 2 < danger.shape[0]:
+                danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c, lose
+                danger[0] += 1
+            if block_c < 0 and lose != 7 and placeable(s, t, c, False):
+                block_c, block_k = c, np.random.randint(3)
+                while (lose >> block_k) & 1:
+                    block_k = np.random.randint(3)
     if setup_c >= 0:
         return nhot, setup_c, setup_k
     if block_c >= 0:
         return nhot, block_c, block_k
     return nhot, block2_c, block2_k
-
-
-@inline
-def unsafe(danger, c, k, p):
-    """Would tile c:k close one of the opponent's groups that wins when closed (``danger``)?"""
-    for d in range(danger[0]):
-        if danger[2 * d + 1] == c and closes(1 - p, danger[2 * d + 2], k):
-            return True
-    return False
 
 
 @njit
@@ -719,6 +757,7 @@ def closing_playout(s, t, actions, movers):
     hot = np.empty((HOT_SLOTS, 6), dtype=np.int32)
     slot_of = np.empty(6 * t.tiles, dtype=np.int32)
     danger = np.empty(2 * 8 + 1, dtype=np.int32)
+    one = np.empty((8, 16), dtype=np.int32)
     grid = t.grid
     nf = nhot = 0
     for tile in range(s[PLACED]):
@@ -732,7 +771,7 @@ def closing_playout(s, t, actions, movers):
             nhot = note_group(s, t, x, hot, nhot, slot_of)
     written = 0
     while s[WINNER] < 0:
-        nhot, c, k = closing_choice(s, t, hot, nhot, slot_of, danger)
+        nhot, c, k = closing_choice(s, t, hot, nhot, slot_of, danger, one)
         tries = 0
         while c < 0 and tries < 4:
             tries += 1
@@ -752,7 +791,7 @@ def closing_playout(s, t, actions, movers):
                     c = -1
                     tries -= 1  # a refusal of the hole rule is not a try
                     continue
-            if tries < 4 and unsafe(danger, c, k, s[TO_MOVE]):
+            if tries < 4 and unsafe(danger, c, k):
                 c = -1
         written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
         if advance(s, t, 3 * c + k):
@@ -761,6 +800,8 @@ def closing_playout(s, t, actions, movers):
         for i in range(4):
             r = find(s, t, 6 * tile + (2 * k + REGION_CORNERS[i]) % 6)
             nhot = note_group(s, t, r, hot, nhot, slot_of)
+            if t.variant == MUST_CONTAIN and s[t.opens + r] == 0:  # closed now: its surrounding group holds one more
+                nhot = note_group(s, t, find(s, t, s[t.eater + r]), hot, nhot, slot_of)
         nf -= 1
         last = front[nf]
         front[pos[c]], pos[last] = last, pos[c]
