@@ -43,6 +43,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from ..board import STEP as BOARD_STEP
@@ -513,6 +514,9 @@ def playout(s, t):
 # empty cells round their vertices, all in one cell or in two neighbouring cells) with those cells and the
 # group's corners on each (bit masks), refreshed for the four regions of each tile laid (the only groups a
 # tile changes).
+# Compiled without numba's reference counting, for a loop that allocates nothing: an atomic incref/decref of
+# every array it touches (the tables' and the scratch's) cost more than its work.
+hot = numba.njit(cache=True, nogil=True, _nrt=False)
 HOT_OPENS = 6  # two cells hold at most six corners of one colour
 HOT_SLOTS = 64
 H_ROOT, H_OPENS, H_CELL1, H_SET1, H_CELL2, H_SET2 = range(6)
@@ -683,7 +687,8 @@ def closing_choice(s, t, hot, nhot, slot_of, danger, one):
         r = hot[j, H_ROOT]
         if r < 0 or s[t.par + r] != r or s[t.opens + r] != hot[j, H_OPENS]:
             nhot -= 1  # stale: overwrite it with the last row
-            hot[j, :] = hot[nhot, :]
+            for h in range(6):
+                hot[j, h] = hot[nhot, h]
             if hot[j, H_ROOT] >= 0:
                 slot_of[hot[j, H_ROOT]] = j
             continue
@@ -746,18 +751,28 @@ def closing_choice(s, t, hot, nhot, slot_of, danger, one):
 @njit
 def closing_playout(s, t, actions, movers):
     """``recorded_playout`` where each tile is first chosen by ``closing_choice`` (a winning closure, a
-    block), else drawn at random among those that do not close a winning enemy group (four draws at most).
+    block), else drawn at random among those that do not hand the opponent a win (four draws at most).
     The eat-enemy variant's wins are not closures: there it is the uniform playout."""
     if t.variant == EAT_ENEMY:
         return recorded_playout(s, t, actions, movers)
+    scratch = np.empty(t.ncells + 1 + 6 * t.tiles + 6 + 6 + 6 * t.tiles + 17, dtype=np.int32)
+    tables = np.empty((HOT_SLOTS + 8, 16), dtype=np.int32)  # the hot list's rows, then closing_choice's scratch
+    written = closing_loop(s, t, actions, movers, scratch, tables[:HOT_SLOTS, :6], tables[HOT_SLOTS:])
+    if s[WINNER] < 0:
+        exhaust(s, t)
+    return written
+
+
+@hot
+def closing_loop(s, t, actions, movers, scratch, hot_, one):
+    """:func:`closing_playout`'s loop, compiled without reference counting (it allocates nothing: its
+    arrays are views of the caller's; with counting, each tile's bookkeeping cost twice as much)."""
     n = t.ncells
-    front = np.empty(6 * t.tiles + 6, dtype=np.int32)
-    pos = np.empty(n + 1, dtype=np.int32)
-    near = np.empty(6, dtype=np.int32)
-    hot = np.empty((HOT_SLOTS, 6), dtype=np.int32)
-    slot_of = np.empty(6 * t.tiles, dtype=np.int32)
-    danger = np.empty(2 * 8 + 1, dtype=np.int32)
-    one = np.empty((8, 16), dtype=np.int32)
+    pos, at = scratch[:n + 1], n + 1  # the frontier as a sparse set: valid where front[pos[c]] == c
+    front, at = scratch[at:at + 6 * t.tiles + 6], at + 6 * t.tiles + 6
+    near, at = scratch[at:at + 6], at + 6
+    slot_of, at = scratch[at:at + 6 * t.tiles], at + 6 * t.tiles
+    danger = scratch[at:at + 17]
     grid = t.grid
     nf = nhot = 0
     for tile in range(s[PLACED]):
@@ -768,10 +783,10 @@ def closing_playout(s, t, actions, movers):
                 nf += 1
     for x in range(6 * s[PLACED]):
         if s[t.par + x] == x:
-            nhot = note_group(s, t, x, hot, nhot, slot_of)
+            nhot = note_group(s, t, x, hot_, nhot, slot_of)
     written = 0
     while s[WINNER] < 0:
-        nhot, c, k = closing_choice(s, t, hot, nhot, slot_of, danger, one)
+        nhot, c, k = closing_choice(s, t, hot_, nhot, slot_of, danger, one)
         tries = 0
         while c < 0 and tries < 4:
             tries += 1
@@ -799,10 +814,10 @@ def closing_playout(s, t, actions, movers):
         tile = s[PLACED] - 1
         for i in range(4):
             r = find(s, t, 6 * tile + (2 * k + REGION_CORNERS[i]) % 6)
-            nhot = note_group(s, t, r, hot, nhot, slot_of)
+            nhot = note_group(s, t, r, hot_, nhot, slot_of)
             if t.variant == MUST_CONTAIN and s[t.opens + r] == 0:  # closed now: its surrounding group holds one more
-                nhot = note_group(s, t, find(s, t, s[t.eater + r]), hot, nhot, slot_of)
-        nf -= 1
+                nhot = note_group(s, t, find(s, t, s[t.eater + r]), hot_, nhot, slot_of)
+        nf -= 1  # c leaves the frontier; its empty neighbours join it
         last = front[nf]
         front[pos[c]], pos[last] = last, pos[c]
         for e in range(6):
@@ -810,8 +825,6 @@ def closing_playout(s, t, actions, movers):
             if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
                 front[nf], pos[m] = m, nf
                 nf += 1
-    if s[WINNER] < 0:
-        exhaust(s, t)
     return written
 
 
