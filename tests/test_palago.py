@@ -3,6 +3,7 @@ every ending of every variant, the hole rule, the notation and records."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -417,6 +418,17 @@ def winning_actions(state: hexarena.State) -> list[int]:
                 continue
         out.append(a)
     return out
+
+
+def test_closing_orientation_closes_a_group_open_only_at_those_corners():
+    for colour, corners in ((0, (1, 3, 5)), (1, (0, 2, 4))):
+        for j in corners:
+            assert P.tip_corner(colour, P.tip_orientation(colour, j)) == j
+        for size in (1, 2, 3):
+            for chosen in itertools.combinations(corners, size):
+                mask = sum(1 << j for j in chosen)
+                closing = [k for k in range(3) if P.closes(colour, mask, k)]
+                assert closing == ([0, 1, 2] if size == 3 else [P.closing_orientation(colour, mask)])
 
 
 @pytest.mark.parametrize("variant", P.VARIANTS)
