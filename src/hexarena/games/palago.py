@@ -682,16 +682,8 @@ def closure_wins(s, t, roots, sets, count, colour, k):
 
 
 @inline
-def closing_choice(s, t, hot, nhot, slot_of, danger, one):
-    """The mover's tile by the hot groups: one that closes a group of his that wins (and no winning group of
-    the opponent's: the mover would lose), else the first of a two-tile closure that wins, else a block of
-    the opponent's one-tile win (a tile on its cell that does not win for him), else of his two-tile one.
-    Returns (the list's new length, cell, orientation), the cell -1 for none.  ``danger`` gets the
-    opponent's one-tile wins (the caller's random tile avoids them); ``one`` is scratch (8 rows)."""
-    p = s[TO_MOVE]
-    two = s[STEP] == 0 and s[ALLOW] == 2
-    setup_c, setup_k, block_c, block_k, block2_c, block2_k = -1, 0, -1, 0, -1, 0
-    danger[0] = nones = 0
+def drop_stale(s, t, hot, nhot, slot_of):
+    """Drop the hot list's rows whose root was merged away or whose open count changed; its new length."""
     j = 0
     while j < nhot:
         r = hot[j, H_ROOT]
@@ -703,7 +695,103 @@ def closing_choice(s, t, hot, nhot, slot_of, danger, one):
                 slot_of[hot[j, H_ROOT]] = j
             continue
         j += 1
-        o, c1, m1, c2, m2 = owner(r), hot[j - 1, H_CELL1], hot[j - 1, H_SET1], hot[j - 1, H_CELL2], hot[j - 1, H_SET2]
+    return nhot
+
+
+@inline
+def closes_any(sets, count, colour, k):
+    """Does a tile of orientation k close one of the groups of ``colour`` open only at its cell (their
+    corners there: ``sets[:count]``)?  Its bridge closes those at its two corners when both are among them,
+    its tip the one at its corner when that one touches neither bridge corner."""
+    tip = tip_corner(colour, k)
+    bridge = COLOUR_CORNERS[colour] & ~(1 << tip)
+    joined = 0
+    for i in range(count):
+        if sets[i] & bridge:
+            joined |= sets[i]
+    if joined & bridge == bridge:
+        return True
+    for i in range(count):
+        if (sets[i] >> tip) & 1 and not sets[i] & bridge:
+            return True
+    return False
+
+
+@uncounted
+def trial_winner(s, t, c, k, trial):
+    """The winner (-1 none) once the mover places tile c:k, tried on ``trial`` (a position's size)."""
+    for i in range(s.shape[0]):
+        trial[i] = s[i]
+    place(trial, t, c, k, trial[TO_MOVE])
+    return trial[WINNER]
+
+
+@inline
+def eating_choice(s, t, hot, nhot, slot_of, danger, one, trial):
+    """Eat-enemy's ``closing_choice``: a closed group wins there by being the second eaten by the group
+    round it, which shows only once it closes, so each tile that closes a group open only at its cell is
+    tried on ``trial``: one that wins is played, one that makes the opponent win is avoided (``danger``)
+    and, if another orientation is safe, blocked.  Returns (the list's new length, cell, orientation)."""
+    p = s[TO_MOVE]
+    danger[0] = nones = 0
+    block_c, block_k = -1, 0
+    nhot = drop_stale(s, t, hot, nhot, slot_of)
+    for j in range(nhot):
+        if hot[j, H_CELL2] < 0 and nones < one.shape[1]:
+            one[0, nones], one[1, nones], one[2, nones] = hot[j, H_CELL1], hot[j, H_SET1], owner(hot[j, H_ROOT])
+            nones += 1
+    light, dark = one[4:6], one[6:8]  # per cell: each colour's groups' corners there
+    for i in range(nones):
+        c = one[0, i]
+        seen = False
+        for h in range(i):
+            seen = seen or one[0, h] == c
+        if seen:
+            continue
+        nl = nd = 0
+        for h in range(i, nones):
+            if one[0, h] == c:
+                if one[2, h] == 0:
+                    light[0, nl] = one[1, h]
+                    nl += 1
+                else:
+                    dark[0, nd] = one[1, h]
+                    nd += 1
+        lose = 0
+        for k in range(3):
+            if not (closes_any(light[0], nl, 0, k) or closes_any(dark[0], nd, 1, k)):
+                continue
+            w = trial_winner(s, t, c, k, trial)
+            if w == p and placeable(s, t, c, True):
+                return nhot, c, k
+            if w == 1 - p:
+                lose |= 1 << k
+        if lose:
+            if 2 * danger[0] + 2 < danger.shape[0]:
+                danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c, lose
+                danger[0] += 1
+            if block_c < 0 and lose != 7 and placeable(s, t, c, False):
+                block_c, block_k = c, np.random.randint(3)
+                while (lose >> block_k) & 1:
+                    block_k = np.random.randint(3)
+    return nhot, block_c, block_k
+
+
+@inline
+def closing_choice(s, t, hot, nhot, slot_of, danger, one):
+    """The mover's tile by the hot groups: one that closes a group of his that wins (and no winning group of
+    the opponent's: the mover would lose), else the first of a two-tile closure that wins, else a block of
+    the opponent's one-tile win (a tile on its cell that does not win for him), else of his two-tile one.
+    Returns (the list's new length, cell, orientation), the cell -1 for none.  ``danger`` gets the
+    opponent's one-tile wins (the caller's random tile avoids them); ``one`` is scratch (8 rows)."""
+    p = s[TO_MOVE]
+    two = s[STEP] == 0 and s[ALLOW] == 2
+    setup_c, setup_k, block_c, block_k, block2_c, block2_k = -1, 0, -1, 0, -1, 0
+    danger[0] = nones = 0
+    nhot = drop_stale(s, t, hot, nhot, slot_of)
+    for j in range(nhot):
+        r = hot[j, H_ROOT]
+        o, c1, m1, c2, m2 = owner(r), hot[j, H_CELL1], hot[j, H_SET1], hot[j, H_CELL2], hot[j, H_SET2]
         if c2 < 0:
             if nones < one.shape[1]:
                 one[0, nones], one[1, nones], one[2, nones], one[3, nones] = r, c1, m1, o
@@ -762,19 +850,18 @@ def closing_choice(s, t, hot, nhot, slot_of, danger, one):
 def closing_playout(s, t, actions, movers):
     """``recorded_playout`` where each tile is first chosen by ``closing_choice`` (a winning closure, a
     block), else drawn at random among those that do not hand the opponent a win (four draws at most).
-    The eat-enemy variant's wins are not closures: there it is the uniform playout."""
-    if t.variant == EAT_ENEMY:
-        return recorded_playout(s, t, actions, movers)
+    In eat-enemy the closures are tried on a copy (``eating_choice``)."""
+    trial = np.empty_like(s)  # tiles tried: the hole rule's, and eat-enemy's closures
     scratch = np.empty(t.ncells + 1 + 6 * t.tiles + 6 + 6 + 6 * t.tiles + 17, dtype=np.int32)
     tables = np.empty((HOT_SLOTS + 8, 16), dtype=np.int32)  # the hot list's rows, then closing_choice's scratch
-    written = closing_loop(s, t, actions, movers, scratch, tables[:HOT_SLOTS, :6], tables[HOT_SLOTS:])
+    written = closing_loop(s, t, actions, movers, scratch, tables[:HOT_SLOTS, :6], tables[HOT_SLOTS:], trial)
     if s[WINNER] < 0:
         exhaust(s, t)
     return written
 
 
 @uncounted
-def closing_loop(s, t, actions, movers, scratch, hot, one):
+def closing_loop(s, t, actions, movers, scratch, hot, one, trial):
     """:func:`closing_playout`'s loop, compiled without reference counting (it allocates nothing: its
     arrays are views of the caller's; with counting, each tile's bookkeeping cost twice as much)."""
     n = t.ncells
@@ -783,6 +870,7 @@ def closing_loop(s, t, actions, movers, scratch, hot, one):
     near, at = scratch[at:at + 6], at + 6
     slot_of, at = scratch[at:at + 6 * t.tiles], at + 6 * t.tiles
     danger = scratch[at:at + 17]
+    danger[0] = 0
     grid = t.grid
     nf = nhot = 0
     for tile in range(s[PLACED]):
@@ -791,12 +879,17 @@ def closing_loop(s, t, actions, movers, scratch, hot, one):
             if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
                 front[nf], pos[m] = m, nf
                 nf += 1
+    eaten = False  # eat-enemy: has some group eaten one (only then can a closure win)?
     for x in range(6 * s[PLACED]):
         if s[t.par + x] == x:
             nhot = note_group(s, t, x, hot, nhot, slot_of)
+            eaten = eaten or s[t.eats + x] > 0
     written = 0
     while s[WINNER] < 0:
-        nhot, c, k = closing_choice(s, t, hot, nhot, slot_of, danger, one)
+        if t.variant == EAT_ENEMY:
+            nhot, c, k = eating_choice(s, t, hot, nhot, slot_of, danger, one, trial) if eaten else (nhot, -1, 0)
+        else:
+            nhot, c, k = closing_choice(s, t, hot, nhot, slot_of, danger, one)
         tries = 0
         while c < 0 and tries < 4:
             tries += 1
@@ -812,7 +905,7 @@ def closing_loop(s, t, actions, movers, scratch, hot, one):
             else:
                 c = front[np.random.randint(nf)]
                 if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
-                        not ends_game(s, t, c, k):
+                        trial_winner(s, t, c, k, trial) < 0:
                     c = -1
                     tries -= 1  # a refusal of the hole rule is not a try
                     continue
@@ -827,6 +920,8 @@ def closing_loop(s, t, actions, movers, scratch, hot, one):
             nhot = note_group(s, t, r, hot, nhot, slot_of)
             if t.variant == MUST_CONTAIN and s[t.opens + r] == 0:  # closed now: its surrounding group holds one more
                 nhot = note_group(s, t, find(s, t, s[t.eater + r]), hot, nhot, slot_of)
+            if t.variant == EAT_ENEMY and s[t.opens + r] == 0:
+                eaten = eaten or s[t.eats + find(s, t, s[t.eater + r])] > 0
         nf -= 1  # c leaves the frontier; its empty neighbours join it
         last = front[nf]
         front[pos[c]], pos[last] = last, pos[c]
