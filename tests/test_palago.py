@@ -477,13 +477,28 @@ def test_the_closing_playout_is_deterministic_for_a_seed():
     assert any(closing_playout(state, seed)[0] != first[0] for seed in range(6, 9))
 
 
-def test_the_closing_playout_is_the_uniform_one_in_eat_enemy():
-    state = hexarena.load("palago", variant="eat-enemy").new_state()
-    s = state.array.copy()
-    actions, movers = np.zeros(128, dtype=np.int32), np.zeros(128, dtype=np.int32)
-    seed_numba(2)
-    written = P.recorded_playout(s, state.game.tables, actions, movers)
-    assert closing_playout(state, 2)[0] == actions[:written].tolist()
+def test_in_eat_enemy_the_closing_playout_takes_a_win_by_closing_a_group():
+    """Eat-enemy's closures are tried on a copy: a tile that wins by closing a group (the second its
+    surrounding group eats) is found; wins by merging two groups that each ate one are not looked for."""
+    game = hexarena.load("palago", variant="eat-enemy")
+    t, checked = game.tables, 0
+    for state in random_positions(game, 40, 13):
+        closing_wins = []
+        for a in winning_actions(state):
+            s = state.array.copy()
+            P.apply(s, t, a)
+            tile, k = int(s[P.PLACED]) - 1, a % 3
+            regions = [game.root(s, 6 * tile + (2 * k + j) % 6) for j in P.REGION_CORNERS]
+            if any(s[t.opens + r] == 0 for r in regions):
+                closing_wins.append(a)
+        if not closing_wins:
+            continue
+        actions, _ = closing_playout(state, 0)
+        s = state.array.copy()
+        P.apply(s, t, actions[0])
+        assert s[WINNER] == state.to_move, (state.moves(), actions[0], closing_wins)
+        checked += 1
+    assert checked >= 5
 
 
 def test_closing_playouts_end_by_a_closed_group_as_searched_games_do():
