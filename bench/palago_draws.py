@@ -7,7 +7,7 @@ For each variant (standard, eat-enemy, must-contain) with the default
 exhaustion rule (``exhausted=largest``, Lambo's: the largest group wins an
 empty pool, a tie is a draw) it plays ``--playouts`` uniformly random
 playouts, as many closing playouts (``enhanced``'s: winning closures
-taken, the opponent's blocked; uniform in eat-enemy) and ``--games`` MCTS
+taken, the opponent's blocked; in eat-enemy tried on copies) and ``--games`` MCTS
 self-play games (``--agent`` on both sides,
 ``--seconds`` a move), and prints a Markdown row per sample: its size, the
 share that ended by exhaustion (the share drawn under ``exhausted=draw``,
