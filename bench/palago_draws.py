@@ -6,7 +6,9 @@
 For each variant (standard, eat-enemy, must-contain) with the default
 exhaustion rule (``exhausted=largest``, Lambo's: the largest group wins an
 empty pool, a tie is a draw) it plays ``--playouts`` uniformly random
-playouts and ``--games`` MCTS self-play games (``--agent`` on both sides,
+playouts, as many closing playouts (``enhanced``'s: winning closures
+taken, the opponent's blocked; in eat-enemy tried on copies) and ``--games`` MCTS
+self-play games (``--agent`` on both sides,
 ``--seconds`` a move), and prints a Markdown row per sample: its size, the
 share that ended by exhaustion (the share drawn under ``exhausted=draw``,
 Palago's rule), the share drawn under Lambo's rule, and each with its 95%
@@ -39,13 +41,18 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def random_endings(game: Game, playouts: int) -> tuple[int, int]:
-    """(ended by exhaustion, drawn) over ``playouts`` uniformly random playouts from the start."""
+def playout_endings(game: Game, playouts: int, closing: bool = False) -> tuple[int, int]:
+    """(ended by exhaustion, drawn) over ``playouts`` uniformly random playouts from the start, or with
+    ``closing`` the closing playouts ``enhanced`` plays (``pattern_playout``)."""
     s0 = game.new_state().array
+    none = np.empty(0, dtype=np.int32)
     exhausted = drawn = 0
     for _ in range(playouts):
         s = s0.copy()
-        game.kernels.playout(s, game.tables)
+        if closing:
+            game.kernels.pattern_playout(s, game.tables, none, none)
+        else:
+            game.kernels.playout(s, game.tables)
         exhausted += int(s[HOW] == EXHAUSTED)
         drawn += int(s[WINNER] == DRAW)
     return exhausted, drawn
@@ -88,7 +95,10 @@ def main(argv: list[str]) -> int:
     for variant in VARIANTS:
         game = load("palago", variant=variant, tiles=args.tiles)
         start = time.perf_counter()
-        print(row(variant, "random playouts", args.playouts, *random_endings(game, args.playouts),
+        print(row(variant, "random playouts", args.playouts, *playout_endings(game, args.playouts),
+                  (time.perf_counter() - start) / 60), flush=True)
+        start = time.perf_counter()
+        print(row(variant, "closing playouts", args.playouts, *playout_endings(game, args.playouts, closing=True),
                   (time.perf_counter() - start) / 60), flush=True)
         if args.games:
             start = time.perf_counter()

@@ -1,12 +1,14 @@
 """Where a Palago playout's time goes: the kernels timed apart over the same recorded random playouts.
 
-    .venv/bin/python bench/palago_profile.py [--playouts 4000] [--runs 5]
+    .venv/bin/python bench/palago_profile.py [--playouts 4000] [--runs 5] [--variant standard]
 
-It records ``--playouts`` random playouts (48 tiles, standard), then times,
-per playout and best of ``--runs``: whole random playouts, the position
-copy each starts with, and replays of the recorded tiles through node
-set-up only, ``lay`` (nodes and joins), ``place`` (``lay`` and the win
-test) and ``apply``.  Every replay figure includes the copy.
+It records ``--playouts`` random playouts (48 tiles, ``--variant``), then
+times, per playout and best of ``--runs``: whole random playouts, whole
+closing playouts (MCTS ``enhanced``'s, which are shorter: their own
+tiles a playout are printed), the position copy each starts with, and
+replays of the recorded tiles through node set-up only, ``lay`` (nodes
+and joins), ``place`` (``lay`` and the win test) and ``apply``.  Every
+replay figure includes the copy.
 """
 
 from __future__ import annotations
@@ -36,6 +38,19 @@ def playouts(s0, t, count):
     for _ in range(count):
         s[:] = s0
         P.playout(s, t)
+
+
+@numba.njit
+def closing_playouts(s0, t, count):
+    """``count`` closing playouts from ``s0``; the tiles they placed."""
+    none = np.empty(0, dtype=np.int32)
+    s = s0.copy()
+    tiles = 0
+    for _ in range(count):
+        s[:] = s0
+        P.closing_playout(s, t, none, none)
+        tiles += s[P.PLACED] - s0[P.PLACED]
+    return tiles
 
 
 @numba.njit
@@ -111,14 +126,17 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--playouts", type=int, default=4000)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--variant", default="standard", choices=P.VARIANTS)
     args = p.parse_args(argv)
-    game = hexarena.load("palago")
+    game = hexarena.load("palago", variant=args.variant)
     t, s0 = game.tables, game.new_state().array.copy()
     n = args.playouts
     actions = np.full((n, game.options["tiles"]), -1, dtype=np.int32)
     record(s0, t, actions, np.empty(actions.shape[1], dtype=np.int32))
-    print(f"{n} playouts, {(actions >= 0).sum(1).mean():.1f} tiles a playout on average; µs a playout:")
-    pieces = {"random playout": lambda: playouts(s0, t, n), "position copy": lambda: copies(s0, n),
+    print(f"{n} playouts, {(actions >= 0).sum(1).mean():.1f} tiles a playout on average "
+          f"(closing playouts: {closing_playouts(s0, t, n) / n:.1f}); µs a playout:")
+    pieces = {"random playout": lambda: playouts(s0, t, n), "closing playout": lambda: closing_playouts(s0, t, n),
+              "position copy": lambda: copies(s0, n),
               "copy + node set-up": lambda: replay_setup(s0, t, actions),
               "copy + lay": lambda: replay_lay(s0, t, actions), "copy + place": lambda: replay_place(s0, t, actions),
               "copy + apply": lambda: replay_apply(s0, t, actions)}

@@ -3,6 +3,7 @@ every ending of every variant, the hole rule, the notation and records."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -12,6 +13,7 @@ import hexarena
 from hexarena import IllegalMove, MalformedMove
 from hexarena.games import palago as P
 from hexarena.games.base import TO_MOVE, WINNER
+from hexarena.kernels import seed as seed_numba
 
 from .palago_oracle import CORNER, EDGE, bridges_of, colour_of, picture, tips_of
 
@@ -373,3 +375,134 @@ def test_ascii_and_svg_show_the_tiles():
     assert svg.count("<polygon") >= 10 and "#d0202a" in svg  # the winning group outlined in red
     assert state.game.move_target(state.array, 3 * state.game.topology.index("2,0") + 1) == \
         state.game.topology.index("2,0")
+
+
+# --- the closing playout (MCTS `enhanced`) --------------------------------------------------
+
+def closing_playout(state: hexarena.State, seed: int) -> tuple[list[int], np.ndarray]:
+    """The closing playout from ``state`` with numba's generator seeded: its actions and final position."""
+    s = state.array.copy()
+    actions, movers = np.zeros(128, dtype=np.int32), np.zeros(128, dtype=np.int32)
+    seed_numba(seed)
+    written = P.closing_playout(s, state.game.tables, actions, movers)
+    return actions[:written].tolist(), s
+
+
+def random_positions(game, games: int, seed: int):
+    """Every position (not over) of ``games`` uniformly random games."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_over():
+            yield state
+            state = state.copy()
+            state.apply(rng.choice(state.legal_actions()))
+
+
+def winning_actions(state: hexarena.State) -> list[int]:
+    """The mover's tiles that win at once by a closed group (tried on copies of the position); in
+    must-contain only those whose group held a closed enemy group before (the closing playout does not see
+    a tile that closes an enemy group and the group round it at once)."""
+    game, s0 = state.game, state.array
+    out = []
+    for a in state.legal_actions():
+        s = s0.copy()
+        P.apply(s, game.tables, a)
+        if s[WINNER] != state.to_move or s[P.HOW] == P.EXHAUSTED:
+            continue
+        if game.options["variant"] == "must-contain":
+            root, placed = game.root(s, int(s[P.WIN_NODE])), 6 * int(s0[P.PLACED])
+            held = [x for x in range(placed) if s[game.tables.par + x] == x and s[game.tables.opens + x] == 0
+                    and s[game.tables.eater + x] >= 0 and game.root(s, int(s[game.tables.eater + x])) == root]
+            if not any(s0[game.tables.opens + game.root(s0, x)] == 0 for x in held):
+                continue
+        out.append(a)
+    return out
+
+
+def test_closing_orientation_closes_a_group_open_only_at_those_corners():
+    for colour, corners in ((0, (1, 3, 5)), (1, (0, 2, 4))):
+        for j in corners:
+            assert P.tip_corner(colour, P.tip_orientation(colour, j)) == j
+        for size in (1, 2, 3):
+            for chosen in itertools.combinations(corners, size):
+                mask = sum(1 << j for j in chosen)
+                closing = [k for k in range(3) if P.closes(colour, mask, k)]
+                assert closing == ([0, 1, 2] if size == 3 else [P.closing_orientation(colour, mask)])
+
+
+@pytest.mark.parametrize("variant", P.VARIANTS)
+def test_closing_playouts_are_legal_games(variant):
+    game = hexarena.load("palago", variant=variant)
+    starts = [game.new_state()] + [p for i, p in enumerate(random_positions(game, 2, 3)) if i % 9 == 4]
+    for i, start in enumerate(starts):
+        actions, final = closing_playout(start, seed=i)
+        state = start.copy()
+        for a in actions:
+            assert a in state.legal_actions()
+            state.apply(a)
+        assert state.is_over() and state.winner() == (None if final[WINNER] == P.DRAW else int(final[WINNER]))
+        assert len(actions) == final[P.PLY] - start.array[P.PLY]
+
+
+@pytest.mark.parametrize("variant", ["standard", "must-contain"])
+def test_the_closing_playout_takes_an_immediate_win(variant):
+    game = hexarena.load("palago", variant=variant)
+    checked = 0
+    for state in random_positions(game, 30 if variant == "standard" else 60, 11):
+        if not winning_actions(state):
+            continue
+        for seed in range(3):
+            actions, _ = closing_playout(state, seed)
+            s = state.array.copy()
+            P.apply(s, game.tables, actions[0])
+            assert s[WINNER] == state.to_move, (state.moves(), actions[0])
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_closing_playout_takes_the_win_of_the_smallest_group():
+    state = played(SMALLEST_WIN[:-1])
+    for seed in range(5):
+        actions, final = closing_playout(state, seed)
+        assert state.move_name(actions[0]) == SMALLEST_WIN[-1] and final[WINNER] == 0 and len(actions) == 1
+
+
+def test_the_closing_playout_is_deterministic_for_a_seed():
+    game = hexarena.load("palago")
+    state = game.new_state()
+    first = closing_playout(state, 5)
+    again = closing_playout(state, 5)
+    assert first[0] == again[0] and np.array_equal(first[1], again[1])
+    assert any(closing_playout(state, seed)[0] != first[0] for seed in range(6, 9))
+
+
+def test_in_eat_enemy_the_closing_playout_takes_a_win_by_closing_a_group():
+    """Eat-enemy's closures are tried on a copy: a tile that wins by closing a group (the second its
+    surrounding group eats) is found; wins by merging two groups that each ate one are not looked for."""
+    game = hexarena.load("palago", variant="eat-enemy")
+    t, checked = game.tables, 0
+    for state in random_positions(game, 40, 13):
+        closing_wins = []
+        for a in winning_actions(state):
+            s = state.array.copy()
+            P.apply(s, t, a)
+            tile, k = int(s[P.PLACED]) - 1, a % 3
+            regions = [game.root(s, 6 * tile + (2 * k + j) % 6) for j in P.REGION_CORNERS]
+            if any(s[t.opens + r] == 0 for r in regions):
+                closing_wins.append(a)
+        if not closing_wins:
+            continue
+        actions, _ = closing_playout(state, 0)
+        s = state.array.copy()
+        P.apply(s, t, actions[0])
+        assert s[WINNER] == state.to_move, (state.moves(), actions[0], closing_wins)
+        checked += 1
+    assert checked >= 5
+
+
+def test_closing_playouts_end_by_a_closed_group_as_searched_games_do():
+    """Uniform playouts run the pool out about 70% of the time; closing ones rarely (docs/palago.md)."""
+    state = hexarena.load("palago").new_state()
+    endings = [closing_playout(state, seed)[1][P.HOW] for seed in range(200)]
+    assert endings.count(P.EXHAUSTED) < 30
