@@ -23,8 +23,10 @@ Transposition table: buckets of four slots keyed by the symmetry-canonical
 Zobrist keys of :mod:`hexarena.ai.positions` (salted by the attacker), each
 slot with pn, dn and the nodes spent below it; a new entry replaces the
 bucket's slot with the least work.  A node's children are read from the
-table each time round, so an entry lost to replacement is only work to
-redo: a proof is only ever stored for a node whose children proved it.
+table each time round, falling back on the numbers last seen for them on
+the stack (so a node in search keeps what its children told it even when
+the table lost them); a lost entry is only work to redo: a proof is only
+ever stored for a node whose children proved it.
 Both solved games are acyclic, so a position's value never depends on the
 path to it.
 
@@ -242,11 +244,11 @@ def make_dfpn(legal, apply):
                 phi, delta = INF, 0  # phi: min side (pn at OR), delta: sum side
                 best, phi2 = -1, INF
                 for i in range(count[h]):
-                    p, d = cpn[h, i], cdn[h, i]
-                    if ckey[h, i] != 0:
+                    if ckey[h, i] != 0:  # the table's numbers; if it lost them, the last seen here
                         slot = find(table, ckey[h, i])
                         if slot >= 0:
-                            p, d = table[1][slot], table[2][slot]
+                            cpn[h, i], cdn[h, i] = table[1][slot], table[2][slot]
+                    p, d = cpn[h, i], cdn[h, i]
                     cphi, cdelta = (p, d) if is_or else (d, p)
                     delta = capped_sum(delta, cdelta)
                     if cphi < phi:
@@ -261,10 +263,6 @@ def make_dfpn(legal, apply):
                 tphi, tdelta = (thpn[h], thdn[h]) if is_or else (thdn[h], thpn[h])
                 c_phi = min(tphi, phi2 + phi2 // 4 + 1)
                 b_delta = cdn[h, best] if is_or else cpn[h, best]
-                if ckey[h, best] != 0:
-                    slot = find(table, ckey[h, best])
-                    if slot >= 0:
-                        b_delta = table[2][slot] if is_or else table[1][slot]
                 c_delta = min(tdelta - delta + b_delta, INF)
                 chosen[h] = best
                 S[h + 1, :] = S[h]
@@ -280,6 +278,7 @@ def make_dfpn(legal, apply):
                 if h == 0:
                     return 1 if pn == 0 else -1 if dn == 0 else 0
                 h -= 1
+                cpn[h, chosen[h]], cdn[h, chosen[h]] = pn, dn
                 state = LOOP
 
     return dfpn
@@ -307,7 +306,7 @@ class DfpnSolver:
         self.threats = _threat_field(game)
         self.can_draw = game.name != "projective-hex"
         self._dfpn = make_dfpn(game.kernels.legal, game.kernels.apply)
-        self.prove(game.new_state().array, 0, 0)  # compile now, so that solving times only the search
+        self.prove(game.new_state().array.copy(), 0, 0)  # compile now (for writable arrays, as solve passes), so that solving times only the search
         self.table.clear()
         self.stats[:] = 0
 
@@ -315,6 +314,7 @@ class DfpnSolver:
         """Whether ``attacker`` wins from ``s`` (not over) with best play; None
         when the total node count reached ``max_nodes`` first."""
         self.stats[ABORTED] = 0
+        s = np.array(s, dtype=np.int32)  # one writable copy: one compiled signature
         r = self._dfpn(s, self.game.tables, attacker, self.key_args, self.table.arrays, max_nodes,
                        self.max_ply, self.stats, self.threats)
         return None if r == 0 else r == 1
