@@ -12,8 +12,9 @@ import pytest
 
 import hexarena
 from hexarena.analysis.solve import Solver, solve
-from hexarena.analysis.solve_dfpn import DfpnSolver
+from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells, neighbour_rings
 from hexarena.cli import main
+from hexarena.kernels import TO_MOVE
 
 from .solve_reference import Reference
 
@@ -160,3 +161,62 @@ def test_cli_solve_method_dfpn(capsys):
         main(["solve", "projective-hex", "--method", "pns"], io.StringIO())
     assert exc.value.code == 2
     assert "invalid choice: 'pns'" in capsys.readouterr().err
+
+
+def filled(game, s, cell: int, colour: int):
+    """``s`` with a ``colour`` stone (1 black, 2 white) on ``cell`` and the same player to move."""
+    from hexarena.games.projective_hex import COLOR0
+    x = s.copy()
+    mover = x[TO_MOVE]
+    x[TO_MOVE] = 0 if x[COLOR0] == colour else 1  # the player whose colour it is places it
+    game.kernels.apply(x, game.tables, cell)
+    x[TO_MOVE] = mover
+    return x
+
+
+@pytest.mark.parametrize("size,stones", [(2, 6), (3, 15)])
+def test_dead_cells_do_not_change_the_value(size, stones):
+    """A stone of either colour on a dead cell leaves the plain minimax's value as it was."""
+    game = hexarena.load("projective-hex", size=size, opening="none")
+    rings = neighbour_rings(game)
+    ref = Reference(game)
+    checked = 0
+    for seed in range(40):
+        s = position(game, stones, seed).array
+        for c in dead_cells(game, s, rings):
+            value = ref.outcome(s)
+            assert ref.outcome(filled(game, s, c, 1)) == ref.outcome(filled(game, s, c, 2)) == value, (seed, c)
+            checked += 1
+    assert checked >= 10
+
+
+def test_dead_cell_test_on_a_drawn_ring():
+    """Cell J of the size-3 board with its ring all black but one empty cell is dead; with two
+    empty cells apart, not (a white stone between them would split the black ring)."""
+    game = hexarena.load("projective-hex", size=3, opening="none")
+    rings = neighbour_rings(game)
+    j = game.topology.find("J")
+    ring = [int(c) for c in rings[j] if c >= 0]
+    assert len(ring) == 6
+    s = game.new_state().array.copy()
+    from hexarena.games.projective_hex import BOARD
+    for c in ring[1:]:
+        s[BOARD + c] = 1
+    assert j in dead_cells(game, s, rings)
+    s[BOARD + ring[3]] = 0
+    assert j not in dead_cells(game, s, rings)
+    s[BOARD + ring[3]] = 2  # black run ring[4], ring[5], ring[1], ring[2] split by white: two runs
+    assert j not in dead_cells(game, s, rings)
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_dfpn_with_and_without_dead_cells_agree(seed, solvers):
+    game = hexarena.load("projective-hex", size=3, opening="none")
+    dfpn, _ = solvers("projective-hex", size=3, opening="none")
+    live = DfpnSolver(game, table_bits=16, dead_cells=False)
+    s = position(game, 9, seed)
+    for a in s.legal_actions()[:8]:
+        child = s.copy()
+        child.apply(a)
+        if not child.is_over():
+            assert dfpn.value(child.array) == live.value(child.array), s.move_name(a)

@@ -130,6 +130,120 @@ def capped_sum(a, b):
     return min(a + b, BIG)
 
 
+def neighbour_rings(game: Game) -> np.ndarray:
+    """int32[ncells, 6]: each cell's neighbours in cyclic order (each next to
+    the one before it), -1 padded, for the dead-cell test; a cell whose
+    neighbours do not make such a ring, or whose triangles with two of them
+    cross the seams an odd number of times (so that going round the ring
+    would not be the same as going through the cell), gets a row of -1.
+    Projective Hex only: other games get no rows (no dead cells)."""
+    if game.name != "projective-hex":
+        return np.full((0, 6), -1, dtype=np.int32)
+    nbr, seam = game.topology.nbr, game.topology.seam
+    n = nbr.shape[0]
+    parities: dict[tuple[int, int], set[int]] = {}  # a link's seam parity (two links of one pair may differ)
+    for c in range(n):
+        for d in range(6):
+            if nbr[c, d] >= 0:
+                parities.setdefault((c, int(nbr[c, d])), set()).add(int(seam[c, d]))
+    rings = np.full((n, 6), -1, dtype=np.int32)
+    for c in range(n):
+        ring = _ring(c, [int(m) for m in nbr[c] if m >= 0], parities)
+        if ring:
+            rings[c, :len(ring)] = ring
+    return rings
+
+
+def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) -> list[int]:
+    """``near`` (c's neighbours) in cyclic order if they make a ring of single
+    links each closing an even triangle with c, else []."""
+    if len(set(near)) != len(near) or any(len(parities[(c, m)]) != 1 for m in near):
+        return []
+    links = {m: [x for x in near if (m, x) in parities] for m in near}
+    if any(len(v) != 2 or any(len(parities[(m, x)]) != 1 for x in v) for m, v in links.items()):
+        return []
+    ring = [near[0]]
+    while len(ring) < len(near):
+        nxt = [x for x in links[ring[-1]] if x not in ring]
+        if not nxt:
+            return []
+        ring.append(nxt[0])
+    if ring[0] not in links[ring[-1]]:
+        return []
+    odd = [min(parities[(c, a)]) ^ min(parities[(a, b)]) ^ min(parities[(b, c)]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    return ring if not any(odd) else []
+
+
+@numba.njit(cache=True)
+def useless_for(board, ring, colour):
+    """Whether a ``colour`` stone in the cell with this ``ring`` could never
+    make a difference to ``colour``: the ring's ``colour`` stones make one
+    run, and the other cells that could become ``colour`` (the empty ones)
+    sit at its two ends; with no such stone, at most two neighbouring empty
+    cells.  Then whatever is played later, every two ``colour`` neighbours
+    of the cell are joined round the ring, with the same seam parity."""
+    size = 0
+    while size < 6 and ring[size] >= 0:
+        size += 1
+    own, open_ = 0, 0
+    for i in range(size):
+        v = board[ring[i]]
+        own += v == colour
+        open_ += v == 0
+    if own == 0:
+        if open_ <= 1:
+            return True
+        if open_ > 2:
+            return False
+        for i in range(size):  # two empty cells: next to each other?
+            if board[ring[i]] == 0 and board[ring[(i + 1) % size]] == 0:
+                return True
+        return False
+    first = -1  # where the run of own stones starts: an own stone after a cell that is not
+    for i in range(size):
+        if board[ring[i]] == colour and board[ring[(i - 1) % size]] != colour:
+            if first >= 0:
+                return False  # two runs
+            first = i
+    if first < 0:
+        return True  # the whole ring is own stones
+    before, after = ring[(first - 1) % size], ring[(first + own) % size]
+    for i in range(size):
+        c = ring[i]
+        if board[c] == 0 and c != before and c != after:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def drop_dead_cells(s, board_at, rings, moves, n):
+    """Keep the moves of ``moves[:n]`` that are not dead cells (cells where a
+    stone of either colour could never matter: playing there is a pass, and
+    a pass never does better than a move, since a stone only helps its own
+    colour); the count kept, at least one."""
+    cells = rings.shape[0]
+    m = 0
+    for i in range(n):
+        a = moves[i]
+        if a < cells and rings[a, 0] >= 0:
+            board = s[board_at:board_at + cells]
+            if useless_for(board, rings[a], 1) and useless_for(board, rings[a], 2):
+                continue
+        moves[m] = a
+        m += 1
+    return m if m > 0 else min(n, 1)
+
+
+def dead_cells(game: Game, s: np.ndarray, rings: np.ndarray | None = None) -> list[int]:
+    """The empty cells of a Projective Hex position ``s`` where a stone of
+    either colour could never matter (see :func:`useless_for`)."""
+    from ..games.projective_hex import BOARD
+    rings = neighbour_rings(game) if rings is None else rings
+    board = np.asarray(s[BOARD:BOARD + rings.shape[0]])
+    return [c for c in range(rings.shape[0]) if board[c] == 0 and rings[c, 0] >= 0
+            and useless_for(board, rings[c], 1) and useless_for(board, rings[c], 2)]
+
+
 @lru_cache(maxsize=None)
 def make_dfpn(legal, apply):
     """``dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats) -> 1, -1 or 0``
@@ -157,7 +271,7 @@ def make_dfpn(legal, apply):
         return found
 
     @numba.njit
-    def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats):
+    def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
         offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
         salt = SALT[0] if attacker == 0 else SALT[1]
         num_actions = amaps.shape[1]
@@ -216,6 +330,8 @@ def make_dfpn(legal, apply):
                         continue
                     if blocks == 1:
                         n = 1
+                    elif rings.shape[0] > 0:
+                        n = drop_dead_cells(s, offset, rings, moves[h], n)
                 m = 0  # the distinct children, each with its key or its final value
                 for i in range(n):
                     S[h + 1, :] = s
@@ -287,7 +403,8 @@ def make_dfpn(legal, apply):
 class DfpnSolver:
     """A game's keys, proof-number table and compiled df-pn, reused across searches."""
 
-    def __init__(self, game: Game, table_bits: int = 22, keys: PositionKeys | None = None) -> None:
+    def __init__(self, game: Game, table_bits: int = 22, keys: PositionKeys | None = None,
+                 dead_cells: bool = True) -> None:
         from .solve import SOLVABLE, _threat_field  # the game list and forced-block field are shared
         if game.name not in SOLVABLE:
             raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(SOLVABLE)}")
@@ -305,6 +422,7 @@ class DfpnSolver:
         self.stats = np.zeros(3, dtype=np.int64)
         self.threats = _threat_field(game)
         self.can_draw = game.name != "projective-hex"
+        self.rings = neighbour_rings(game) if dead_cells else np.full((0, 6), -1, dtype=np.int32)
         self._dfpn = make_dfpn(game.kernels.legal, game.kernels.apply)
         self.prove(game.new_state().array.copy(), 0, 0)  # compile now (for writable arrays, as solve passes), so that solving times only the search
         self.table.clear()
@@ -316,7 +434,7 @@ class DfpnSolver:
         self.stats[ABORTED] = 0
         s = np.array(s, dtype=np.int32)  # one writable copy: one compiled signature
         r = self._dfpn(s, self.game.tables, attacker, self.key_args, self.table.arrays, max_nodes,
-                       self.max_ply, self.stats, self.threats)
+                       self.max_ply, self.stats, self.threats, self.rings)
         return None if r == 0 else r == 1
 
     def value(self, s: np.ndarray, max_nodes: int = 1 << 62) -> int | None:
