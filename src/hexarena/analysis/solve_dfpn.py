@@ -246,11 +246,12 @@ def dead_cells(game: Game, s: np.ndarray, rings: np.ndarray | None = None) -> li
 
 @lru_cache(maxsize=None)
 def make_dfpn(legal, apply):
-    """``dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats) -> 1, -1 or 0``
+    """``dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings) -> 1, -1 or 0``
     bound to one game's kernels: 1 if ``attacker`` wins from ``root`` (not
     over), -1 if not, 0 when ``max_nodes`` ran out (``stats[ABORTED]`` set).
     ``keys`` as in :func:`hexarena.analysis.solve_search.make_search`;
-    ``threats`` >= 0 turns on the forced blocks there described."""
+    ``threats`` >= 0 turns on the forced blocks there described, and with
+    them the dead cells of :func:`neighbour_rings` ``rings`` (no rows: none)."""
 
     @numba.njit
     def opponent_wins(S, h, t, moves, n, cells, mover):
