@@ -26,10 +26,9 @@ import numpy as np
 
 from ..ai.positions import PositionKeys
 from ..games.base import DRAW, TO_MOVE, WINNER, Game
-from .solve_dfpn import DfpnSolver
+from .solve_dfpn import SOLVABLE, DfpnSolver, threat_field
 from .solve_search import ABORTED, HITS, INF, NODES, WIN, Table, make_search
 
-SOLVABLE = ("projective-hex", "hex-pushpin")
 METHODS = ("alphabeta", "dfpn")  # the value pass's search; distances are always alpha-beta's
 TABLE_BITS = 22  # 4M slots (100 MB)
 FIRST_CHUNK = 200_000  # nodes of a budgeted search's first call; later calls are sized from the rate
@@ -87,7 +86,7 @@ class Solver:
         self.max_ply = 4 * game.topology.ncells + 8  # longer than any game: passes come between stones at most
         self.stats = np.zeros(3, dtype=np.int64)
         self._search = make_search(game.kernels.legal, game.kernels.apply)
-        self.threats = _threat_field(game)
+        self.threats = threat_field(game)
         self.score(game.new_state().array, False, 0)  # compile now, so that solving times only the search
         self.table.clear()
         self.mode, self.stats[:] = None, 0
@@ -128,15 +127,6 @@ class Solver:
     @property
     def hits(self) -> int:
         return int(self.stats[HITS])
-
-
-def _threat_field(game: Game) -> int:
-    """The state entry that turns on forced blocks (see ``make_search``), -1 for none:
-    Projective Hex's colour field (a stone only ever helps its own colour's loop)."""
-    if game.name == "projective-hex":
-        from ..games.projective_hex import COLOR0
-        return COLOR0
-    return -1
 
 
 def first_move_classes(game: Game, keys: PositionKeys) -> list[tuple[int, list[int]]]:

@@ -48,6 +48,7 @@ from ..ai.positions import PositionKeys, canonical_key
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
 
+SOLVABLE = ("projective-hex", "hex-pushpin")  # the games both searches solve
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
 BIG = INF - 1  # sums are capped here: large but not settled
 BUCKET = 4  # table slots searched per key
@@ -170,7 +171,8 @@ def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) ->
         ring.append(nxt[0])
     if ring[0] not in links[ring[-1]]:
         return []
-    odd = [min(parities[(c, a)]) ^ min(parities[(a, b)]) ^ min(parities[(b, c)]) for a, b in zip(ring, ring[1:] + ring[:1])]
+    parity = {pair: min(p) for pair, p in parities.items()}  # single links: one parity each
+    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1])]
     return ring if not any(odd) else []
 
 
@@ -401,12 +403,20 @@ def make_dfpn(legal, apply):
     return dfpn
 
 
+def threat_field(game: Game) -> int:
+    """The state entry that turns on forced blocks (both searches), -1 for none:
+    Projective Hex's colour field (a stone only ever helps its own colour's loop)."""
+    if game.name == "projective-hex":
+        from ..games.projective_hex import COLOR0
+        return COLOR0
+    return -1
+
+
 class DfpnSolver:
     """A game's keys, proof-number table and compiled df-pn, reused across searches."""
 
     def __init__(self, game: Game, table_bits: int = 22, keys: PositionKeys | None = None,
                  dead_cells: bool = True) -> None:
-        from .solve import SOLVABLE, _threat_field  # the game list and forced-block field are shared
         if game.name not in SOLVABLE:
             raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(SOLVABLE)}")
         if table_bits < 4:
@@ -421,11 +431,11 @@ class DfpnSolver:
         self.table = PnTable(table_bits)
         self.max_ply = 4 * game.topology.ncells + 8
         self.stats = np.zeros(3, dtype=np.int64)
-        self.threats = _threat_field(game)
+        self.threats = threat_field(game)
         self.can_draw = game.name != "projective-hex"
         self.rings = neighbour_rings(game) if dead_cells else np.full((0, 6), -1, dtype=np.int32)
         self._dfpn = make_dfpn(game.kernels.legal, game.kernels.apply)
-        self.prove(game.new_state().array.copy(), 0, 0)  # compile now (for writable arrays, as solve passes), so that solving times only the search
+        self.prove(game.new_state().array, 0, 0)  # compile now, so that solving times only the search
         self.table.clear()
         self.stats[:] = 0
 
