@@ -219,10 +219,11 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot solve {quoted(game.name)}; solvable games: {', '.join(SOLVABLE)}")
     if not 10 <= args.table_bits <= 30:
         raise UsageError(f"--table-bits must be 10..30 (2**bits table slots), got {args.table_bits}")
-    solver = Solver(game, args.table_bits)
+    needs_alphabeta = args.method == "alphabeta" or not args.no_distances or args.store
+    solver = Solver(game, args.table_bits) if needs_alphabeta else None
     say = None if args.json or args.quiet else (lambda line: print("  " + line, file=sys.stderr, flush=True))
     solution = solve(game, seconds=args.seconds, nodes=args.nodes, distances=not args.no_distances,
-                     progress=say, solver=solver)
+                     table_bits=args.table_bits, progress=say, solver=solver, method=args.method)
     stored = None
     if args.store:
         if not solution.complete or args.no_distances:
@@ -251,7 +252,7 @@ def _solution_text(sol, stored: int | None) -> str:
         same = f"  (also {' '.join(m.same_as)})" if m.same_as else ""
         lines.append(f"  {m.move:8} {m.result}{plies}{same}")
     proven = sum(m.result != "unknown" for m in sol.moves)
-    lines.append(f"proven {proven} of {len(sol.moves)}; {sol.nodes:,} nodes in {sol.seconds:.1f} s; "
+    lines.append(f"proven {proven} of {len(sol.moves)} ({sol.method}); {sol.nodes:,} nodes in {sol.seconds:.1f} s; "
                  f"table {sol.table_entries:,} entries")
     if stored is not None:
         lines.append(f"stored {stored:,} positions")
@@ -389,6 +390,8 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--seconds", type=positive_seconds, help="stop after this long, reporting what was proven")
     sp.add_argument("--nodes", type=node_count, help="stop after this many nodes, reporting what was proven")
     sp.add_argument("--no-distances", action="store_true", help="only win/draw/loss, not the plies to the end")
+    sp.add_argument("--method", choices=("alphabeta", "dfpn"), default="alphabeta",
+                    help="win/draw/loss by alpha-beta or by proof-number search (df-pn); distances by alpha-beta")
     sp.add_argument("--table-bits", type=int, default=22, help="transposition table of 2**BITS slots (default 22)")
     sp.add_argument("--store", metavar="FILE", help="write the proven positions (.npz) for the AI")
     sp.add_argument("--store-limit", type=node_count, default=200_000, help="positions to store at most")

@@ -1,11 +1,13 @@
 """``hexarena solve``: exact values of small boards, with every first move's.
 
-:func:`solve` runs :mod:`hexarena.analysis.solve_search` on each first move
-(one per class of moves that a symmetry of the board maps onto each
-other), in two passes sharing one time / node budget:
+:func:`solve` searches each first move (one per class of moves that a
+symmetry of the board maps onto each other), in two passes sharing one
+time / node budget:
 
-1. *value*: win, draw or loss for the player to move (alpha-beta with the
-   window (-WIN, WIN): the first win found cuts);
+1. *value*: win, draw or loss for the player to move, by ``method``:
+   ``alphabeta`` (:mod:`hexarena.analysis.solve_search` with the window
+   (-WIN, WIN): the first win found cuts) or ``dfpn`` (the proof-number
+   search of :mod:`hexarena.analysis.solve_dfpn`);
 2. *distance*: the same moves searched again for the number of plies to
    the end when both sides play perfectly (the winner fastest, the loser
    slowest), which the solution store and "proven win in k" need.
@@ -24,9 +26,10 @@ import numpy as np
 
 from ..ai.positions import PositionKeys
 from ..games.base import DRAW, TO_MOVE, WINNER, Game
+from .solve_dfpn import SOLVABLE, DfpnSolver, threat_field
 from .solve_search import ABORTED, HITS, INF, NODES, WIN, Table, make_search
 
-SOLVABLE = ("projective-hex", "hex-pushpin")
+METHODS = ("alphabeta", "dfpn")  # the value pass's search; distances are always alpha-beta's
 TABLE_BITS = 22  # 4M slots (100 MB)
 FIRST_CHUNK = 200_000  # nodes of a budgeted search's first call; later calls are sized from the rate
 
@@ -59,6 +62,7 @@ class Solution:
     complete: bool
     symmetries: int
     table_entries: int = 0
+    method: str = "alphabeta"
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -82,7 +86,7 @@ class Solver:
         self.max_ply = 4 * game.topology.ncells + 8  # longer than any game: passes come between stones at most
         self.stats = np.zeros(3, dtype=np.int64)
         self._search = make_search(game.kernels.legal, game.kernels.apply)
-        self.threats = _threat_field(game)
+        self.threats = threat_field(game)
         self.score(game.new_state().array, False, 0)  # compile now, so that solving times only the search
         self.table.clear()
         self.mode, self.stats[:] = None, 0
@@ -125,15 +129,6 @@ class Solver:
         return int(self.stats[HITS])
 
 
-def _threat_field(game: Game) -> int:
-    """The state entry that turns on forced blocks (see ``make_search``), -1 for none:
-    Projective Hex's colour field (a stone only ever helps its own colour's loop)."""
-    if game.name == "projective-hex":
-        from ..games.projective_hex import COLOR0
-        return COLOR0
-    return -1
-
-
 def first_move_classes(game: Game, keys: PositionKeys) -> list[tuple[int, list[int]]]:
     """The legal first moves grouped by the position they lead to up to
     symmetry: (representative action, every action of its class)."""
@@ -151,68 +146,120 @@ RESULTS = {1: "win", 0: "draw", -1: "loss"}
 
 def solve(game: Game, seconds: float | None = None, nodes: int | None = None, distances: bool = True,
           table_bits: int = TABLE_BITS, progress: Callable[[str], None] | None = None,
-          solver: Solver | None = None) -> Solution:
-    """Solve ``game``'s start: each first move's value (and distance when
-    ``distances``), within ``seconds`` and ``nodes`` when given."""
-    solver = solver or Solver(game, table_bits)
-    start = time.perf_counter()
-    deadline = None if seconds is None else start + seconds
-    node_limit = nodes if nodes is not None else 1 << 62
-    s0 = game.new_state()
-    p0 = s0.to_move
-    classes = first_move_classes(game, solver.keys)
-    values = {rep: MoveValue(s0.move_name(rep), same_as=[s0.move_name(a) for a in acts[1:]]) for rep, acts in classes}
-    facts: dict[int, tuple[int, int | None]] = {}  # rep -> (result for the mover, plies or None)
+          solver: Solver | None = None, method: str = "alphabeta", dfpn: DfpnSolver | None = None) -> Solution:
+    """Solve ``game``'s start: each first move's value by ``method`` (and
+    distance when ``distances``, by alpha-beta), within ``seconds`` and
+    ``nodes`` (of both searches together) when given."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; methods: {', '.join(METHODS)}")
+    if method == "dfpn":
+        dfpn = dfpn or DfpnSolver(game, table_bits)
+    if method == "alphabeta" or distances:
+        solver = solver or Solver(game, table_bits)
+    run = _Run(game, solver, dfpn, seconds, nodes, progress)
+    if method == "dfpn":
+        run.rounds(run.dfpn_attempt, lambda rep: rep not in run.facts)
+    else:
+        run.rounds(lambda rep, child, budget: run.attempt(rep, child, False, budget),
+                   lambda rep: (rep, False) not in run.proven)
+    if distances:
+        run.rounds(lambda rep, child, budget: run.attempt(rep, child, True, budget),
+                   lambda rep: (rep, True) not in run.proven and rep in run.facts)
+    for rep, (result, plies) in run.facts.items():
+        run.values[rep].result, run.values[rep].plies = RESULTS[result], plies
+    return _summary(game, solver, dfpn, run.values, run.facts, time.perf_counter() - run.start, method)
 
-    def child_of(rep: int) -> np.ndarray:
-        c = s0.copy()
+
+class _Run:
+    """One :func:`solve`: the first moves, what is proven of them, and the shared budget."""
+
+    def __init__(self, game: Game, solver: Solver | None, dfpn: DfpnSolver | None, seconds: float | None,
+                 nodes: int | None, progress: Callable[[str], None] | None) -> None:
+        self.solver, self.dfpn, self.progress = solver, dfpn, progress
+        self.start = time.perf_counter()
+        self.deadline = None if seconds is None else self.start + seconds
+        self.node_limit = nodes if nodes is not None else 1 << 62
+        self.budgeted = seconds is not None or nodes is not None
+        self.s0 = game.new_state()
+        self.p0 = self.s0.to_move
+        keys = (solver or dfpn).keys
+        self.classes = first_move_classes(game, keys)
+        self.values = {rep: MoveValue(self.s0.move_name(rep), same_as=[self.s0.move_name(a) for a in acts[1:]])
+                       for rep, acts in self.classes}
+        self.facts: dict[int, tuple[int, int | None]] = {}  # rep -> (result for the mover, plies or None)
+        self.proven: set[tuple[int, bool]] = set()  # (rep, distance) of the alpha-beta's passes
+        self.attacker: dict[int, int] = {}  # df-pn: whom a move's next proof is for (p0, then 1 - p0)
+
+    @property
+    def nodes(self) -> int:
+        return (self.solver.nodes if self.solver else 0) + (self.dfpn.nodes if self.dfpn else 0)
+
+    def out_of_budget(self) -> bool:
+        return self.nodes >= self.node_limit or (self.deadline is not None and time.perf_counter() >= self.deadline)
+
+    def child_of(self, rep: int) -> np.ndarray:
+        c = self.s0.copy()
         c.apply(rep)
         return c.array.copy()
 
-    def out_of_budget() -> bool:
-        return solver.nodes >= node_limit or (deadline is not None and time.perf_counter() >= deadline)
+    def budget_for(self, budget: int) -> int:
+        """``budget`` more nodes, fewer near the deadline: no call may run far past it (sized from the rate)."""
+        if self.deadline is not None:
+            rate = self.nodes / max(time.perf_counter() - self.start, 1e-3)
+            budget = min(budget, int(rate * (self.deadline - time.perf_counter())) + FIRST_CHUNK)
+        return max(0, min(self.node_limit - self.nodes, budget))
 
-    def attempt(rep: int, child: np.ndarray, distance: bool, budget: int) -> None:
-        """One search of a first move with ``budget`` more nodes; notes its value if proven."""
-        if deadline is not None:  # no call may run far past the deadline: size it from the rate so far
-            rate = solver.nodes / max(time.perf_counter() - start, 1e-3)
-            budget = min(budget, int(rate * (deadline - time.perf_counter())) + FIRST_CHUNK)
-        limit = min(node_limit, solver.nodes + budget)
-        v = solver.score(child, distance, limit)
-        if v is None:
-            return
-        mine = v if child[TO_MOVE] == p0 else -v
-        result = 1 if mine > 0 else -1 if mine < 0 else 0
-        facts[rep] = (result, (WIN - abs(v) + 1 if v != 0 else None) if distance else None)
-        proven.add((rep, distance))
-        if progress:
-            plies = facts[rep][1]
-            progress(f"{values[rep].move}: {RESULTS[result]}" + (f" in {plies}" if plies else "")
-                     + f" ({solver.nodes:,} nodes, {time.perf_counter() - start:.1f} s)")
-
-    proven: set[tuple[int, bool]] = set()
-    for distance in (False, True) if distances else (False,):
-        budget = FIRST_CHUNK if deadline is not None or nodes is not None else node_limit
-        while not out_of_budget():  # rounds over the open moves, each with twice the last round's budget
-            open_moves = [rep for rep, _ in classes if (rep, distance) not in proven
-                          and (not distance or rep in facts)]
+    def rounds(self, attempt: Callable[[int, np.ndarray, int], None], is_open: Callable[[int], bool]) -> None:
+        """Rounds over the open moves, each with twice the last round's budget, until none is open."""
+        budget = FIRST_CHUNK if self.budgeted else self.node_limit
+        while not self.out_of_budget():
+            open_moves = [rep for rep, _ in self.classes if is_open(rep)]
             if not open_moves:
                 break
             for rep in open_moves:
-                child = child_of(rep)
+                child = self.child_of(rep)
                 if child[WINNER] >= 0:
                     w = int(child[WINNER])
-                    facts[rep] = (0 if w == DRAW else 1 if w == p0 else -1, 1)
-                    proven.add((rep, distance))
-                elif not out_of_budget():
-                    attempt(rep, child, distance, budget)
+                    self.facts[rep] = (0 if w == DRAW else 1 if w == self.p0 else -1, 1)
+                    self.proven.update({(rep, False), (rep, True)})
+                elif not self.out_of_budget():
+                    attempt(rep, child, budget)
             budget *= 2
-    for rep, (result, plies) in facts.items():
-        values[rep].result, values[rep].plies = RESULTS[result], plies
-    return _summary(game, solver, values, facts, time.perf_counter() - start)
+
+    def note(self, rep: int, result: int, plies: int | None) -> None:
+        self.facts[rep] = (result, plies)
+        if self.progress:
+            self.progress(f"{self.values[rep].move}: {RESULTS[result]}" + (f" in {plies}" if plies else "")
+                          + f" ({self.nodes:,} nodes, {time.perf_counter() - self.start:.1f} s)")
+
+    def attempt(self, rep: int, child: np.ndarray, distance: bool, budget: int) -> None:
+        """One alpha-beta search of a first move with ``budget`` more nodes; notes its value if proven."""
+        v = self.solver.score(child, distance, self.solver.nodes + self.budget_for(budget))
+        if v is None:
+            return
+        mine = v if child[TO_MOVE] == self.p0 else -v
+        result = 1 if mine > 0 else -1 if mine < 0 else 0
+        self.proven.add((rep, distance))
+        self.note(rep, result, (WIN - abs(v) + 1 if v != 0 else None) if distance else None)
+
+    def dfpn_attempt(self, rep: int, child: np.ndarray, budget: int) -> None:
+        """One df-pn search of a first move: does the first player win, and if
+        not (where draws can happen), does the second?"""
+        attacker = self.attacker.setdefault(rep, self.p0)
+        wins = self.dfpn.prove(child, attacker, self.dfpn.nodes + self.budget_for(budget))
+        if wins is None:
+            return
+        if attacker == self.p0 and (wins or not self.dfpn.can_draw):
+            self.note(rep, 1 if wins else -1, None)
+        elif attacker != self.p0:
+            self.note(rep, -1 if wins else 0, None)
+        else:
+            self.attacker[rep] = 1 - self.p0
+            self.dfpn_attempt(rep, child, budget)
 
 
-def _summary(game: Game, solver: Solver, values: dict[int, MoveValue], facts: dict, seconds: float) -> Solution:
+def _summary(game: Game, solver: Solver | None, dfpn: DfpnSolver | None, values: dict[int, MoveValue], facts: dict,
+             seconds: float, method: str) -> Solution:
     """The start's value from its moves': a win if one wins (fastest), else
     unknown if one is unknown, else a draw if one draws, else a loss (slowest)."""
     known = list(facts.values())
@@ -227,5 +274,7 @@ def _summary(game: Game, solver: Solver, values: dict[int, MoveValue], facts: di
         result, plies = "draw", None
     else:
         result, plies = "loss", max((p for _, p in known if p is not None), default=None)
-    return Solution(game.name, dict(game.options), result, plies, moves, solver.nodes, round(seconds, 3),
-                    complete, len(solver.keys.perms), solver.table.used())
+    searches = [x for x in (solver, dfpn) if x is not None]
+    return Solution(game.name, dict(game.options), result, plies, moves, sum(x.nodes for x in searches),
+                    round(seconds, 3), complete, len(searches[0].keys.perms),
+                    sum(x.table.used() for x in searches), method)

@@ -1,0 +1,466 @@
+"""Depth-first proof-number search (df-pn, Nagai 2002) for ``hexarena solve``.
+
+The search proves or disproves "``attacker`` wins" from a position.  Every
+node has a *proof number* (pn: how many leaves at least must still be proven
+for the attacker to win) and a *disproof number* (dn: the same for the
+attacker not winning).  At a node where the attacker moves (an OR node)
+pn = min over the children's pn and dn = sum of their dn; where the other
+player moves (an AND node) the other way round.  A proven node has pn = 0,
+dn = INF; a disproven one pn = INF, dn = 0.  Fixing the attacker, rather
+than negating at each ply, lets a turn of several steps (cut-and-choose's
+three opening stones) and draws (Hex Pushpin) need nothing special: a draw
+is "the attacker does not win"; :meth:`DfpnSolver.value` asks again with the
+other player as attacker to tell a draw from a loss.
+
+df-pn searches the most-proving child with thresholds: a node is searched
+until its pn or dn reaches the thresholds its parent gave it, which is when
+the parent's choice of child would change.  The child's pn threshold is
+``min(parent's, (1 + 1/4) * second-best + 1)`` (the "1 + epsilon" trick of
+Pawlewicz and Lew, which saves re-entering the same two children in turn).
+It runs on explicit stacks (one row per ply), not recursion, so numba caches it.
+
+Transposition table: buckets of four slots keyed by the symmetry-canonical
+Zobrist keys of :mod:`hexarena.ai.positions` (salted by the attacker), each
+slot with pn, dn and the nodes spent below it; a new entry replaces the
+bucket's slot with the least work.  A node's children are read from the
+table each time round, falling back on the numbers last seen for them on
+the stack (so a node in search keeps what its children told it even when
+the table lost them); a lost entry is only work to redo: a proof is only
+ever stored for a node whose children proved it.
+Both solved games are acyclic, so a position's value never depends on the
+path to it.
+
+Domain knowledge (Projective Hex, once the colours are settled), as in the
+alpha-beta search: a move that wins at once proves the node; if the opponent
+would win at once on two cells the node is lost; on one, that cell is the
+only move.  Children that are the same position up to symmetry are searched
+once.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from ..ai.positions import PositionKeys, canonical_key
+from ..games.base import DRAW, Game
+from ..kernels import TO_MOVE, WINNER
+
+SOLVABLE = ("projective-hex", "hex-pushpin")  # the games both searches solve
+INF = (1 << 31) - 1  # a proof or disproof number of a settled node
+BIG = INF - 1  # sums are capped here: large but not settled
+BUCKET = 4  # table slots searched per key
+SALT = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F))  # key ^ SALT[attacker]
+# stats: nodes entered, aborted (1 when the node budget ran out), expansions (children generated)
+NODES, ABORTED, EXPANDED = range(3)
+
+
+class PnTable:
+    """``2**bits`` slots of (key, pn, dn, work) in buckets of :data:`BUCKET`."""
+
+    def __init__(self, bits: int) -> None:
+        size = 1 << bits
+        self.key = np.zeros(size, dtype=np.uint64)
+        self.pn = np.ones(size, dtype=np.int32)
+        self.dn = np.ones(size, dtype=np.int32)
+        self.work = np.zeros(size, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.key[:] = 0
+        self.pn[:] = 1
+        self.dn[:] = 1
+        self.work[:] = 0
+
+    @property
+    def arrays(self) -> tuple:
+        return self.key, self.pn, self.dn, self.work
+
+    def used(self) -> int:
+        return int(np.count_nonzero(self.key))
+
+
+@numba.njit(cache=True)
+def bucket(table, k):
+    """The first slot of key ``k``'s bucket."""
+    return np.int64(k & np.uint64(table[0].shape[0] - BUCKET))
+
+
+@numba.njit(cache=True)
+def find(table, k):
+    """The slot holding key ``k``, or -1."""
+    base = bucket(table, k)
+    for j in range(base, base + BUCKET):
+        if table[0][j] == k:
+            return j
+    return -1
+
+
+@numba.njit(cache=True)
+def store(table, k, pn, dn, work):
+    """Write (pn, dn) for ``k``, adding ``work`` to what the slot had spent;
+    a new key takes an empty slot of its bucket, else the one with the least work."""
+    tkey, tpn, tdn, twork = table
+    slot = find(table, k)
+    if slot < 0:
+        base = bucket(table, k)
+        slot = base
+        for j in range(base, base + BUCKET):
+            if tkey[j] == 0:
+                slot = j
+                break
+            if twork[j] < twork[slot]:
+                slot = j
+        tkey[slot], twork[slot] = k, 0
+    tpn[slot], tdn[slot] = min(pn, INF), min(dn, INF)
+    twork[slot] += work
+
+
+@numba.njit(cache=True)
+def settled(attacker_wins):
+    """(pn, dn) of a node whose value is known."""
+    return (0, INF) if attacker_wins else (INF, 0)
+
+
+@numba.njit(cache=True)
+def capped_sum(a, b):
+    """a + b for proof numbers: INF if either is, else at most BIG."""
+    if a >= INF or b >= INF:
+        return INF
+    return min(a + b, BIG)
+
+
+def neighbour_rings(game: Game) -> np.ndarray:
+    """int32[ncells, 6]: each cell's neighbours in cyclic order (each next to
+    the one before it), -1 padded, for the dead-cell test; a cell whose
+    neighbours do not make such a ring, or whose triangles with two of them
+    cross the seams an odd number of times (so that going round the ring
+    would not be the same as going through the cell), gets a row of -1.
+    Projective Hex only: other games get no rows (no dead cells)."""
+    if game.name != "projective-hex":
+        return np.full((0, 6), -1, dtype=np.int32)
+    nbr, seam = game.topology.nbr, game.topology.seam
+    n = nbr.shape[0]
+    parities: dict[tuple[int, int], set[int]] = {}  # a link's seam parity (two links of one pair may differ)
+    for c in range(n):
+        for d in range(6):
+            if nbr[c, d] >= 0:
+                parities.setdefault((c, int(nbr[c, d])), set()).add(int(seam[c, d]))
+    rings = np.full((n, 6), -1, dtype=np.int32)
+    for c in range(n):
+        ring = _ring(c, [int(m) for m in nbr[c] if m >= 0], parities)
+        if ring:
+            rings[c, :len(ring)] = ring
+    return rings
+
+
+def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) -> list[int]:
+    """``near`` (c's neighbours) in cyclic order if they make a ring of single
+    links each closing an even triangle with c, else []."""
+    if len(set(near)) != len(near) or any(len(parities[(c, m)]) != 1 for m in near):
+        return []
+    links = {m: [x for x in near if (m, x) in parities] for m in near}
+    if any(len(v) != 2 or any(len(parities[(m, x)]) != 1 for x in v) for m, v in links.items()):
+        return []
+    ring = [near[0]]
+    while len(ring) < len(near):
+        nxt = [x for x in links[ring[-1]] if x not in ring]
+        if not nxt:
+            return []
+        ring.append(nxt[0])
+    if ring[0] not in links[ring[-1]]:
+        return []
+    parity = {pair: min(p) for pair, p in parities.items()}  # single links: one parity each
+    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1])]
+    return ring if not any(odd) else []
+
+
+@numba.njit(cache=True)
+def useless_for(board, ring, colour):
+    """Whether a ``colour`` stone in the cell with this ``ring`` could never
+    make a difference to ``colour``: the ring's ``colour`` stones make one
+    run, and the other cells that could become ``colour`` (the empty ones)
+    sit at its two ends; with no such stone, at most two neighbouring empty
+    cells.  Then whatever is played later, every two ``colour`` neighbours
+    of the cell are joined round the ring, with the same seam parity."""
+    size = 0
+    while size < 6 and ring[size] >= 0:
+        size += 1
+    own, open_ = 0, 0
+    for i in range(size):
+        v = board[ring[i]]
+        own += v == colour
+        open_ += v == 0
+    if own == 0:
+        if open_ <= 1:
+            return True
+        if open_ > 2:
+            return False
+        for i in range(size):  # two empty cells: next to each other?
+            if board[ring[i]] == 0 and board[ring[(i + 1) % size]] == 0:
+                return True
+        return False
+    first = -1  # where the run of own stones starts: an own stone after a cell that is not
+    for i in range(size):
+        if board[ring[i]] == colour and board[ring[(i - 1) % size]] != colour:
+            if first >= 0:
+                return False  # two runs
+            first = i
+    if first < 0:
+        return True  # the whole ring is own stones
+    before, after = ring[(first - 1) % size], ring[(first + own) % size]
+    for i in range(size):
+        c = ring[i]
+        if board[c] == 0 and c != before and c != after:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def drop_dead_cells(s, board_at, rings, moves, n):
+    """Keep the moves of ``moves[:n]`` that are not dead cells (cells where a
+    stone of either colour could never matter: playing there is a pass, and
+    a pass never does better than a move, since a stone only helps its own
+    colour); the count kept, at least one."""
+    cells = rings.shape[0]
+    m = 0
+    for i in range(n):
+        a = moves[i]
+        if a < cells and rings[a, 0] >= 0:
+            board = s[board_at:board_at + cells]
+            if useless_for(board, rings[a], 1) and useless_for(board, rings[a], 2):
+                continue
+        moves[m] = a
+        m += 1
+    return m if m > 0 else min(n, 1)
+
+
+def dead_cells(game: Game, s: np.ndarray, rings: np.ndarray | None = None) -> list[int]:
+    """The empty cells of a Projective Hex position ``s`` where a stone of
+    either colour could never matter (see :func:`useless_for`)."""
+    from ..games.projective_hex import BOARD
+    rings = neighbour_rings(game) if rings is None else rings
+    board = np.asarray(s[BOARD:BOARD + rings.shape[0]])
+    return [c for c in range(rings.shape[0]) if board[c] == 0 and rings[c, 0] >= 0
+            and useless_for(board, rings[c], 1) and useless_for(board, rings[c], 2)]
+
+
+@lru_cache(maxsize=None)
+def make_dfpn(legal, apply):
+    """``dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings) -> 1, -1 or 0``
+    bound to one game's kernels: 1 if ``attacker`` wins from ``root`` (not
+    over), -1 if not, 0 when ``max_nodes`` ran out (``stats[ABORTED]`` set).
+    ``keys`` as in :func:`hexarena.analysis.solve_search.make_search`;
+    ``threats`` >= 0 turns on the forced blocks there described, and with
+    them the dead cells of :func:`neighbour_rings` ``rings`` (no rows: none)."""
+
+    @numba.njit
+    def opponent_wins(S, h, t, moves, n, cells, mover):
+        """How many placements of ``moves[h, :n]`` would win at once for the
+        opponent (0, 1, or 2 meaning two or more); with one, it is moved to the front."""
+        found = 0
+        for i in range(n):
+            if moves[h, i] >= cells:
+                continue
+            S[h + 1, :] = S[h]
+            S[h + 1, TO_MOVE] = 1 - mover
+            apply(S[h + 1], t, moves[h, i])
+            if S[h + 1, WINNER] == 1 - mover:
+                found += 1
+                if found == 2:
+                    return 2
+                moves[h, 0], moves[h, i] = moves[h, i], moves[h, 0]
+        return found
+
+    @numba.njit
+    def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
+        offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
+        salt = SALT[0] if attacker == 0 else SALT[1]
+        num_actions = amaps.shape[1]
+        D = max_ply + 2
+        S = np.empty((D, root.shape[0]), dtype=root.dtype)
+        moves = np.empty((D, num_actions), dtype=np.int32)
+        ckey = np.zeros((D, num_actions), dtype=np.uint64)  # 0: a finished game (cpn, cdn fixed)
+        cpn = np.zeros((D, num_actions), dtype=np.int64)
+        cdn = np.zeros((D, num_actions), dtype=np.int64)
+        count = np.zeros(D, dtype=np.int64)
+        thpn = np.zeros(D, dtype=np.int64)
+        thdn = np.zeros(D, dtype=np.int64)
+        key = np.zeros(D, dtype=np.uint64)
+        entered = np.zeros(D, dtype=np.int64)
+        chosen = np.zeros(D, dtype=np.int64)
+        ENTER, LOOP, EXIT = 0, 1, 2
+
+        S[0, :] = root
+        thpn[0], thdn[0] = INF, INF
+        h, state, pn, dn = 0, ENTER, 1, 1
+        while True:
+            if state == ENTER:
+                stats[NODES] += 1
+                if stats[NODES] > max_nodes:
+                    stats[ABORTED] = 1
+                    return 0
+                entered[h] = stats[NODES]
+                s = S[h]
+                mover = s[TO_MOVE]
+                k, g = canonical_key(s, offset, cells, fields, perms, zcell, zfield)
+                key[h] = k ^ salt
+                slot = find(table, key[h])
+                if slot >= 0 and (table[1][slot] >= thpn[h] or table[2][slot] >= thdn[h]):
+                    state = EXIT
+                    pn, dn = table[1][slot], table[2][slot]
+                    entered[h] = stats[NODES]  # nothing spent here
+                    continue
+                stats[EXPANDED] += 1
+                n = legal(s, t, moves[h])
+                won = False
+                for i in range(n):
+                    S[h + 1, :] = s
+                    apply(S[h + 1], t, moves[h, i])
+                    if S[h + 1, WINNER] == mover:
+                        won = True
+                        break
+                if won:
+                    pn, dn = settled(mover == attacker)
+                    state = EXIT
+                    continue
+                if threats >= 0 and s[threats] != 0:
+                    blocks = opponent_wins(S, h, t, moves, n, cells, mover)
+                    if blocks >= 2:
+                        pn, dn = settled(mover != attacker)
+                        state = EXIT
+                        continue
+                    if blocks == 1:
+                        n = 1
+                    elif rings.shape[0] > 0:
+                        n = drop_dead_cells(s, offset, rings, moves[h], n)
+                m = 0  # the distinct children, each with its key or its final value
+                for i in range(n):
+                    S[h + 1, :] = s
+                    apply(S[h + 1], t, moves[h, i])
+                    w = S[h + 1, WINNER]
+                    if w >= 0:
+                        ck = np.uint64(0)
+                        p, d = settled(w == attacker and w != DRAW)
+                    else:
+                        ck = canonical_key(S[h + 1], offset, cells, fields, perms, zcell, zfield)[0] ^ salt
+                        p, d = 1, 1
+                        dup = False
+                        for j in range(m):
+                            if ckey[h, j] == ck:
+                                dup = True
+                                break
+                        if dup:
+                            continue
+                    moves[h, m], ckey[h, m], cpn[h, m], cdn[h, m] = moves[h, i], ck, p, d
+                    m += 1
+                count[h] = m
+                state = LOOP
+            elif state == LOOP:
+                # this node's numbers from its children's (the table's, or their first guess)
+                is_or = S[h, TO_MOVE] == attacker
+                phi, delta = INF, 0  # phi: min side (pn at OR), delta: sum side
+                best, phi2 = -1, INF
+                for i in range(count[h]):
+                    if ckey[h, i] != 0:  # the table's numbers; if it lost them, the last seen here
+                        slot = find(table, ckey[h, i])
+                        if slot >= 0:
+                            cpn[h, i], cdn[h, i] = table[1][slot], table[2][slot]
+                    p, d = cpn[h, i], cdn[h, i]
+                    cphi, cdelta = (p, d) if is_or else (d, p)
+                    delta = capped_sum(delta, cdelta)
+                    if cphi < phi:
+                        phi2, phi, best = phi, cphi, i
+                    elif cphi < phi2:
+                        phi2 = cphi
+                pn, dn = (phi, delta) if is_or else (delta, phi)
+                if pn >= thpn[h] or dn >= thdn[h] or h + 1 >= D:
+                    state = EXIT
+                    continue
+                # the most proving child, with thresholds where the choice would change
+                tphi, tdelta = (thpn[h], thdn[h]) if is_or else (thdn[h], thpn[h])
+                c_phi = min(tphi, phi2 + phi2 // 4 + 1)
+                b_delta = cdn[h, best] if is_or else cpn[h, best]
+                c_delta = min(tdelta - delta + b_delta, INF)
+                chosen[h] = best
+                S[h + 1, :] = S[h]
+                apply(S[h + 1], t, moves[h, best])
+                if is_or:
+                    thpn[h + 1], thdn[h + 1] = c_phi, c_delta
+                else:
+                    thpn[h + 1], thdn[h + 1] = c_delta, c_phi
+                h += 1
+                state = ENTER
+            else:  # EXIT: (pn, dn) are node h's; keep them and go back to the parent
+                store(table, key[h], pn, dn, stats[NODES] - entered[h] + 1)
+                if h == 0:
+                    return 1 if pn == 0 else -1 if dn == 0 else 0
+                h -= 1
+                cpn[h, chosen[h]], cdn[h, chosen[h]] = pn, dn
+                state = LOOP
+
+    return dfpn
+
+
+def threat_field(game: Game) -> int:
+    """The state entry that turns on forced blocks (both searches), -1 for none:
+    Projective Hex's colour field (a stone only ever helps its own colour's loop)."""
+    if game.name == "projective-hex":
+        from ..games.projective_hex import COLOR0
+        return COLOR0
+    return -1
+
+
+class DfpnSolver:
+    """A game's keys, proof-number table and compiled df-pn, reused across searches."""
+
+    def __init__(self, game: Game, table_bits: int = 22, keys: PositionKeys | None = None,
+                 dead_cells: bool = True) -> None:
+        if game.name not in SOLVABLE:
+            raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(SOLVABLE)}")
+        if table_bits < 4:
+            raise ValueError(f"table_bits must be at least 4 (buckets of {BUCKET}), got {table_bits}")
+        self.game = game
+        self.keys = keys or PositionKeys(game)
+        inverse = np.zeros_like(self.keys.actions)
+        for j, row in enumerate(self.keys.actions):
+            inverse[j, row] = np.arange(row.shape[0], dtype=np.int32)
+        self.key_args = (self.keys.offset, self.keys.cells, self.keys.fields, self.keys.perms,
+                         self.keys.actions, inverse, self.keys.zcell, self.keys.zfield)
+        self.table = PnTable(table_bits)
+        self.max_ply = 4 * game.topology.ncells + 8
+        self.stats = np.zeros(3, dtype=np.int64)
+        self.threats = threat_field(game)
+        self.can_draw = game.name != "projective-hex"
+        self.rings = neighbour_rings(game) if dead_cells else np.full((0, 6), -1, dtype=np.int32)
+        self._dfpn = make_dfpn(game.kernels.legal, game.kernels.apply)
+        self.prove(game.new_state().array, 0, 0)  # compile now, so that solving times only the search
+        self.table.clear()
+        self.stats[:] = 0
+
+    def prove(self, s: np.ndarray, attacker: int, max_nodes: int) -> bool | None:
+        """Whether ``attacker`` wins from ``s`` (not over) with best play; None
+        when the total node count reached ``max_nodes`` first."""
+        self.stats[ABORTED] = 0
+        s = np.array(s, dtype=np.int32)  # one writable copy: one compiled signature
+        r = self._dfpn(s, self.game.tables, attacker, self.key_args, self.table.arrays, max_nodes,
+                       self.max_ply, self.stats, self.threats, self.rings)
+        return None if r == 0 else r == 1
+
+    def value(self, s: np.ndarray, max_nodes: int = 1 << 62) -> int | None:
+        """1, 0 or -1 for the player to move in ``s`` (not over), None when
+        ``max_nodes`` more nodes ran out."""
+        limit = self.nodes + max_nodes
+        mover = int(s[TO_MOVE])
+        wins = self.prove(s, mover, limit)
+        if wins is None or wins:
+            return None if wins is None else 1
+        if not self.can_draw:
+            return -1
+        loses = self.prove(s, 1 - mover, limit)
+        return None if loses is None else -1 if loses else 0
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[NODES])
