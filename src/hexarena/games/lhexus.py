@@ -39,7 +39,7 @@ from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
 from .lhexus_scoring import best_packing, configurations, greedy_packing, owned_by_colour, pack
-from .lisbon import Lisbon, _root
+from .lisbon import Lisbon
 
 # state layout after the shared header
 COLOUR0 = HEADER  # player 0's colour: 0 until the second player chooses, then BLACK or WHITE
@@ -48,8 +48,8 @@ TCOUNT = HEADER + 2  # stones placed this turn
 STONES = HEADER + 3  # stones on the board: STONES + colour - 1 for BLACK, WHITE
 GROUPS = HEADER + 5  # groups on the board as the last turn ended: GROUPS + colour - 1
 BOARD = HEADER + 7  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
-# union-find parent (stones of earlier turns), turn placed, turn a root last grew, group size, this turn's stones,
-# the next stone of the group (a cycle through each group's stones)
+# the root of the stone's group (its own cell for a stone of this turn), turn placed, turn a root last grew,
+# group size, this turn's stones, the next stone of the group (a cycle through each group's stones)
 
 BLACK, WHITE, OFF = 1, 2, 3
 # a cell for the mover, as classify() says
@@ -67,7 +67,7 @@ class Tables(NamedTuple):
 
 @inline
 def _offsets(n):
-    """Start of the parent, turn-placed, grown, size, turn-list and
+    """Start of the root, turn-placed, grown, size, turn-list and
     next-member arrays."""
     par = BOARD + n + 1
     return par, par + n, par + 2 * n, par + 3 * n, par + 4 * n, par + 5 * n
@@ -96,7 +96,7 @@ def classify(s, links, n, c, colour):
             own = True
             if s[when + m] != s[TURN]:
                 start = True
-                if s[grown + _root(s, par, m, False)] == s[TURN]:
+                if s[grown + s[par + m]] == s[TURN]:
                     return REGROWS
     if not own:
         return NEW_GROUP
@@ -156,11 +156,16 @@ def _commit_turn(s, t):
         for d in range(6):
             m = links[c, d]
             if s[BOARD + m] == colour:
-                a, b = _root(s, par, c, True), _root(s, par, m, True)
+                a, b = s[par + c], s[par + m]
                 if a != b:
                     if s[size + a] < s[size + b]:
                         a, b = b, a
-                    s[par + b] = a
+                    x = b  # the smaller group's stones take the larger's root
+                    while True:
+                        s[par + x] = a
+                        x = s[nxt + x]
+                        if x == b:
+                            break
                     s[GROUPS + colour - 1] -= 1
                     s[size + a] += s[size + b]
                     s[nxt + a], s[nxt + b] = s[nxt + b], s[nxt + a]  # the two cycles become one
@@ -182,7 +187,7 @@ def _place(s, t, c, colour, kind):
         for d in range(6):
             m = links[c, d]
             if s[BOARD + m] == colour and s[when + m] != s[TURN]:
-                r = _root(s, par, m, True)
+                r = s[par + m]
                 if s[grown + r] != s[TURN]:
                     s[grown + r] = s[TURN]
                     count += 1
