@@ -13,6 +13,7 @@ takes the fastest win, the loser the slowest loss; it looks at every move.
 
 from __future__ import annotations
 
+import random
 import sys
 
 import numpy as np
@@ -90,3 +91,14 @@ class Reference:
             return (0 if w == DRAW else 1 if w == mover else -1), 1
         r, d = self.perfect(child)
         return (r if child[TO_MOVE] == mover else -r), d + 1
+
+
+def midgame(game, stones: int, seed: int):
+    """A position after ``stones`` random placements (no passes), not over."""
+    rng = random.Random(seed)
+    while True:
+        s = game.new_state()
+        while len(s.history) < stones and not s.is_over():
+            s.play(rng.choice([m for m in s.legal_moves() if m != "pass"]))
+        if not s.is_over():
+            return s

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ from hexarena.analysis.solve import Solver, solve
 from hexarena.cli import main
 from hexarena.play import play_terminal
 
-from .solve_reference import Reference
+from .solve_reference import Reference, midgame
 from .solve_reference_fast import FastReference
 
 OPENINGS = ("none", "swap", "cut-and-choose")
@@ -75,17 +74,6 @@ def test_projective_hex_size_2_values_are_the_documented_ones(solvers):
     assert (values["none"].result, values["none"].plies) == ("win", 9)
     assert sorted(len(m.same_as) + 1 for m in values["none"].moves if m.result == "win") == [3, 3]
     assert values["swap"].result == values["cut-and-choose"].result == "loss"
-
-
-def midgame(game, stones: int, seed: int):
-    """A position after ``stones`` random placements (no passes), not over."""
-    rng = random.Random(seed)
-    while True:
-        s = game.new_state()
-        while len(s.history) < stones and not s.is_over():
-            s.play(rng.choice([m for m in s.legal_moves() if m != "pass"]))
-        if not s.is_over():
-            return s
 
 
 @pytest.mark.parametrize("seed", [1, 3])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 
 import pytest
 
@@ -16,7 +15,7 @@ from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells, neighbour_rings
 from hexarena.cli import main
 from hexarena.kernels import TO_MOVE
 
-from .solve_reference import Reference
+from .solve_reference import Reference, midgame
 
 OPENINGS = ("none", "swap", "cut-and-choose")
 
@@ -42,17 +41,6 @@ def plain_first_moves(game) -> dict[str, str]:
     s = game.new_state()
     words = {1: "win", 0: "draw", -1: "loss"}
     return {s.move_name(a): words[ref.result_of(child, s.to_move, ref.outcome)] for a, child in ref.children(s.array)}
-
-
-def position(game, stones: int, seed: int):
-    """A position after ``stones`` random moves (Hex Pushpin: no passes), not over."""
-    rng = random.Random(seed)
-    while True:
-        s = game.new_state()
-        while len(s.history) < stones and not s.is_over():
-            s.play(rng.choice([m for m in s.legal_moves() if m != "pass"]))
-        if not s.is_over():
-            return s
 
 
 def sign(v: int) -> int:
@@ -85,7 +73,7 @@ def test_dfpn_then_distances_give_the_alphabeta_solution(solvers):
 def test_projective_hex_size_3_midgame_values_match_alphabeta(stones, seed, solvers):
     game = hexarena.load("projective-hex", size=3, opening="none")
     dfpn, ab = solvers("projective-hex", size=3, opening="none")
-    s = position(game, stones, seed)
+    s = midgame(game, stones, seed)
     assert dfpn.value(s.array) == sign(ab.score(s.array, False, 1 << 40))
 
 
@@ -93,7 +81,7 @@ def test_projective_hex_size_3_midgame_values_match_alphabeta(stones, seed, solv
 def test_projective_hex_size_3_late_values_match_plain_minimax(seed, solvers):
     game = hexarena.load("projective-hex", size=3, opening="none")
     dfpn, _ = solvers("projective-hex", size=3, opening="none")
-    s = position(game, 15, seed)
+    s = midgame(game, 15, seed)
     ref = Reference(game)
     for a, child in ref.children(s.array):  # each move's value, not only the position's
         if child[1] < 0:
@@ -105,7 +93,7 @@ def test_hex_pushpin_size_3_win_draw_loss_match_plain_minimax(seed, solvers):
     """Draws: df-pn proves "the player to move wins", then "the opponent wins", and a draw is neither."""
     game = hexarena.load("hex-pushpin", size=3)
     dfpn, _ = solvers("hex-pushpin", size=3)
-    s = position(game, 8, seed)
+    s = midgame(game, 8, seed)
     ref = Reference(game)
     seen = set()
     for a, child in ref.children(s.array):
@@ -182,7 +170,7 @@ def test_dead_cells_do_not_change_the_value(size, stones):
     ref = Reference(game)
     checked = 0
     for seed in range(40):
-        s = position(game, stones, seed).array
+        s = midgame(game, stones, seed).array
         for c in dead_cells(game, s, rings):
             value = ref.outcome(s)
             assert ref.outcome(filled(game, s, c, 1)) == ref.outcome(filled(game, s, c, 2)) == value, (seed, c)
@@ -214,7 +202,7 @@ def test_dfpn_with_and_without_dead_cells_agree(seed, solvers):
     game = hexarena.load("projective-hex", size=3, opening="none")
     dfpn, _ = solvers("projective-hex", size=3, opening="none")
     live = DfpnSolver(game, table_bits=16, dead_cells=False)
-    s = position(game, 9, seed)
+    s = midgame(game, 9, seed)
     for a in s.legal_actions()[:8]:
         child = s.copy()
         child.apply(a)

@@ -47,6 +47,7 @@ import numpy as np
 from ..ai.positions import PositionKeys, canonical_key
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
+from .solve_search import make_threats
 
 SOLVABLE = ("projective-hex", "hex-pushpin")  # the games both searches solve
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
@@ -255,23 +256,7 @@ def make_dfpn(legal, apply):
     ``threats`` >= 0 turns on the forced blocks there described, and with
     them the dead cells of :func:`neighbour_rings` ``rings`` (no rows: none)."""
 
-    @numba.njit
-    def opponent_wins(S, h, t, moves, n, cells, mover):
-        """How many placements of ``moves[h, :n]`` would win at once for the
-        opponent (0, 1, or 2 meaning two or more); with one, it is moved to the front."""
-        found = 0
-        for i in range(n):
-            if moves[h, i] >= cells:
-                continue
-            S[h + 1, :] = S[h]
-            S[h + 1, TO_MOVE] = 1 - mover
-            apply(S[h + 1], t, moves[h, i])
-            if S[h + 1, WINNER] == 1 - mover:
-                found += 1
-                if found == 2:
-                    return 2
-                moves[h, 0], moves[h, i] = moves[h, i], moves[h, 0]
-        return found
+    opponent_wins = make_threats(apply)
 
     @numba.njit
     def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):

@@ -99,23 +99,15 @@ class Table:
 
 
 @lru_cache(maxsize=None)
-def make_search(legal, apply):
-    """``search(root, t, alpha, beta, distance, keys, table, max_nodes, max_ply, stats, threats) -> score``
-    bound to one game's kernels (see the module's docstring); ``keys`` is
-    (offset, cells, fields, perms, action maps, their inverses, zcell, zfield)
-    from :class:`hexarena.ai.positions.PositionKeys`; ``root`` must not be over.
-
-    ``threats`` >= 0 turns on the placement games' forced blocks: where the
-    state entry ``threats`` is non-zero (the colours are settled), a cell on
-    which the opponent would win at once must be taken (action = cell; the
-    opponent's stone is tried by flipping ``TO_MOVE``), unless the mover wins
-    at once; two such cells lose in two plies."""
+def make_threats(apply):
+    """``threats(S, h, t, moves, n, cells, mover)`` bound to one game's
+    ``apply``, for the forced blocks of both searches: how many of the
+    placements ``moves[h, :n]`` would win at once for the opponent if it were
+    to move (0, 1 or 2 meaning two or more), trying each on ``S[h + 1]``; with
+    one, it is moved to the front."""
 
     @numba.njit
-    def _threats(S, h, t, moves, n, cells, mover):
-        """How many of the placements ``moves[h, :n]`` would win at once for the
-        opponent if it were to move (0, 1 or 2 meaning two or more); with one,
-        it is moved to the front."""
+    def threats(S, h, t, moves, n, cells, mover):
         found = 0
         for i in range(n):
             if moves[h, i] >= cells:
@@ -129,6 +121,24 @@ def make_search(legal, apply):
                     return 2
                 moves[h, 0], moves[h, i] = moves[h, i], moves[h, 0]
         return found
+
+    return threats
+
+
+@lru_cache(maxsize=None)
+def make_search(legal, apply):
+    """``search(root, t, alpha, beta, distance, keys, table, max_nodes, max_ply, stats, threats) -> score``
+    bound to one game's kernels (see the module's docstring); ``keys`` is
+    (offset, cells, fields, perms, action maps, their inverses, zcell, zfield)
+    from :class:`hexarena.ai.positions.PositionKeys`; ``root`` must not be over.
+
+    ``threats`` >= 0 turns on the placement games' forced blocks: where the
+    state entry ``threats`` is non-zero (the colours are settled), a cell on
+    which the opponent would win at once must be taken (action = cell; the
+    opponent's stone is tried by flipping ``TO_MOVE``), unless the mover wins
+    at once; two such cells lose in two plies."""
+
+    threats_of = make_threats(apply)
 
     @numba.njit
     def search(root, t, alpha_root, beta_root, distance, keys, table, max_nodes, max_ply, stats, threats):
@@ -200,7 +210,7 @@ def make_search(legal, apply):
                         win_at = i
                         break
                 if win_at < 0 and threats >= 0 and s[threats] != 0:
-                    blocks = _threats(S, h, t, moves, n, cells, mover)
+                    blocks = threats_of(S, h, t, moves, n, cells, mover)
                     if blocks >= 2:  # two cells win for the opponent: lost whatever is played
                         v, state = -(WIN - h - 2) if distance else -WIN, RETURN
                         continue

@@ -51,7 +51,7 @@ import numpy as np
 
 from ..board import STEP as BOARD_STEP
 from ..board import Topology
-from ..kernels import inline, kernel_set, njit, note
+from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import svg as svg_render
 from .base import (DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, IllegalMove, Option, choice, int_between,
                    quoted)
@@ -454,6 +454,42 @@ def advance(s, t, a):
     return False
 
 
+@inline
+def _frontier_grows(s, t, c, front, pos, nf):
+    """Add the empty cells next to c to the frontier ``front[:nf]`` (a sparse set: c is in it where
+    ``front[pos[c]] == c``); returns its new length."""
+    for e in range(6):
+        m = t.nbr[c, e]
+        if m != t.ncells and tile_at(s, t.grid, m) == 0 and not (0 <= pos[m] < nf and front[pos[m]] == m):
+            front[nf], pos[m] = m, nf
+            nf += 1
+    return nf
+
+
+@inline
+def _frontier_drops(c, front, pos, nf):
+    """Take c (a cell just tiled) out of the frontier; returns its new length."""
+    nf -= 1
+    last = front[nf]
+    front[pos[c]], pos[last] = last, pos[c]
+    return nf
+
+
+@inline
+def _random_cell(s, t, near, front, nf):
+    """A random cell for the next tile: next to the turn's first tile when the second must be (``near`` is
+    scratch for six cells), else on the frontier."""
+    if s[STEP] == 1 and not t.anywhere:
+        count = 0
+        for e in range(6):
+            m = t.nbr[s[FIRST], e]
+            if m != t.ncells and tile_at(s, t.grid, m) == 0:
+                near[count] = m
+                count += 1
+        return near[np.random.randint(count)]
+    return front[np.random.randint(nf)]
+
+
 @njit
 def recorded_playout(s, t, actions, movers):
     """Uniformly random legal tiles to the end, in place, writing each action and its mover while the arrays
@@ -466,38 +502,18 @@ def recorded_playout(s, t, actions, movers):
     grid = t.grid
     nf = 0
     for tile in range(s[PLACED]):
-        for e in range(6):
-            m = t.nbr[s[t.tcell + tile], e]
-            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
-                front[nf], pos[m] = m, nf
-                nf += 1
+        nf = _frontier_grows(s, t, s[t.tcell + tile], front, pos, nf)
     written = 0
     while s[WINNER] < 0:
         k = np.random.randint(3)
-        if s[STEP] == 1 and not t.anywhere:
-            count = 0
-            for e in range(6):
-                m = t.nbr[s[FIRST], e]
-                if m != n and tile_at(s, grid, m) == 0:
-                    near[count] = m
-                    count += 1
-            c = near[np.random.randint(count)]
-        else:
-            c = front[np.random.randint(nf)]
-            if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
-                    not ends_game(s, t, c, k):
-                continue
+        c = _random_cell(s, t, near, front, nf)
+        if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
+                not ends_game(s, t, c, k):
+            continue
         written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
         if advance(s, t, 3 * c + k):
             break
-        nf -= 1  # c leaves the frontier; its empty neighbours join it
-        last = front[nf]
-        front[pos[c]], pos[last] = last, pos[c]
-        for e in range(6):
-            m = t.nbr[c, e]
-            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
-                front[nf], pos[m] = m, nf
-                nf += 1
+        nf = _frontier_grows(s, t, c, front, pos, _frontier_drops(c, front, pos, nf))
     if s[WINNER] < 0:
         exhaust(s, t)
     return written
@@ -518,9 +534,6 @@ def playout(s, t):
 # group's corners on each (bit masks), refreshed for the four regions of each tile laid (the only groups a
 # tile changes).
 
-# Compiled without numba's reference counting, for a loop that allocates nothing: an atomic incref/decref of
-# every array it touches (the tables' and the scratch's) cost more than its work.
-uncounted = numba.njit(cache=True, nogil=True, _nrt=False)
 HOT_OPENS = 6  # two cells hold at most six corners of one colour
 HOT_SLOTS = 64
 H_ROOT, H_OPENS, H_CELL1, H_SET1, H_CELL2, H_SET2 = range(6)
@@ -717,13 +730,37 @@ def closes_any(sets, count, colour, k):
     return False
 
 
-@uncounted
+@hot
 def trial_winner(s, t, c, k, trial):
     """The winner (-1 none) once the mover places tile c:k, tried on ``trial`` (a position's size)."""
     for i in range(s.shape[0]):
         trial[i] = s[i]
     place(trial, t, c, k, trial[TO_MOVE])
     return trial[WINNER]
+
+
+@inline
+def noted_danger(s, t, danger, c, lose, block_c, block_k):
+    """Note in ``danger`` that the opponent wins by a tile on c in the orientations of the bit mask ``lose``;
+    with no block chosen yet, block there in an orientation that does not lose, if one does not and c takes
+    a tile.  Returns the block (cell, orientation; the cell -1 for none)."""
+    if 2 * danger[0] + 2 < danger.shape[0]:
+        danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c, lose
+        danger[0] += 1
+    if block_c < 0 and lose != 7 and placeable(s, t, c, False):
+        block_c, block_k = c, np.random.randint(3)
+        while (lose >> block_k) & 1:
+            block_k = np.random.randint(3)
+    return block_c, block_k
+
+
+@inline
+def first_time(cells, i):
+    """Whether ``cells[i]`` is not among ``cells[:i]``."""
+    for h in range(i):
+        if cells[h] == cells[i]:
+            return False
+    return True
 
 
 @inline
@@ -743,10 +780,7 @@ def eating_choice(s, t, hot, nhot, slot_of, danger, one, trial):
     light, dark = one[4:6], one[6:8]  # per cell: each colour's groups' corners there
     for i in range(nones):
         c = one[0, i]
-        seen = False
-        for h in range(i):
-            seen = seen or one[0, h] == c
-        if seen:
+        if not first_time(one[0], i):
             continue
         nl = nd = 0
         for h in range(i, nones):
@@ -767,13 +801,7 @@ def eating_choice(s, t, hot, nhot, slot_of, danger, one, trial):
             if w == 1 - p:
                 lose |= 1 << k
         if lose:
-            if 2 * danger[0] + 2 < danger.shape[0]:
-                danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c, lose
-                danger[0] += 1
-            if block_c < 0 and lose != 7 and placeable(s, t, c, False):
-                block_c, block_k = c, np.random.randint(3)
-                while (lose >> block_k) & 1:
-                    block_k = np.random.randint(3)
+            block_c, block_k = noted_danger(s, t, danger, c, lose, block_c, block_k)
     return nhot, block_c, block_k
 
 
@@ -809,10 +837,7 @@ def closing_choice(s, t, hot, nhot, slot_of, danger, one):
     mine, theirs = one[4:6], one[6:8]  # per cell: each player's groups open only there, and their corners
     for i in range(nones):  # each cell that closes groups once: its first row
         c = one[1, i]
-        seen = False
-        for h in range(i):
-            seen = seen or one[1, h] == c
-        if seen:
+        if not first_time(one[1], i):
             continue
         nm = nt = 0
         for h in range(i, nones):
@@ -832,13 +857,7 @@ def closing_choice(s, t, hot, nhot, slot_of, danger, one):
                     placeable(s, t, c, True):
                 return nhot, c, k
         if lose:
-            if 2 * danger[0] + 2 < danger.shape[0]:
-                danger[2 * danger[0] + 1], danger[2 * danger[0] + 2] = c, lose
-                danger[0] += 1
-            if block_c < 0 and lose != 7 and placeable(s, t, c, False):
-                block_c, block_k = c, np.random.randint(3)
-                while (lose >> block_k) & 1:
-                    block_k = np.random.randint(3)
+            block_c, block_k = noted_danger(s, t, danger, c, lose, block_c, block_k)
     if setup_c >= 0:
         return nhot, setup_c, setup_k
     if block_c >= 0:
@@ -860,7 +879,7 @@ def closing_playout(s, t, actions, movers):
     return written
 
 
-@uncounted
+@hot
 def closing_loop(s, t, actions, movers, scratch, hot, one, trial):
     """:func:`closing_playout`'s loop, compiled without reference counting (it allocates nothing: its
     arrays are views of the caller's; with counting, each tile's bookkeeping cost twice as much)."""
@@ -874,11 +893,7 @@ def closing_loop(s, t, actions, movers, scratch, hot, one, trial):
     grid = t.grid
     nf = nhot = 0
     for tile in range(s[PLACED]):
-        for e in range(6):
-            m = t.nbr[s[t.tcell + tile], e]
-            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
-                front[nf], pos[m] = m, nf
-                nf += 1
+        nf = _frontier_grows(s, t, s[t.tcell + tile], front, pos, nf)
     eaten = False  # eat-enemy: has some group eaten one (only then can a closure win)?
     for x in range(6 * s[PLACED]):
         if s[t.par + x] == x:
@@ -894,21 +909,12 @@ def closing_loop(s, t, actions, movers, scratch, hot, one, trial):
         while c < 0 and tries < 4:
             tries += 1
             k = np.random.randint(3)
-            if s[STEP] == 1 and not t.anywhere:
-                count = 0
-                for e in range(6):
-                    m = t.nbr[s[FIRST], e]
-                    if m != n and tile_at(s, grid, m) == 0:
-                        near[count] = m
-                        count += 1
-                c = near[np.random.randint(count)]
-            else:
-                c = front[np.random.randint(nf)]
-                if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
-                        trial_winner(s, t, c, k, trial) < 0:
-                    c = -1
-                    tries -= 1  # a refusal of the hole rule is not a try
-                    continue
+            c = _random_cell(s, t, near, front, nf)
+            if s[STEP] == 0 and s[ALLOW] == 2 and not t.anywhere and not has_room(s, grid, t.nbr, c) and \
+                    trial_winner(s, t, c, k, trial) < 0:
+                c = -1
+                tries -= 1  # a refusal of the hole rule is not a try
+                continue
             if tries < 4 and unsafe(danger, c, k):
                 c = -1
         written = note(actions, movers, written, 3 * c + k, s[TO_MOVE])
@@ -922,14 +928,7 @@ def closing_loop(s, t, actions, movers, scratch, hot, one, trial):
                 nhot = note_group(s, t, find(s, t, s[t.eater + r]), hot, nhot, slot_of)
             if t.variant == EAT_ENEMY and s[t.opens + r] == 0:
                 eaten = eaten or s[t.eats + find(s, t, s[t.eater + r])] > 0
-        nf -= 1  # c leaves the frontier; its empty neighbours join it
-        last = front[nf]
-        front[pos[c]], pos[last] = last, pos[c]
-        for e in range(6):
-            m = t.nbr[c, e]
-            if m != n and tile_at(s, grid, m) == 0 and not (pos[m] < nf and pos[m] >= 0 and front[pos[m]] == m):
-                front[nf], pos[m] = m, nf
-                nf += 1
+        nf = _frontier_grows(s, t, c, front, pos, _frontier_drops(c, front, pos, nf))
     return written
 
 
