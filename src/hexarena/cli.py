@@ -219,7 +219,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot solve {quoted(game.name)}; solvable games: {', '.join(SOLVABLE)}")
     if not 10 <= args.table_bits <= 30:
         raise UsageError(f"--table-bits must be 10..30 (2**bits table slots), got {args.table_bits}")
-    needs_alphabeta = args.method == "alphabeta" or not args.no_distances or args.store
+    needs_alphabeta = args.method == "alphabeta" or not args.no_distances  # the value pass, or distances (--store)
     solver = Solver(game, args.table_bits) if needs_alphabeta else None
     say = None if args.json or args.quiet else (lambda line: print("  " + line, file=sys.stderr, flush=True))
     solution = solve(game, seconds=args.seconds, nodes=args.nodes, distances=not args.no_distances,

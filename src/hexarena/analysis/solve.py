@@ -27,7 +27,7 @@ import numpy as np
 from ..ai.positions import PositionKeys
 from ..games.base import DRAW, TO_MOVE, WINNER, Game
 from .solve_dfpn import SOLVABLE, DfpnSolver, threat_field
-from .solve_search import ABORTED, HITS, INF, NODES, WIN, Table, make_search
+from .solve_search import ABORTED, HITS, INF, NODES, WIN, Table, make_search, max_plies, search_keys
 
 METHODS = ("alphabeta", "dfpn")  # the value pass's search; distances are always alpha-beta's
 TABLE_BITS = 22  # 4M slots (100 MB)
@@ -76,14 +76,10 @@ class Solver:
             raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(SOLVABLE)}")
         self.game = game
         self.keys = PositionKeys(game)
-        inverse = np.zeros_like(self.keys.actions)
-        for j, row in enumerate(self.keys.actions):
-            inverse[j, row] = np.arange(row.shape[0], dtype=np.int32)
-        self.key_args = (self.keys.offset, self.keys.cells, self.keys.fields, self.keys.perms,
-                         self.keys.actions, inverse, self.keys.zcell, self.keys.zfield)
+        self.key_args = search_keys(self.keys)
         self.table = Table(table_bits)
         self.mode: bool | None = None  # the table holds distance (True) or value (False) scores
-        self.max_ply = 4 * game.topology.ncells + 8  # longer than any game: passes come between stones at most
+        self.max_ply = max_plies(game)
         self.stats = np.zeros(3, dtype=np.int64)
         self._search = make_search(game.kernels.legal, game.kernels.apply)
         self.threats = threat_field(game)

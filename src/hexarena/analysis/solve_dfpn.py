@@ -47,7 +47,7 @@ import numpy as np
 from ..ai.positions import PositionKeys, canonical_key
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
-from .solve_search import make_threats
+from .solve_search import make_threats, max_plies, search_keys
 
 SOLVABLE = ("projective-hex", "hex-pushpin")  # the games both searches solve
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
@@ -408,13 +408,9 @@ class DfpnSolver:
             raise ValueError(f"table_bits must be at least 4 (buckets of {BUCKET}), got {table_bits}")
         self.game = game
         self.keys = keys or PositionKeys(game)
-        inverse = np.zeros_like(self.keys.actions)
-        for j, row in enumerate(self.keys.actions):
-            inverse[j, row] = np.arange(row.shape[0], dtype=np.int32)
-        self.key_args = (self.keys.offset, self.keys.cells, self.keys.fields, self.keys.perms,
-                         self.keys.actions, inverse, self.keys.zcell, self.keys.zfield)
+        self.key_args = search_keys(self.keys)
         self.table = PnTable(table_bits)
-        self.max_ply = 4 * game.topology.ncells + 8
+        self.max_ply = max_plies(game)
         self.stats = np.zeros(3, dtype=np.int64)
         self.threats = threat_field(game)
         self.can_draw = game.name != "projective-hex"

@@ -30,7 +30,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from ..ai.positions import canonical_key
+from ..ai.positions import PositionKeys, canonical_key
 from ..kernels import DRAW, TO_MOVE, WINNER
 
 WIN = 1 << 20  # a win's score before its distance is taken off
@@ -96,6 +96,21 @@ class Table:
 
     def used(self) -> int:
         return int(np.count_nonzero(self.key))
+
+
+def search_keys(keys: PositionKeys) -> tuple:
+    """The searches' ``keys`` argument: (offset, cells, fields, perms, action
+    maps, their inverses, zcell, zfield)."""
+    inverse = np.zeros_like(keys.actions)
+    for j, row in enumerate(keys.actions):
+        inverse[j, row] = np.arange(row.shape[0], dtype=np.int32)
+    return keys.offset, keys.cells, keys.fields, keys.perms, keys.actions, inverse, keys.zcell, keys.zfield
+
+
+def max_plies(game) -> int:
+    """More plies than any game of ``game`` lasts (passes come between
+    stones at most): the searches' stack depth."""
+    return 4 * game.topology.ncells + 8
 
 
 @lru_cache(maxsize=None)

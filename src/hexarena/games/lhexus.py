@@ -509,14 +509,8 @@ class Lhexus(Game):
     def roots(self, s: np.ndarray) -> np.ndarray:
         """Per cell, the start-of-turn group (its root) of the stone there."""
         n = self.topology.ncells
-        par = s[_offsets(n)[0]: _offsets(n)[0] + n]
-        out = np.arange(n)
-        for c in np.flatnonzero(self.stones(s) > 0):
-            r = c
-            while par[r] != r:
-                r = par[r]
-            out[c] = r
-        return out
+        root = _offsets(n)[0]
+        return np.where(self.stones(s) > 0, s[root: root + n], np.arange(n))
 
     def grown(self, s: np.ndarray, root: int) -> bool:
         return bool(s[_offsets(self.topology.ncells)[2] + root] == s[TURN])

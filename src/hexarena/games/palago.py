@@ -46,7 +46,6 @@ from functools import lru_cache
 from html import escape
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from ..board import STEP as BOARD_STEP
@@ -378,12 +377,19 @@ def has_room(s, grid, nbr, c):
     return False
 
 
+@hot
+def trial_winner(s, t, c, k, trial):
+    """The winner (-1 none) once the mover places tile c:k, tried on ``trial`` (a position's size)."""
+    for i in range(s.shape[0]):
+        trial[i] = s[i]
+    place(trial, t, c, k, trial[TO_MOVE])
+    return trial[WINNER]
+
+
 @njit
 def ends_game(s, t, c, k):
     """Would tile ``c:k`` end the game now?"""
-    trial = s.copy()
-    place(trial, t, c, k, trial[TO_MOVE])
-    return trial[WINNER] >= 0
+    return trial_winner(s, t, c, k, np.empty_like(s)) >= 0
 
 
 @njit
@@ -728,15 +734,6 @@ def closes_any(sets, count, colour, k):
         if (sets[i] >> tip) & 1 and not sets[i] & bridge:
             return True
     return False
-
-
-@hot
-def trial_winner(s, t, c, k, trial):
-    """The winner (-1 none) once the mover places tile c:k, tried on ``trial`` (a position's size)."""
-    for i in range(s.shape[0]):
-        trial[i] = s[i]
-    place(trial, t, c, k, trial[TO_MOVE])
-    return trial[WINNER]
 
 
 @inline
