@@ -43,8 +43,7 @@ def dead_stones(game, playouts: int) -> str:
                 dead_total += dead(a)
                 held[through[a], int(L.mover_colour(s))] = True
             L.apply(s, t, a)
-            empty = np.flatnonzero(s[L.BOARD: L.BOARD + n] == 0)
-            if settled == written and ply > 2 and all(dead(c) for c in empty):
+            if settled == written and ply > 2 and all(dead(c) for c in np.flatnonzero(s[L.BOARD: L.BOARD + n] == 0)):
                 settled = ply + 1
         all_dead_at.append(settled)
         lengths.append(written)
