@@ -29,7 +29,7 @@ from strength import maker
 from hexarena import load
 from hexarena.ai.arena import play_game
 from hexarena.games.base import Game
-from hexarena.games.palago import EXHAUSTED, HOW, VARIANTS
+from hexarena.games.palago_rules import EXHAUSTED, HOW, VARIANTS
 from hexarena.kernels import DRAW, WINNER, seed
 
 

@@ -18,7 +18,7 @@ import sys
 from hexarena import load
 from hexarena.ai import agent
 from hexarena.cli import parse_options
-from hexarena.games.palago import HOW, PLACED
+from hexarena.games.palago_rules import HOW, PLACED
 
 ENDINGS = ("not over", "closed group", "both at once", "pool exhausted")
 

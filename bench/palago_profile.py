@@ -22,14 +22,15 @@ import numba
 import numpy as np
 
 import hexarena
-from hexarena.games import palago as P
+from hexarena.games import palago_playouts as PP
+from hexarena.games import palago_rules as P
 
 
 @numba.njit
 def record(s0, t, actions, movers):
     for i in range(actions.shape[0]):
         s = s0.copy()
-        P.recorded_playout(s, t, actions[i], movers)
+        PP.recorded_playout(s, t, actions[i], movers)
 
 
 @numba.njit
@@ -37,7 +38,7 @@ def playouts(s0, t, count):
     s = s0.copy()
     for _ in range(count):
         s[:] = s0
-        P.playout(s, t)
+        PP.playout(s, t)
 
 
 @numba.njit
@@ -48,7 +49,7 @@ def closing_playouts(s0, t, count):
     tiles = 0
     for _ in range(count):
         s[:] = s0
-        P.closing_playout(s, t, none, none)
+        PP.closing_playout(s, t, none, none)
         tiles += s[P.PLACED] - s0[P.PLACED]
     return tiles
 

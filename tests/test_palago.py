@@ -11,7 +11,8 @@ import pytest
 
 import hexarena
 from hexarena import IllegalMove, MalformedMove
-from hexarena.games import palago as P
+from hexarena.games import palago_playouts as PP
+from hexarena.games import palago_rules as P
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.kernels import seed as seed_numba
 
@@ -384,7 +385,7 @@ def closing_playout(state: hexarena.State, seed: int) -> tuple[list[int], np.nda
     s = state.array.copy()
     actions, movers = np.zeros(128, dtype=np.int32), np.zeros(128, dtype=np.int32)
     seed_numba(seed)
-    written = P.closing_playout(s, state.game.tables, actions, movers)
+    written = PP.closing_playout(s, state.game.tables, actions, movers)
     return actions[:written].tolist(), s
 
 
@@ -423,12 +424,12 @@ def winning_actions(state: hexarena.State) -> list[int]:
 def test_closing_orientation_closes_a_group_open_only_at_those_corners():
     for colour, corners in ((0, (1, 3, 5)), (1, (0, 2, 4))):
         for j in corners:
-            assert P.tip_corner(colour, P.tip_orientation(colour, j)) == j
+            assert PP.tip_corner(colour, PP.tip_orientation(colour, j)) == j
         for size in (1, 2, 3):
             for chosen in itertools.combinations(corners, size):
                 mask = sum(1 << j for j in chosen)
-                closing = [k for k in range(3) if P.closes(colour, mask, k)]
-                assert closing == ([0, 1, 2] if size == 3 else [P.closing_orientation(colour, mask)])
+                closing = [k for k in range(3) if PP.closes(colour, mask, k)]
+                assert closing == ([0, 1, 2] if size == 3 else [PP.closing_orientation(colour, mask)])
 
 
 @pytest.mark.parametrize("variant", P.VARIANTS)
