@@ -11,6 +11,12 @@ resolve against the installed package), its ``Iqishiqi`` game built, and
 the same numba seed for every version, so versions that draw alike play the
 same games: the mean plies printed should then agree).  Prints the median ns
 per playout and every round's.
+
+Since ``iqishiqi.py`` was split, its kernels are in ``iqishiqi_rules.py`` and
+``iqishiqi_playouts.py``, which it imports from the installed package: a
+version from after the split times the installed kernels, so compare one from
+before it with the current ``iqishiqi.py`` as above, and two later versions as
+two copies of the package timed in turn.
 """
 
 from __future__ import annotations

@@ -191,11 +191,13 @@ def test_the_library_imports_no_front_end():
 
 @pytest.mark.parametrize("name", hexarena.GAMES)
 def test_kernel_tables_are_read_by_name(name):
-    """Every game's tables are a NamedTuple, and no game module indexes them by position."""
+    """Every game's tables are a NamedTuple, and neither its module nor its kernels' index them by position."""
     game = hexarena.load(name)
     assert hasattr(game.tables, "_fields") and len(game.tables._fields) == len(game.tables)
-    source = Path(sys.modules[type(game).__module__].__file__).read_text()
-    assert not re.search(r"\b(t|tables|params)\[\d", source)
+    kernels = {getattr(f, "py_func", f).__module__ for f in vars(game.kernels).values()}
+    for module in {type(game).__module__} | {m for m in kernels if m.startswith("hexarena.games")}:
+        source = Path(sys.modules[module].__file__).read_text()
+        assert not re.search(r"\b(t|tables|params)\[\d", source), module
 
 
 @pytest.mark.parametrize("name", sorted(hexarena.GAMES))

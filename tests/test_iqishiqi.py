@@ -15,7 +15,8 @@ import pytest
 import hexarena
 from hexarena import IllegalMove
 from hexarena.cli import main
-from hexarena.games.iqishiqi import CORNER, Iqishiqi, has_drop
+from hexarena.games.iqishiqi import Iqishiqi
+from hexarena.games.iqishiqi_rules import CORNER, has_drop
 from hexarena.render.svg import STONE, BALL
 
 from .playout_checks import check_recorded_playout

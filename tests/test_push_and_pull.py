@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import hexarena
 from hexarena import IllegalMove
 from hexarena.board import STEP
-from hexarena.games.push_and_pull import BOARD, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, PHASE, STUCK, check
+from hexarena.games.push_and_pull_rules import BOARD, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, PHASE, STUCK, check
 
 # The first sample's first 13 placements (Bill, the first player, owns the marker on g5; João s9),
 # then João's turn-5 placements; the last, `k13 -3 1`, has a typo (João's marker cannot see k13).
@@ -381,8 +381,9 @@ def test_last_placements_are_the_cells_that_let_every_owed_marker_move(rnd):
 
 # --- the playout policy -----------------------------------------------------------------
 
-from hexarena.games import push_and_pull as pp  # noqa: E402
-from hexarena.games.base import WINNER  # noqa: E402
+from hexarena.games import push_and_pull_playouts as playouts  # noqa: E402
+from hexarena.games import push_and_pull_rules as rules  # noqa: E402
+from hexarena.games.base import PLY, WINNER  # noqa: E402
 from hexarena.kernels import seed as seed_numba  # noqa: E402
 
 
@@ -397,8 +398,8 @@ def policy_positions(count, seed):
         for _ in range(stop):
             if s[WINNER] >= 0:
                 break
-            n = pp.legal(s, game.tables, moves)
-            pp.apply(s, game.tables, moves[pp.policy(s, game.tables, moves, n)])
+            n = rules.legal(s, game.tables, moves)
+            rules.apply(s, game.tables, moves[playouts.policy(s, game.tables, moves, n)])
         if s[WINNER] < 0:
             out.append(s)
     return game, out
@@ -407,12 +408,12 @@ def policy_positions(count, seed):
 @pytest.mark.parametrize("compiled", [True, False])
 def test_the_policy_picks_a_legal_index_and_leaves_the_position_alone(compiled):
     game, positions = policy_positions(80, seed=3)
-    policy = pp.policy if compiled else pp.policy.py_func  # py_func: the code NUMBA_DISABLE_JIT runs
+    policy = playouts.policy if compiled else playouts.policy.py_func  # py_func: the code NUMBA_DISABLE_JIT runs
     moves = np.empty(game.num_actions, np.int32)
     kinds = set()
     for s in positions:
         before = s.copy()
-        n = pp.legal(s, game.tables, moves)
+        n = rules.legal(s, game.tables, moves)
         i = policy(s, game.tables, moves, n)
         assert 0 <= i < n and np.array_equal(s, before)
         kinds.add(int(s[PHASE]))
@@ -423,12 +424,12 @@ def test_a_first_placement_moves_both_owed_markers_when_a_cell_can():
     s = play_all(new(), SAMPLE[:1])  # turn 2 begins: two placements, both markers owed
     game = s.game
     moves = np.empty(game.num_actions, np.int32)
-    n = pp.legal(s.array, game.tables, moves)
-    both = pp.owed_reach(s.array, game.rays, game.topology.ncells)
+    n = rules.legal(s.array, game.tables, moves)
+    both = rules.owed_reach(s.array, game.rays, game.topology.ncells)
     assert 0 < sum(both[moves[:n]] == 3) < n / 4  # a few cells move both markers
     for k in range(40):
         seed_numba(k)
-        assert both[moves[pp.policy(s.array, game.tables, moves, n)]] == 3
+        assert both[moves[playouts.policy(s.array, game.tables, moves, n)]] == 3
 
 
 def playout_endings(use_policy, count):
@@ -441,9 +442,9 @@ def playout_endings(use_policy, count):
     for _ in range(count):
         s = game.new_state().array.copy()
         while s[WINNER] < 0:
-            n = pp.legal(s, game.tables, moves)
-            i = pp.policy(s, game.tables, moves, n) if use_policy else rng.integers(0, n)
-            pp.apply(s, game.tables, moves[i])
+            n = rules.legal(s, game.tables, moves)
+            i = playouts.policy(s, game.tables, moves, n) if use_policy else rng.integers(0, n)
+            rules.apply(s, game.tables, moves[i])
             steps += 1
         no_turn += s[ENDING] == NO_TURN
     return steps / count, no_turn / count
@@ -471,7 +472,7 @@ def uniform_positions(count, seed):
         for _ in range(stop):
             if s[WINNER] >= 0:
                 break
-            pp.apply(s, game.tables, moves[rng.integers(0, pp.legal(s, game.tables, moves))])
+            rules.apply(s, game.tables, moves[rng.integers(0, rules.legal(s, game.tables, moves))])
         if s[WINNER] < 0:
             out.append(s)
     return game, out
@@ -482,12 +483,12 @@ def test_owed_cells_are_the_cells_owed_reach_marks():
     _, more = policy_positions(150, seed=6)
     n, cells = game.topology.ncells, np.empty(game.topology.ncells, np.int32)
     for s in positions + more:
-        mask, owed = pp.owed_reach(s, game.rays, n), int(pp.owed_bits(s))
+        mask, owed = rules.owed_reach(s, game.rays, n), int(rules.owed_bits(s))
         every = {c for c in range(n) if owed and mask[c] == owed and s[BOARD + c] == 0}
         some = {c for c in range(n) if mask[c] and s[BOARD + c] == 0}
-        k = pp.owed_cells(s, game.tables, cells, 0, np.empty(12, np.int32))
+        k = rules.owed_cells(s, game.tables, cells, 0, np.empty(12, np.int32))
         assert sorted(cells[:k]) == sorted(every)
-        k = pp.owed_cells(s, game.tables, cells, 1, np.empty(12, np.int32))
+        k = rules.owed_cells(s, game.tables, cells, 1, np.empty(12, np.int32))
         assert sorted(cells[:k]) == sorted(some if owed else set())
 
 
@@ -498,12 +499,12 @@ def test_the_mobility_kept_in_runs_is_the_walked_mobility():
     for s in positions:
         board = s[BOARD:BOARD + game.topology.ncells].copy()
         for m in game.markers(s):
-            pp.runs_from(s, rays_, m, runs, 0)
-            now = pp.mobility(board, rays_, m)
-            assert pp.runs_mobility(runs, 0) == now and pp.movable(s, rays_, m) == (now > 0)
+            rules.runs_from(s, rays_, m, runs, 0)
+            now = playouts.mobility(board, rays_, m)
+            assert playouts.runs_mobility(runs, 0) == now and rules.movable(s, rays_, m) == (now > 0)
             for c in np.flatnonzero(board == 0)[::7]:
                 board[c] = NEUTRAL
-                assert pp.mobility_with_stone(runs, 0, line, L, m, c, now) == pp.mobility(board, rays_, m)
+                assert playouts.mobility_with_stone(runs, 0, line, L, m, c, now) == playouts.mobility(board, rays_, m)
                 board[c] = 0
 
 
@@ -515,12 +516,12 @@ def test_the_compiled_marker_move_is_the_policys_choice():
         if s[PHASE] == 0:
             continue
         asked_ += 1
-        n = pp.legal(s, game.tables, moves)
+        n = rules.legal(s, game.tables, moves)
         seed_numba(k)
-        want = moves[pp.policy(s, game.tables, moves, n)] - base
+        want = moves[playouts.policy(s, game.tables, moves, n)] - base
         before = s.copy()
         seed_numba(k)
-        assert pp.policy_marker_move(s, game.tables, pp.asked(s), runs) == want  # the same draws too
+        assert playouts.policy_marker_move(s, game.tables, rules.asked(s), runs) == want  # the same draws too
         assert np.array_equal(s, before)
     assert asked_ > 50
 
@@ -530,8 +531,8 @@ def test_is_legal_answers_as_the_legal_list():
     _, more = policy_positions(120, seed=12)
     moves = np.empty(game.num_actions, np.int32)
     for s in positions + more:
-        legal = set(moves[:pp.legal(s, game.tables, moves)])
-        assert [a for a in range(game.num_actions) if pp.is_legal(s, game.tables, a)] == sorted(legal)
+        legal = set(moves[:rules.legal(s, game.tables, moves)])
+        assert [a for a in range(game.num_actions) if rules.is_legal(s, game.tables, a)] == sorted(legal)
 
 
 @pytest.mark.parametrize("kernel", ["recorded_playout", "policy_playout"])
@@ -539,7 +540,8 @@ def test_compiled_playouts_replay_through_the_facade(kernel, monkeypatch):
     game = new().game
     if kernel == "policy_playout":  # the policy's playout checked as the recorded one is
         monkeypatch.setattr(game.kernels, "recorded_playout", game.kernels.policy_playout)
-        monkeypatch.setattr(game.kernels, "playout", lambda s, t: pp.policy_playout(s, t, *[np.empty(0, np.int32)] * 2))
+        monkeypatch.setattr(game.kernels, "playout",
+                            lambda s, t: playouts.policy_playout(s, t, *[np.empty(0, np.int32)] * 2))
     _, positions = uniform_positions(30, seed=13)
     for seed, s in enumerate(positions):
         state = hexarena.games.State(game, s.copy())
@@ -556,9 +558,10 @@ def stepwise_lengths(use_policy, count, seed):
     for _ in range(count):
         s = game.new_state().array.copy()
         while s[WINNER] < 0:
-            n = pp.legal(s, game.tables, moves)
-            pp.apply(s, game.tables, moves[pp.policy(s, game.tables, moves, n) if use_policy else rng.integers(0, n)])
-        lengths.append(int(s[pp.PLY]))
+            n = rules.legal(s, game.tables, moves)
+            i = playouts.policy(s, game.tables, moves, n) if use_policy else rng.integers(0, n)
+            rules.apply(s, game.tables, moves[i])
+        lengths.append(int(s[PLY]))
     return np.array(lengths)
 
 
@@ -566,14 +569,14 @@ def stepwise_lengths(use_policy, count, seed):
 def test_compiled_playouts_play_the_stepwise_distribution(use_policy):
     """Games as long, and won as often by each player, as step by step (measured: 28.5 uniform, 64.5 policy)."""
     game, count = new().game, 1500
-    kernel = pp.policy_playout if use_policy else pp.recorded_playout
+    kernel = playouts.policy_playout if use_policy else playouts.recorded_playout
     none = np.empty(0, np.int32)
     seed_numba(21)
     fast, wins = [], 0
     for _ in range(count):
         s = game.new_state().array.copy()
         kernel(s, game.tables, none, none)
-        fast.append(int(s[pp.PLY]))
+        fast.append(int(s[PLY]))
         wins += s[WINNER] == 0
     slow = stepwise_lengths(use_policy, count, seed=22)
     fast = np.array(fast)
@@ -586,5 +589,5 @@ def test_mcts_plays_the_policy_in_one_compiled_playout():
     from hexarena.ai import mcts
 
     kernels = new().game.kernels
-    assert mcts._module(kernels, True).recorded_playout is pp.policy_playout
-    assert mcts._module(kernels, False).recorded_playout is pp.recorded_playout  # "-nopolicy": uniform
+    assert mcts._module(kernels, True).recorded_playout is playouts.policy_playout
+    assert mcts._module(kernels, False).recorded_playout is playouts.recorded_playout  # "-nopolicy": uniform

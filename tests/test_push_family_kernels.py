@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import hexarena
-from hexarena.games import iqishiqi as iq
+from hexarena.games import iqishiqi_rules as iq
 from hexarena.kernels import seed
 
 SETUPS = [("iqishiqi", {"size": 4}), ("iqishiqi", {"size": 8}), ("weituweiqi", {"size": 5}),
@@ -89,7 +89,7 @@ def test_the_iqishiqi_draw_is_uniform_over_the_legal_drops():
     work = iq.scratch(g.tables, 6 * g.tables.ncells)
     out = iq.room(g.tables, work)
     seed(1)
-    drawn = [int(iq._draw(s, g.tables, out, work, epoch, 0)) for epoch in range(1, 150 * len(legal) + 1)]
+    drawn = [int(iq.random_drop(s, g.tables, out, work, epoch, 0)) for epoch in range(1, 150 * len(legal) + 1)]
     assert_uniform(drawn, legal)
 
 
@@ -101,7 +101,7 @@ def test_the_weituweiqi_auction_draw_counts_block_as_one_more_move():
     work = iq.scratch(g.tables, 6 * g.tables.ncells)
     out = iq.room(g.tables, work)
     seed(2)
-    drawn = [int(iq._draw(s, g.tables, out, work, epoch, 1)) for epoch in range(1, 150 * len(legal) + 1)]
+    drawn = [int(iq.random_drop(s, g.tables, out, work, epoch, 1)) for epoch in range(1, 150 * len(legal) + 1)]
     assert_uniform(drawn, legal)
 
 
@@ -115,7 +115,7 @@ def test_the_draw_finds_no_drop_where_there_is_none():
             s.apply(int(rng.choice(s.legal_actions())))
         arr = s.array.copy()
         work = iq.scratch(g.tables, 6 * g.tables.ncells)
-        drawn = iq._draw(arr, g.tables, iq.room(g.tables, work), work, 1, 0)
+        drawn = iq.random_drop(arr, g.tables, iq.room(g.tables, work), work, 1, 0)
         has = iq.has_drop(arr, g.tables)
         assert (drawn >= 0) == has
         seen_none += not has

@@ -257,7 +257,7 @@ def test_status_says_how_the_game_ended():
 
 from hexarena.games import weituweiqi as wq  # noqa: E402
 from hexarena.games.base import WINNER  # noqa: E402
-from hexarena.games.iqishiqi import ROLE  # noqa: E402
+from hexarena.games.iqishiqi_rules import ROLE  # noqa: E402
 from hexarena.kernels import seed as seed_numba  # noqa: E402
 
 

@@ -35,8 +35,7 @@ from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, int_between
-from .iqishiqi import MAX_SIZE
-from .pushing import empty_run
+from .pushing import MAX_SIZE, empty_run
 
 # state layout after the shared header
 PIN = HEADER  # the pin's cell
@@ -46,7 +45,6 @@ PIN_MARK = 3
 # a move: 'pass' or a cell; then ' 2' (how far the pin goes) or '-' / ' -' (no push); one '!'/'?' annotation
 # of one or two marks after the cell or at the end
 _MOVE = re.compile(r"(?P<cell>pass|[a-z]+[0-9]+)(?P<n1>[!?]{1,2})?(?P<tail> *-| +[1-9][0-9]{0,2})?(?P<n2>[!?]{1,2})?")
-
 
 
 class Tables(NamedTuple):
@@ -362,13 +360,13 @@ class HexPushpin(Game):
     def ascii(self, state) -> str:
         """The source's diagram: column letters, ``o`` / ``x`` the first /
         second player's stones, ``#`` the pin, row numbers on the right."""
-        board = self.stones(state._s)
+        board = self.stones(state.array)
         char = {0: ".", 1: "o", 2: "x", PIN_MARK: "#"}
         return ascii_render.lettered(self.topology, lambda c: char[int(board[c])]) + "\n" + self.status(state)
 
     def rules_status(self, state) -> str:
         """Who is to move or who won, where the pin is and the stones around it."""
-        s = state._s
+        s = state.array
         sc = [int(v) for v in self.scores(s)]
         where = f"pin on {self.topology.name(self.pin(s))}; stones around it: first {sc[0]}, second {sc[1]}"
         if state.is_over():
@@ -380,7 +378,7 @@ class HexPushpin(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; ``hints=True`` dots the legal cells and draws an arrow
         from the pin to each landing a push may reach."""
-        s = state._s
+        s = state.array
         board = self.stones(s)
         marks, arrows = [], []
         if hints:

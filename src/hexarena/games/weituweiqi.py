@@ -8,7 +8,8 @@ the player to move may ``block``: he becomes the Blocker, the other the
 Escaper, who moves next.  *Main phase*: Iqishiqi drops; the ball on any
 edge cell wins for the Escaper, whoever pushed it; a player with no legal
 drop loses.  Drops, pushes and their notation are Iqishiqi's
-(:mod:`hexarena.games.iqishiqi`); action ``ncells * 6`` is ``block``.
+(:mod:`hexarena.games.iqishiqi_rules`, :class:`hexarena.games.pushing.PushGame`);
+action ``ncells * 6`` is ``block``.
 
 >>> import hexarena
 >>> s = hexarena.load("weituweiqi", size=4).new_state()
@@ -37,8 +38,8 @@ import numpy as np
 from ..kernels import hot, kernel_set, njit
 from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi import (BALL, ROLE, PushGame, _draw, drop, drop_mask, drops, finish, has_drop, room, scratch,
-                       size_option)
+from .iqishiqi_rules import BALL, ROLE, drop, drop_mask, drops, finish, has_drop, random_drop, room, scratch
+from .pushing import PushGame, size_option
 
 
 @njit
@@ -108,7 +109,7 @@ def _random_moves(s, t, out, work):
     drops are open to both players, so a block never leaves none)."""
     n = t.ncells
     while s[WINNER] < 0:
-        a = _draw(s, t, out, work, s[PLY] + 1, s[ROLE] < 0)  # block (n * 6) among them in the auction
+        a = random_drop(s, t, out, work, s[PLY] + 1, s[ROLE] < 0)  # block (n * 6) among them in the auction
         if a < 0:  # the last drop stalemated: in the auction its mover loses, later the player to move
             finish(s, s[TO_MOVE] if s[ROLE] < 0 else 1 - s[TO_MOVE])
             break
@@ -204,12 +205,12 @@ class Weituweiqi(PushGame):
     def position(self, stones: list[str], ball: str, to_move: int = 0, blocker: int | None = None) -> State:
         """As :meth:`PushGame.position`; ``blocker`` (0 or 1) starts in the
         main phase with that player as Blocker, None in the auction."""
-        state = super().position(stones, ball, to_move)
+        s = self.position_array(stones, ball, to_move)
         if blocker is not None:
             if blocker not in (0, 1):
                 raise ValueError(f"blocker is 0, 1 or None, got {blocker!r}")
-            state._s[ROLE] = blocker
-        return state
+            s[ROLE] = blocker
+        return State(self, s)
 
     def roles(self, s: np.ndarray) -> list[str | None]:
         """``['blocker', 'escaper']`` by player, ``[None, None]`` during the auction."""
@@ -222,7 +223,7 @@ class Weituweiqi(PushGame):
         return {"roles": self.roles(s)}
 
     def rules_status(self, state, legend: bool = True) -> str:
-        s = state._s
+        s = state.array
         roles = self.roles(s)
         who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
         if state.is_over():
