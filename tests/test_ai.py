@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import hexarena
-from hexarena.ai import agent, hint
+from hexarena.ai import agent, hint, parse_agent
 from hexarena.ai.arena import match
 from hexarena.ai.mcts import VARIANTS, MCTSAgent
 from hexarena.cli import main
@@ -387,10 +387,45 @@ def test_play_against_the_ai_in_the_terminal():
     assert "hint: " in text and "(proven win in 9)" in text  # a solved start (hexarena.ai.solutions)
 
 
+@pytest.mark.parametrize("text, kind, options", [
+    ("random", "random", {}),
+    ("mcts:1", "mcts", {"level": 1}),
+    ("mcts:10", "mcts", {"level": 10}),
+    ("ai:7", "ai", {"level": 7}),
+    ("ai", "ai", {"level": 5}),
+    ("mcts:uct", "mcts", {"variant": "uct", "simulations": 500}),
+    ("mcts:uct-nopolicy:sims=7", "mcts", {"variant": "uct-nopolicy", "simulations": 7}),
+    ("mcts:enhanced:seconds=0.1", "mcts", {"variant": "enhanced", "seconds": 0.1}),
+    ("mcts:grave:sims=50:grave_ref=20", "mcts", {"variant": "grave:grave_ref=20", "simulations": 50}),
+])
+def test_agent_specs(text, kind, options):
+    spec = parse_agent(text)
+    assert (spec.kind, spec.options, spec.level) == (kind, options, options.get("level"))
+    assert spec.reproducible == ("seconds" not in options)
+    assert spec.searches == (kind != "random")
+
+
+def test_a_level_spec_plays_as_the_agent_of_that_level():
+    state = hexarena.load("projective-hex", size=3, opening="none").new_state()
+    searches = [parse_agent(text).make(seed=4).stats(state) for text in ("ai:2", "mcts:2", "mcts:enhanced:sims=50")]
+    assert searches[0] == searches[1] == searches[2] == agent("mcts", level=2, seed=4).stats(state)
+    assert searches[0] != parse_agent("mcts:2").make(seed=5).stats(state)
+
+
+@pytest.mark.parametrize("text", ["", "mcts", "mcts:", "mcts:0", "mcts:11", "mcts:05", "mcts:fast", "mcts:uct:sims=0",
+                                  "mcts:uct:sims=x", "mcts:uct:seconds=-1", "mcts:uct:sims=5:seconds=1",
+                                  "mcts:uct:bogus=1", "alphazero", "random:3", "random:", "ai:", "ai:uct", "ai:٣"])
+def test_bad_agent_specs_name_what_is_allowed(text):
+    with pytest.raises(ValueError) as e:
+        parse_agent(text)
+    message = str(e.value)
+    assert "\n" not in message and "random, mcts:LEVEL" in message and "uct" in message
+
+
 @pytest.mark.parametrize("level", ["12", "x", "0"])
 def test_play_rejects_a_bad_level(capsys, level):
     code = main(["play", "projective-hex", "--vs", f"ai:{level}"], out=io.StringIO())
-    assert code == 2 and f"--vs ai:{level}: level must be an integer 1..10" in capsys.readouterr().err
+    assert code == 2 and f"--vs: bad agent 'ai:{level}' (level must be an integer 1..10)" in capsys.readouterr().err
 
 
 def test_search_runs_without_jit():

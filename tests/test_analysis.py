@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 
 from hexarena.analysis import lab, metrics, openings
-from hexarena.analysis.agents import parse_agent, parse_agents
 from hexarena.analysis.backends import run_tasks
 from hexarena.analysis.selfplay import GameTask, game_seeds, play_task, without_timing
 from hexarena.analysis.store import GAMES, RunStore
 from hexarena.cli import main
 
 SMALL = {"size": "2"}
-AGENTS = parse_agents("mcts:uct:sims=20,random")
+AGENTS = lab.parse_agents("mcts:uct:sims=20,random")
 
 
 def numbers(report: dict) -> dict:
@@ -30,38 +29,12 @@ def run(out: Path, games: int = 6, workers: int = 1, compare=("opening=none,cut-
     return lab.analyze("projective-hex", SMALL, list(compare), games, AGENTS, seed, out, backend, workers)
 
 
-# agent specs -------------------------------------------------------------------------
-@pytest.mark.parametrize("text, kind, variant, sims, seconds", [
-    ("random", "random", "enhanced", None, None),
-    ("mcts:1", "mcts", "enhanced", 25, None),
-    ("mcts:10", "mcts", "enhanced", 25000, None),
-    ("mcts:uct", "mcts", "uct", 500, None),
-    ("mcts:uct-nopolicy:sims=7", "mcts", "uct-nopolicy", 7, None),
-    ("mcts:enhanced:seconds=0.1", "mcts", "enhanced", None, 0.1),
-    ("mcts:grave:sims=50:grave_ref=20", "mcts", "grave:grave_ref=20", 50, None),
-])
-def test_agent_specs(text, kind, variant, sims, seconds):
-    spec = parse_agent(text)
-    assert (spec.kind, spec.variant, spec.simulations, spec.seconds) == (kind, variant, sims, seconds)
-    assert spec.reproducible == (seconds is None)
-    assert spec.searches == (kind == "mcts")
-
-
-@pytest.mark.parametrize("text", ["", "mcts", "mcts:", "mcts:0", "mcts:11", "mcts:fast", "mcts:uct:sims=0",
-                                  "mcts:uct:sims=x", "mcts:uct:seconds=-1", "mcts:uct:sims=5:seconds=1",
-                                  "mcts:uct:bogus=1", "alphazero", "random:3"])
-def test_bad_agent_specs_name_what_is_allowed(text):
-    with pytest.raises(ValueError) as e:
-        parse_agent(text)
-    message = str(e.value)
-    assert "\n" not in message and "random, mcts:LEVEL" in message and "uct" in message
-
-
+# agent pairs ---------------------------------------------------------------------------
 def test_agents_pair():
-    assert [a.text for a in parse_agents("mcts:3")] == ["mcts:3", "mcts:3"]
-    assert [a.text for a in parse_agents("random,mcts:2")] == ["random", "mcts:2"]
+    assert [a.text for a in lab.parse_agents("mcts:3")] == ["mcts:3", "mcts:3"]
+    assert [a.text for a in lab.parse_agents("random,mcts:2")] == ["random", "mcts:2"]
     with pytest.raises(ValueError, match="two agents"):
-        parse_agents("random,random,random")
+        lab.parse_agents("random,random,random")
 
 
 # option sets -------------------------------------------------------------------------
@@ -180,7 +153,7 @@ def test_a_run_directory_refuses_other_settings(tmp_path):
 
 
 def test_random_agents_report_no_decisiveness(tmp_path):
-    report = lab.analyze("lhexus", {"size": "3"}, [], 4, parse_agents("random"), 1, tmp_path, workers=1)
+    report = lab.analyze("lhexus", {"size": "3"}, [], 4, lab.parse_agents("random"), 1, tmp_path, workers=1)
     m = report["sets"][0]["metrics"]
     assert not m["decisiveness"]["available"]
     assert {r["choice"] for r in m["openings"]["rows"]} <= {"accept", "decline"}

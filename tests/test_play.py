@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import hexarena
+import hexarena.ai
 import hexarena.play
 from hexarena.cli import main
 from hexarena.info import rules_text
@@ -87,8 +88,8 @@ def test_status_is_public_in_every_game():
 # --- the program ----------------------------------------------------------------
 
 def test_the_ai_says_it_is_preparing_then_thinking(monkeypatch):
-    monkeypatch.setattr(hexarena.play, "_announced", set())
-    monkeypatch.setattr(hexarena.play, "search_ready", lambda kernels: False)  # as on a cold cache
+    monkeypatch.setattr(hexarena.ai, "_announced", set())
+    monkeypatch.setattr(hexarena.ai, "search_ready", lambda kernels: False)  # as on a cold cache
     code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second",
                      "--seed", "1"], stdin="quit\n")
     assert code == 0
@@ -102,16 +103,23 @@ def test_the_ai_says_it_is_preparing_then_thinking(monkeypatch):
 
 def test_the_ai_says_nothing_of_compiling_once_its_search_is_cached(monkeypatch, tmp_path):
     monkeypatch.setenv("HEXARENA_CACHE", str(tmp_path))
-    monkeypatch.setattr(hexarena.play, "_announced", set())
+    monkeypatch.setattr(hexarena.ai, "_announced", set())
     game = hexarena.load("projective-hex", size=3)  # size 2 is answered from its solution, unsearched
     assert not hexarena.ai.mcts.search_ready(game.kernels)  # nothing marked in a new cache
     code, out = run(["play", "projective-hex", "-o", "size=3", *OPEN, "--vs", "ai:1", "--first", "second"],
                     stdin="quit\n")
     assert code == 0 and "preparing the AI" in out and hexarena.ai.mcts.search_ready(game.kernels)
-    monkeypatch.setattr(hexarena.play, "_announced", set())  # a new process, the search cached
+    monkeypatch.setattr(hexarena.ai, "_announced", set())  # a new process, the search cached
     code, out = run(["play", "projective-hex", "-o", "size=3", *OPEN, "--vs", "ai:1", "--first", "second"],
                     stdin="quit\n")
     assert "preparing" not in out and "ai:1 plays" in out
+
+
+def test_any_agent_spec_is_an_opponent():
+    code, out = play(["quit"], "--vs", "mcts:uct:sims=20", "--first", "second", "--seed", "1")
+    assert code == 0 and "mcts:uct:sims=20 is thinking..." in out and "mcts:uct:sims=20 plays" in out
+    with pytest.raises(hexarena.play.PlayError, match="--vs: bad agent 'mcts' .*; or human"):
+        hexarena.play.opponent("mcts", seed=None)
 
 
 def test_undo_at_your_first_turn_keeps_the_programs_opening():

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 import hexarena
 from hexarena.server import create_app
-from hexarena.server.store import matches, moves
+from hexarena.server.store import Refused, matches, moves, seat_kind
 
 PG = os.environ.get("HEXARENA_TEST_PG")
 SMALL = {"size": 2, "opening": "none"}
@@ -199,6 +199,13 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         assert isinstance(error, str) and error and "\n" not in error
         assert rows(client, made["id"]) == before_rows and get(client, made["id"]) == before
     assert client.get("/api/matches?list=recent").json() == listing
+
+
+def test_seats_are_me_open_or_an_ai_level() -> None:
+    assert [seat_kind(s) for s in ("me", "open", "ai:1", "ai:10")] == ["me", "open", "ai:1", "ai:10"]
+    for bad in ("ai", "ai:", "ai:0", "ai:05", "ai:uct", "mcts:3", "random", "human", "", 5, None, ["ai:1"]):
+        with pytest.raises(Refused, match=r"is not 'me', 'open' or 'ai:LEVEL' \(LEVEL 1..10\)"):
+            seat_kind(bad)
 
 
 def test_a_repeated_post_is_applied_once(client: TestClient) -> None:

@@ -9,14 +9,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hexarena.analysis import lab
-from hexarena.analysis.agents import parse_agents
 from hexarena.server import create_app
 
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("reports")
-    lab.analyze("projective-hex", {"size": "2"}, ["opening=none,swap"], 2, parse_agents("random"), 1,
+    lab.analyze("projective-hex", {"size": "2"}, ["opening=none,swap"], 2, lab.parse_agents("random"), 1,
                 root / "ph-openings", workers=1)
     (root / "half-done").mkdir()  # a run directory without a report yet
     (root / "half-done" / "run.json").write_text("{}")

@@ -157,8 +157,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis.agents import parse_agents
-    from .analysis.lab import analyze, default_out
+    from .analysis.lab import analyze, default_out, parse_agents
     from pathlib import Path
 
     from .analysis.progress import rich_progress
@@ -343,7 +342,8 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--json", action="store_true")
 
     sp = command("play", "play in the terminal", cmd_play, game="optional")
-    sp.add_argument("--vs", default="human", help="human, random or ai:LEVEL (default human: hot-seat)")
+    sp.add_argument("--vs", default="human",
+                    help="human or an agent: random, ai:LEVEL, mcts:VARIANT... (docs/ai.md; default human: hot-seat)")
     sp.add_argument("--first", choices=("first", "second"), default="first", help="your seat against a program")
     sp.add_argument("--seed", type=seed_number, default=None, help=f"an integer 0..{MAX_SEED}")
     sp.add_argument("--hints", action="store_true", help="list the legal moves at every prompt")
@@ -376,7 +376,7 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--games", type=game_count, default=100, help="games per option set (default 100)")
     sp.add_argument("--agents", default="mcts:6",
                     help="A,B (or one for both): random, mcts:LEVEL, mcts:VARIANT[:sims=N|:seconds=S][:key=value...]"
-                         " (default mcts:6)")
+                         " (docs/ai.md; default mcts:6)")
     sp.add_argument("--seed", type=seed_number, default=1, help=f"an integer 0..{MAX_SEED} (default 1)")
     sp.add_argument("--compare", action="append", default=[], metavar="KEY=V1,V2",
                     help="option sets side by side (KEY=V1|V2 when values hold commas; repeat for a product)")

@@ -1,4 +1,5 @@
-"""Terminal play: hot-seat, or against a program (``--vs random``, ``--vs ai:LEVEL``).
+"""Terminal play: hot-seat, or against a program (``--vs`` an agent spec of
+:mod:`hexarena.ai.agents`: ``random``, ``ai:LEVEL``, ``mcts:VARIANT:sims=N``...).
 
 The front end knows nothing of the command line: bad setup (an unknown
 opponent) raises :class:`PlayError`, a ValueError.
@@ -10,18 +11,14 @@ import json
 import os
 from typing import Any, TextIO
 
-from .ai import agent, hint, hint_note
-from .ai.mcts import COMPILE_SECONDS, search_ready
-from .games.base import Game, IllegalMove, State, quoted
+from .ai import compile_notice, hint, hint_note, parse_agent, take_back
+from .games.base import Game, IllegalMove, NothingToUndo, State
 from .info import rules_text
 from .records import read_file
 
 HELP = """commands: a move (e.g. {example}), 'moves' (legal moves), 'hint' (the AI's suggestion), 'undo',
 'rules' (the game's rules and notation), 'record' (text record), 'save FILE' (JSON record),
 'load FILE' (a JSON or text record), 'resign', 'help', 'quit'"""
-AI_LEVELS = ("", *(str(n) for n in range(1, 11)))
-
-_announced: set[str] = set()  # games whose AI this process has prepared (numba compiles on first use)
 
 
 class PlayError(ValueError):
@@ -29,26 +26,13 @@ class PlayError(ValueError):
 
 
 def opponent(spec: str, seed: int | None) -> Any:
-    """The program named by ``--vs`` (``random``, ``ai:LEVEL``): None for a human."""
+    """The program named by ``--vs`` (an agent spec): None for ``human``."""
     if spec == "human":
         return None
-    kind, _, level = spec.partition(":")
-    shown = spec if len(spec) <= 40 else quoted(spec)
-    if kind == "ai" and level not in AI_LEVELS:
-        raise PlayError(f"--vs {shown}: level must be an integer 1..10 (ai:1 .. ai:10; ai alone is ai:5)")
     try:
-        return agent("mcts", level=int(level or 5), seed=seed) if kind == "ai" else agent(kind, seed=seed)
+        return parse_agent(spec).make(seed)
     except ValueError as e:
-        raise PlayError(f"--vs {shown}: {e}") from None
-
-
-def _prepare(out: TextIO, game: Game) -> None:
-    """Say, once per process, when the AI's first search must compile
-    (nothing to say when ``hexarena warmup`` or an earlier search cached it)."""
-    if game.name not in _announced and not search_ready(game.kernels):
-        print(f"preparing the AI for {game.name}, once: ~{COMPILE_SECONDS} s (numba compiles its search; "
-              f"`hexarena warmup` does it ahead)", file=out, flush=True)
-    _announced.add(game.name)
+        raise PlayError(f"--vs: {e}; or human (hot-seat)") from None
 
 
 class Session:
@@ -117,7 +101,7 @@ class Session:
     def program_moves(self) -> None:
         """The program's move, announced before and after it thinks."""
         if hasattr(self.bot, "hint"):
-            _prepare(self.out, self.state.game)
+            self.prepare()
             self.say(f"{self.vs} is thinking...")
             move, rate = self.bot.hint(self.state)
             note = f" ({hint_note(self.state, rate)})"
@@ -126,6 +110,12 @@ class Session:
         self.state.play(move)
         self.changed = True
         self.say(f"{self.vs} plays {move}{note}")
+
+    def prepare(self) -> None:
+        """Say, before a search, when it must compile first (once per process and game)."""
+        notice = compile_notice(self.state.game)
+        if notice:
+            self.say(notice)
 
     def help(self) -> str:
         moves = self.state.legal_moves()
@@ -167,7 +157,7 @@ class Session:
         if self.state.is_over():
             self.say("no hint: the game is over")
             return
-        _prepare(self.out, self.state.game)
+        self.prepare()
         move, rate = hint(self.state, level=5, seed=0)
         self.say(f"hint: {move} ({hint_note(self.state, rate)})")
 
@@ -204,26 +194,18 @@ class Session:
 
     def undo(self) -> None:
         """Take back the last move (or a resignation); against a program, back to your last turn."""
-        if self.state.resigned is not None:
-            self.state.undo()
-            self.changed = True
-            self.say("resignation taken back")
+        resigned = self.state.resigned is not None
+        seats = (0, 1) if self.bot is None else (self.human_seat,)
+        try:
+            take_back(self.state, seats, kept=f"{self.vs}'s opening move stays")
+        except NothingToUndo as e:
+            self.say(str(e))
             return
-        probe = self.state.copy()
-        if not probe.history:
-            self.say("nothing to undo: no move has been played")
-            return
-        while probe.history:
-            probe.undo()
-            if self.bot is None or probe.to_move == self.human_seat:
-                break
-        else:
-            self.say(f"nothing to undo: you have not moved yet ({self.vs}'s opening move stays)")
-            return
-        while len(self.state.history) > len(probe.history):
-            self.state.undo()
         self.changed = True
-        self.say(f"undone; {self.who()} to move" if self.bot is None else "undone; your move")
+        if resigned:
+            self.say("resignation taken back")
+        else:
+            self.say(f"undone; {self.who()} to move" if self.bot is None else "undone; your move")
 
 
 def play_terminal(game: Game, vs: str, human_first: bool, seed: int | None, hints: bool,

@@ -1,10 +1,14 @@
 """Agents: ``agent(kind, ...)`` returns an object whose ``choose(state)``
-gives a legal move (in notation) without changing the state.
+gives a legal move (in notation) without changing the state; the agent
+registry and the spec grammar (``parse_agent("ai:5")``) are in
+:mod:`hexarena.ai.agents`.
 
 Kinds: ``random`` (uniform legal moves) and ``mcts`` (Monte Carlo tree
 search in numba, see :mod:`hexarena.ai.mcts` and docs/ai.md), with
 strength ``level`` 1..10 or an explicit ``simulations`` / ``seconds``
-budget per move.
+budget per move.  What every front end of play against a program shares is
+here too: the hint, the notice before the search's first compilation, and
+undo back to the player's previous turn.
 
 >>> import hexarena
 >>> s = hexarena.load("projective-hex").new_state()
@@ -22,58 +26,35 @@ is the perfect move and its note the proof:
 >>> move, rate = hint(s)
 >>> hint_note(s, rate)
 'proven win in 9'
+
+Against a program that moves first (you hold seat 1), undo goes back to your
+previous turn, and never takes back the program's opening:
+
+>>> for move in ("a1", "b1", "a2"):
+...     _ = s.play(move)
+>>> take_back(s, seats=[1], kept="the program's opening move stays")
+>>> s.moves()
+['a1']
+>>> take_back(s, seats=[1], kept="the program's opening move stays")
+Traceback (most recent call last):
+...
+hexarena.games.base.NothingToUndo: nothing to undo: you have not moved yet (the program's opening move stays)
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any, Protocol
+from collections.abc import Collection
+from typing import Any
 
-from ..games.base import State
-from .mcts import MCTSAgent
+from ..games.base import Game, NothingToUndo, State
+from .agents import KINDS, Agent, AgentSpec, RandomAgent, agent, parse_agent
+from .mcts import COMPILE_SECONDS, MCTSAgent, search_ready
 from .solutions import proof_text
 
+__all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "agent", "compile_notice", "hint", "hint_note", "parse_agent",
+           "take_back"]
 
-class Agent(Protocol):
-    name: str
-
-    def choose(self, state: State) -> str: ...
-
-
-class RandomAgent:
-    """Uniformly random legal moves, reproducible with ``seed``."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.name = "random"
-        self._rng = random.Random(seed)
-
-    def choose(self, state: State) -> str:
-        moves = state.legal_moves()
-        if not moves:
-            raise ValueError("the game is over: no move to choose")
-        return self._rng.choice(moves)
-
-
-KINDS = ("random", "mcts")
-MCTS_OPTIONS = ("level", "seconds", "simulations", "variant", "solutions")
-
-
-def agent(kind: str, seed: int | None = None, **kw: Any) -> Agent:
-    """An agent of ``kind`` (one of ``KINDS``); ValueError naming the choices.
-
-    ``agent("mcts", level=1..10, seed=..., seconds=..., simulations=...,
-    variant=..., solutions=True)`` is an :class:`~hexarena.ai.mcts.MCTSAgent`.
-    """
-    if kind == "random":
-        if kw:
-            raise ValueError(f"the random agent takes no options, got {', '.join(kw)}")
-        return RandomAgent(seed)
-    if kind == "mcts":
-        unknown = sorted(set(kw) - set(MCTS_OPTIONS))
-        if unknown:
-            raise ValueError(f"unknown option {unknown[0]!r} for the mcts agent; options: {', '.join(MCTS_OPTIONS)}")
-        return MCTSAgent(seed=seed, **kw)
-    raise ValueError(f"unknown agent kind {kind!r}; kinds: {', '.join(KINDS)}")
+_announced: set[str] = set()  # games whose AI this process has prepared (numba compiles on first use)
 
 
 def hint(state: State, level: int = 5, seed: int | None = None, **kw: Any) -> tuple[str, float]:
@@ -85,3 +66,37 @@ def hint_note(state: State, rate: float) -> str:
     """What a hint's move is worth: "proven win in k" (k plies to the end,
     both sides') in a solved position, else "estimated win rate 60%"."""
     return proof_text(state) or f"estimated win rate {rate:.0%}"
+
+
+def compile_notice(game: Game) -> str | None:
+    """What to say, once per process and game, before the AI's first search of
+    ``game`` when it must compile; None when there is nothing to say (said
+    already, or ``hexarena warmup`` or an earlier search cached it)."""
+    said = game.name in _announced
+    _announced.add(game.name)
+    if said or search_ready(game.kernels):
+        return None
+    return (f"preparing the AI for {game.name}, once: ~{COMPILE_SECONDS} s (numba compiles its search; "
+            "`hexarena warmup` does it ahead)")
+
+
+def take_back(state: State, seats: Collection[int], kept: str) -> None:
+    """Undo for the player holding ``seats``: a resignation, else back to their
+    previous turn (one move in hot-seat, holding both seats; against a program,
+    its moves since too, and never its opening moves).  NothingToUndo, the state
+    unchanged, when no move was played or ``seats`` have not moved yet (the
+    message then ends with what is ``kept``, e.g. "the AI's opening moves stay")."""
+    if state.resigned is not None:
+        state.undo()
+        return
+    if not state.history:
+        raise NothingToUndo("nothing to undo: no move has been played")
+    probe = state.copy()
+    while probe.history:
+        probe.undo()
+        if probe.to_move in seats:
+            break
+    else:
+        raise NothingToUndo(f"nothing to undo: you have not moved yet ({kept})")
+    while len(state.history) > len(probe.history):
+        state.undo()

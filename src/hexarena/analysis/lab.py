@@ -17,8 +17,9 @@ from typing import Any, Callable, Sequence
 
 import hexarena
 
+from ..ai.agents import USAGE, AgentSpec, parse_agent
+from ..games.base import quoted
 from . import report as reports
-from .agents import AgentSpec
 from .backends import default_workers, run_tasks
 from .selfplay import GameTask, game_seeds
 from .store import RunStore
@@ -27,6 +28,20 @@ RUN_FORMAT = "hexarena-run/1"
 REPORTS = Path("data/reports")
 DEFAULT_AGENTS = "mcts:6"
 DEFAULT_SEED = 1
+
+
+def parse_agents(text: str) -> tuple[AgentSpec, AgentSpec]:
+    """``--agents A,B`` (or one spec for both sides) as two agent specs (:mod:`hexarena.ai.agents`).
+
+    >>> [a.text for a in parse_agents("random, mcts:2")]
+    ['random', 'mcts:2']
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise ValueError(f"--agents {quoted(text)}: give two agents A,B (or one for both sides); {USAGE}")
+    return parse_agent(parts[0]), parse_agent(parts[1])
 
 
 def _plain(value: Any) -> Any:

@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import hexarena
-
-from .agents import parse_agent
-
+from ..ai import parse_agent
 
 TIMING = ("seconds", "cpu_seconds")  # the result's fields that vary between runs of the same task
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 from starlette.exceptions import HTTPException
 
 import hexarena
-from hexarena.ai import hint as ai_hint
+from hexarena.ai import hint as ai_hint, take_back
 from hexarena.ai.solutions import proof_text
 from hexarena.info import game_info, replay_summary
 from hexarena.games.base import State
@@ -122,26 +122,9 @@ def check_turn(state: State, seats: list[int]) -> None:
 
 def undo_back(match: Match, state: State, seats: list[int]) -> None:
     """Undo: a resignation, else one move in hot-seat, else back to the requester's previous turn."""
-    against_ai = any(kind.startswith("ai:") for kind in match.seats)
-    if not against_ai and len(seats) < 2:
+    if not match.against_ai() and len(seats) < 2:
         raise Refused(403, "no undo in a game between two people online")
-    if state.resigned is not None:
-        state.undo()
-        return
-    if not state.history:
-        raise Refused(400, "nothing to undo: no move has been played")
-    if not against_ai:
-        state.undo()
-        return
-    probe = state.copy()
-    while probe.history:
-        probe.undo()
-        if probe.to_move in seats:
-            break
-    else:
-        raise Refused(400, "nothing to undo: you have not moved yet (the AI's opening moves stay)")
-    while len(state.history) > len(probe.history):
-        state.undo()
+    take_back(state, seats, kept="the AI's opening moves stay")
 
 
 def position(match: Match, ply: int) -> State:

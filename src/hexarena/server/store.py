@@ -23,10 +23,12 @@ from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, I
 from sqlalchemy.engine import make_url
 
 import hexarena
+from hexarena.ai import AgentSpec, parse_agent
 from hexarena.games.base import IllegalMove, State, shown
 from hexarena.record_writer import now
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
+AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
 
 metadata = MetaData()
 
@@ -84,17 +86,21 @@ def token_hash(token: str) -> str:
 
 
 def seat_kind(spec: Any) -> str:
-    """A seat of POST /api/matches checked: "me", "open" or "ai:LEVEL"."""
-    if spec in ("me", "open"):
-        return spec
-    if isinstance(spec, str) and spec.startswith("ai:") and spec[3:] in {str(n) for n in range(1, 11)}:
+    """A seat of POST /api/matches checked: "me", "open" or an AI "ai:LEVEL"
+    (the agent spec of MCTS at a level, :mod:`hexarena.ai.agents`)."""
+    if spec in ("me", "open") or seat_agent(spec) is not None:
         return spec
     raise Refused(400, f"seat {shown(spec)} is not 'me', 'open' or 'ai:LEVEL' (LEVEL 1..10)")
 
 
-def ai_level(kind: str) -> int | None:
-    """The AI level of seat kind ``kind`` ("ai:7" -> 7), None for a person."""
-    return int(kind[3:]) if kind.startswith("ai:") else None
+def seat_agent(kind: Any) -> AgentSpec | None:
+    """The agent of seat ``kind`` ("ai:7": MCTS at level 7), None for a person or anything else."""
+    if not (isinstance(kind, str) and kind.startswith(AI_SEAT)):
+        return None
+    try:
+        return parse_agent(kind)
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -121,10 +127,14 @@ class Match:
         digest = token_hash(token)
         return [i for i, h in enumerate(self.tokens) if h is not None and hmac.compare_digest(h, digest)]
 
-    def ai_to_move(self) -> int | None:
-        """The AI level to move, or None when a person is to move or the game is over."""
+    def ai_to_move(self) -> AgentSpec | None:
+        """The agent of the AI seat to move, or None when a person is to move or the game is over."""
         p = self.state.to_move
-        return None if p is None else ai_level(self.seats[p])
+        return None if p is None else seat_agent(self.seats[p])
+
+    def against_ai(self) -> bool:
+        """True when a seat is the AI's."""
+        return any(seat_agent(kind) is not None for kind in self.seats)
 
 
 def replay(game: str, options: dict[str, Any], texts: list[str], resigned: int | None) -> State:
@@ -241,7 +251,7 @@ class Store:
         """Matches not over that have an AI seat (one of them may be the AI's to move)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(matches.c.id, matches.c.seats).where(matches.c.over.is_(False))).all()
-        return [r.id for r in rows if any(ai_level(s) for s in r.seats)]
+        return [r.id for r in rows if any(seat_agent(s) is not None for s in r.seats)]
 
     # writing ---------------------------------------------------------------
     def create(self, state: State, seats: list[str], token_seats: list[int], token: str) -> Match:

@@ -14,8 +14,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
-from hexarena.ai import agent
-from hexarena.ai.mcts import COMPILE_SECONDS, search_ready
+from hexarena.ai import compile_notice
 
 from .store import Refused, Store
 
@@ -31,7 +30,6 @@ class Thinker:
         self._lock = threading.Lock()
         self._wanted: set[str] = set()   # matches to look at
         self._running: set[str] = set()  # matches a worker is playing
-        self._announced: set[str] = set()  # games whose AI this process has prepared
 
     def kick(self, match_id: str) -> None:
         """Play ``match_id``'s AI moves if an AI is to move (now or after the running search)."""
@@ -64,23 +62,18 @@ class Thinker:
             except Exception:  # keep the worker alive; the next change kicks the match again
                 log.exception("hexarena: the AI of match %s failed", match_id)
 
-    def _prepare(self, game) -> None:
-        """Say on the server's console, once per game, when the AI's first search must compile."""
-        if game.name not in self._announced and not search_ready(game.kernels):
-            log.warning("hexarena: preparing the AI for %s, once: ~%d s (numba compiles its search; "
-                        "`hexarena warmup` does it ahead)", game.name, COMPILE_SECONDS)
-        self._announced.add(game.name)
-
     def _play(self, match_id: str) -> None:
         """Play the AI's steps while an AI is to move, each committed and announced."""
         while True:
             match = self.store.get(match_id)
-            level = match.ai_to_move()
-            if level is None:
+            ai = match.ai_to_move()
+            if ai is None:
                 return
             seat, ply = match.state.to_move, match.ply
-            self._prepare(match.state.game)
-            move = agent("mcts", level=level).choose(match.state.copy())
+            notice = compile_notice(match.state.game)
+            if notice:  # on the server's console
+                log.warning("hexarena: %s", notice)
+            move = ai.make(seed=None).choose(match.state.copy())
 
             def play(now, state) -> None:
                 if now.ply != ply or state.to_move != seat or state.resigned is not None:
