@@ -44,6 +44,7 @@ def test_option_sets_and_their_errors():
                                             "opening=swap size=3"]
     assert sets[0][1] == {"size": 2, "opening": "none"}
     assert lab.option_sets("lisbon", {}, ["sequence=progressive,12*"])[1][1]["sequence"] == "12*"
+    assert lab.option_sets("lisbon", {}, ["size=5,4|4,3"])[1] == ("size=4,3", {"size": [4, 3], "sequence": "progressive"})
     for bad, match in [(["opening"], "KEY=V1"), (["opening=none,"], "KEY=V1"), (["opening=none,none"], "twice"),
                        (["opening=none", "opening=swap"], "twice"), (["opening=sometimes"], "opening")]:
         with pytest.raises(ValueError, match=match):
@@ -101,13 +102,21 @@ def test_decisiveness():
 
 def test_opening_choices():
     games = [game(["a", "swap", "b"], [0, 1, 0], 1), game(["a", "b"], [0, 1], 0), game(["a", "b"], [0, 1], 1)]
-    rows = {r["choice"]: r for r in openings.choices("projective-hex", {"opening": "swap"}, games)["rows"]}
+    rows = {r["choice"]: r for r in openings.choices(("swap",), games)["rows"]}
     assert rows["swap"]["games"] == 1 and rows["swap"]["by_seat"] == [0, 1]
     assert rows["swap"]["chooser_wins"]["count"] == 1 and rows["(none)"]["games"] == 2 and "black" not in rows
-    rows = {r["choice"]: r for r in openings.choices("projective-hex", {}, games)["rows"]}
+    rows = {r["choice"]: r for r in openings.choices(("black", "white"), games)["rows"]}
     assert rows["black"]["games"] == rows["white"]["games"] == 0 and rows["(none)"]["games"] == 3
-    assert not openings.choices("projective-hex", {"opening": "none"}, games)["available"]
-    assert not openings.choices("palago", {}, games)["available"]
+    assert not openings.choices((), games)["available"]
+
+
+def test_end_reasons():
+    results = [dict(game(["a"], [0], 0), reason="loop"), dict(game(["a"], [0], 1), reason="loop"),
+               dict(game(["a"], [0], None), reason="tie"), game(["a"], [0], 1)]
+    rows = metrics.end_reasons(results)
+    assert [(r["reason"], r["games"], r["seat_wins"]) for r in rows] == \
+        [("loop", 2, [1, 1]), ("tie", 1, [0, 0]), ("unrecorded", 1, [0, 1])]
+    assert rows[0]["share"]["rate"] == 0.5
 
 
 # runs ----------------------------------------------------------------------------------
@@ -115,7 +124,8 @@ def test_play_task_is_reproducible():
     task = GameTask(0, 1, "projective-hex", {"size": 2, "opening": "swap"}, ("mcts:uct:sims=30", "random"), (7, 8))
     first = without_timing(play_task(task))
     again = without_timing(play_task(task))
-    assert first == again and first["a_seat"] == 1
+    assert first == again and first["a_seat"] == 1 and first["reason"] == "loop"
+    assert len(first["moves"]) == len(first["legal"]) == len(first["movers"])
     assert all(v is None for v, m in zip(first["values"], first["movers"]) if m == 0)  # B (random) at seat 0
     assert all(0 <= v <= 1 for v, m in zip(first["values"], first["movers"]) if m == 1)
 
@@ -131,7 +141,8 @@ def test_same_numbers_for_any_worker_count_and_rerun(tmp_path):
     assert numbers(saved) == numbers(one)
     page = (tmp_path / "one" / "report.html").read_text()
     assert page.count("data:image/png;base64,") >= 4 and "http" not in page.replace("http://www.w3.org", "")
-    assert "<svg" in page and "opening=cut-and-choose" in page
+    assert "<svg" in page and "opening=cut-and-choose" in page and "How games end" in page
+    assert [r["reason"] for r in one["sets"][0]["metrics"]["end_reasons"]] == ["loop"]
 
 
 def test_a_run_resumes_where_it_stopped(tmp_path):

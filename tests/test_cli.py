@@ -46,13 +46,14 @@ def test_replay_json_of_the_source_game():
     got = json.loads(out)
     assert code == 0
     assert got == {"game": "projective-hex", "options": {"size": 3, "opening": "none"}, "moves": FINISHED,
-                   "to_move": None, "over": True, "winner": 1, "scores": None, "legal_moves": []}
+                   "to_move": None, "over": True, "winner": 1, "reason": "loop", "scores": None, "legal_moves": []}
 
 
 def test_replay_json_mid_game():
     code, out = run(["replay", "projective-hex", "J", "K", "O", "--json"])
     got = json.loads(out)
     assert code == 0 and got["to_move"] == 1 and got["legal_moves"] == ["black", "white"] and not got["over"]
+    assert got["reason"] is None
 
 
 def test_replay_illegal_move_json_error_and_exit_2():

@@ -136,10 +136,11 @@ def test_online_match_join_moves_and_the_match_object(client: TestClient) -> Non
     assert obj["moves"] == ["a1", "b2"] and obj["ply"] == 2 and obj["seats"] == ["human", "human"]
     assert obj["legal_moves"] == state.legal_moves() and obj["to_move"] == 0 and not obj["over"]
     assert obj["status"] == state.game.status(state) and obj["svg"].startswith("<svg")
-    assert obj["turns"] == [[1, ["a1"]], [2, ["b2"]]] and obj["turn"] == state.turn and obj["step"] == 0
+    assert obj["turns"] == [[1, [["a1", 1]]], [2, [["b2", 2]]]] and obj["turn"] == state.turn and obj["step"] == 0
     assert [t["move"] for t in obj["targets"]] == obj["legal_moves"]
     assert all(t["cell"] == t["move"] for t in obj["targets"])
     assert obj["record"]["moves"] == ["a1", "b2"] and obj["resigned"] is None and not obj["thinking"]
+    assert obj["reason"] is None and obj["labels"] == {}
     assert obj["updated"].endswith("+00:00")  # UTC, as records write times
 
 
@@ -147,6 +148,24 @@ def test_targets_name_no_cell_for_words(client: TestClient) -> None:
     made = create(client, ["me", "me"], options={"size": 2, "opening": "swap"})
     obj = play(client, made["id"], made["token"], "a1", 0)
     assert {"move": "swap", "cell": None} in obj["targets"]
+    assert obj["labels"] == {"swap": "Swap"}  # the game's label for each word (Game.word_label)
+
+
+def test_turns_give_each_written_move_the_ply_after_it(client: TestClient) -> None:
+    """A written move of several steps (Push and Pull's placement with its marker moves) maps to the
+    position after its last step: what the client's move list jumps to."""
+    made = create(client, ["me", "me"], game="push-and-pull", options={"size": 5})
+    obj = get(client, made["id"])
+    for ply in range(5):
+        obj = play(client, made["id"], made["token"], obj["legal_moves"][0], ply)
+    state = hexarena.load("push-and-pull", size=5).new_state()
+    for move in obj["moves"]:
+        state.play(move)
+    assert obj["turns"] == [[t, [[m, ply] for m, ply in written]] for t, written in state.written_turns()]
+    plies = [ply for _, written in obj["turns"] for _, ply in written]
+    assert plies == sorted(set(plies)) and plies[-1] == 5 and len(plies) < 5
+    assert [[t, [m for m, _ in written]] for t, written in obj["turns"]] == [list(t) for t in state.turns()]
+    assert obj["turns"][0][1][0] == [" ".join(obj["moves"][:3]), 3]
 
 
 def refusals(client: TestClient, mid: str, token: str, other: str) -> list[tuple[int, Any]]:
@@ -258,6 +277,7 @@ def test_resign_is_stored_and_undo_takes_it_back(db_url: str) -> None:
         play(client, mid, made["token"], "a1", 0)
         obj = client.post(f"/api/matches/{mid}/resign", json={"token": made["token"]}).json()
         assert obj["over"] and obj["winner"] == 1 and obj["resigned"] == 0 and "resigns" in obj["status"]
+        assert obj["reason"] == "resignation"
         assert client.post(f"/api/matches/{mid}/resign", json={"token": made["token"]}).status_code == 400
     with TestClient(create_app(db_url)) as client:  # a restart keeps it
         obj = get(client, mid)
@@ -265,7 +285,7 @@ def test_resign_is_stored_and_undo_takes_it_back(db_url: str) -> None:
         hot = create(client, ["me", "me"])
         client.post(f"/api/matches/{hot['id']}/resign", json={"token": hot["token"]})
         back = client.post(f"/api/matches/{hot['id']}/undo", json={"token": hot["token"], "ply": 0}).json()
-        assert back["resigned"] is None and not back["over"]
+        assert back["resigned"] is None and not back["over"] and back["reason"] is None
 
 
 def test_hint_suggests_a_legal_move_to_the_seat_to_move(client: TestClient) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import hexarena
 from hexarena.analysis.solve import Solver, solve
-from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells, neighbour_rings
+from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells
 from hexarena.cli import main
 from hexarena.kernels import TO_MOVE
 
@@ -166,7 +166,7 @@ def filled(game, s, cell: int, colour: int):
 def test_dead_cells_do_not_change_the_value(size, stones):
     """A stone of either colour on a dead cell leaves the plain minimax's value as it was."""
     game = hexarena.load("projective-hex", size=size, opening="none")
-    rings = neighbour_rings(game)
+    rings = game.dead_cell_rings()
     ref = Reference(game)
     checked = 0
     for seed in range(40):
@@ -182,7 +182,7 @@ def test_dead_cell_test_on_a_drawn_ring():
     """Cell J of the size-3 board with its ring all black but one empty cell is dead; with two
     empty cells apart, not (a white stone between them would split the black ring)."""
     game = hexarena.load("projective-hex", size=3, opening="none")
-    rings = neighbour_rings(game)
+    rings = game.dead_cell_rings()
     j = game.topology.find("J")
     ring = [int(c) for c in rings[j] if c >= 0]
     assert len(ring) == 6

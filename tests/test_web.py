@@ -142,7 +142,9 @@ def test_push_and_pull_placement_and_both_marker_steps(page, server):
     st = wait_ply(page, st["ply"])
     m = call(server, "GET", f"/api/matches/{mid}")
     assert m["ply"] == 3 and m["to_move"] == 1
-    assert len(m["turns"][0][1][0].split()) == 3  # the placement with its two marker moves
+    text, ply = m["turns"][0][1][0]
+    assert len(text.split()) == 3 and ply == 3  # the placement with its two marker moves, and the ply after them
+    assert page.locator("#moves .mv").first.get_attribute("data-ply") == "3"
 
 
 def iqishiqi_with_a_choice(seed: int = 0):

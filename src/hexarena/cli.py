@@ -209,13 +209,14 @@ def process_count(text: str) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis.solve import SOLVABLE, Solver, solve
+    from .analysis.solve import Solver, solve
+    from .analysis.solve_dfpn import solvable_games
     from .analysis.solve_store import proof_positions
     from .ai.solutions import save
 
     game = _game(args)
-    if game.name not in SOLVABLE:
-        raise UsageError(f"cannot solve {quoted(game.name)}; solvable games: {', '.join(SOLVABLE)}")
+    if not game.SOLVABLE:
+        raise UsageError(f"cannot solve {quoted(game.name)}; solvable games: {', '.join(solvable_games())}")
     if not 10 <= args.table_bits <= 30:
         raise UsageError(f"--table-bits must be 10..30 (2**bits table slots), got {args.table_bits}")
     needs_alphabeta = args.method == "alphabeta" or not args.no_distances  # the value pass, or distances (--store)

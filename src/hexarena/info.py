@@ -31,7 +31,8 @@ def game_info(name: str, rules: bool = False) -> dict[str, Any]:
 
 
 def replay_summary(state: State) -> dict[str, Any]:
-    """The object ``hexarena replay --json`` prints (DESIGN.md §3)."""
+    """The object ``hexarena replay --json`` prints (DESIGN.md §3), with the
+    rule that ended the game (``reason``: ``Game.end_reason``, null while it goes on)."""
     g = state.game
     return {
         "game": g.name,
@@ -40,6 +41,7 @@ def replay_summary(state: State) -> dict[str, Any]:
         "to_move": state.to_move,
         "over": state.is_over(),
         "winner": state.winner(),
+        "reason": g.end_reason(state),
         "scores": state.scores(),
         "legal_moves": state.legal_moves(),
     }

@@ -1,10 +1,4 @@
-"""``hexarena analyze``: self-play of option sets, resumable, then the report.
-
->>> [label for label, _ in option_sets("projective-hex", {"size": "2"}, ["opening=none,swap"])]
-['opening=none', 'opening=swap']
->>> option_sets("lisbon", {}, ["size=5,4|4,3"])[1]
-('size=4,3', {'size': [4, 3], 'sequence': 'progressive'})
-"""
+"""``hexarena analyze``: self-play of option sets, resumable, then the report."""
 
 from __future__ import annotations
 

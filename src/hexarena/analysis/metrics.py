@@ -54,6 +54,17 @@ def outcomes(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def end_reasons(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """How the games ended: per rule (``Game.end_reason``; "unrecorded" for games
+    played before results kept it), most frequent first, the games and the wins per seat."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        groups.setdefault(r.get("reason") or "unrecorded", []).append(r)
+    return [{"reason": reason, "games": len(games), "share": proportion(len(games), len(results)),
+             "seat_wins": [sum(1 for g in games if g["winner"] == seat) for seat in (0, 1)]}
+            for reason, games in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+
 def spread(values: Sequence[float]) -> dict[str, Any]:
     """Mean, standard deviation, quartiles and extremes of ``values``."""
     if not values:

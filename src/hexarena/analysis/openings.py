@@ -1,15 +1,13 @@
 """Opening protocols in self-play: which choice the players made and how it went.
 
-Each game with an opening protocol has words that are moves of the
-protocol (Projective Hex's ``swap`` and cut-and-choose's ``black`` /
-``white``, Lhexus's ``accept`` / ``decline``, Weituweiqi's auction ending in
-``block``).  For every game we take the first such word played (or none),
-and per word count the games, where it came (ply), who played it, and how
-the player who made the choice did.
+A game with an opening protocol names its moves (``Game.opening_words``: a
+swap, a colour choice, an auction's end).  For every game we take the first
+such word played (or none), and per word count the games, where it came
+(ply), who played it, and how the player who made the choice did.
 
->>> games = [{"moves": ["A", "B", "C", "black", "D"], "movers": [0, 0, 0, 1, 0], "winner": 1},
-...          {"moves": ["A", "B", "C", "white", "D"], "movers": [0, 0, 0, 1, 1], "winner": 0}]
->>> [(row["choice"], row["games"], row["chooser_wins"]["count"]) for row in choices("projective-hex", {}, games)["rows"]]
+>>> games = [{"moves": ["A", "B", "black", "D"], "movers": [0, 0, 1, 0], "winner": 1},
+...          {"moves": ["A", "B", "white", "D"], "movers": [0, 0, 1, 1], "winner": 0}]
+>>> [(row["choice"], row["games"], row["chooser_wins"]["count"]) for row in choices(("black", "white"), games)["rows"]]
 [('black', 1, 1), ('white', 1, 0)]
 """
 
@@ -20,19 +18,7 @@ from typing import Any, Sequence
 
 from .metrics import proportion
 
-PROTOCOL_WORDS: dict[str, tuple[str, ...]] = {
-    "lhexus": ("accept", "decline"),
-    "weituweiqi": ("block",),
-}
-PROJECTIVE_WORDS = {"none": (), "swap": ("swap",), "cut-and-choose": ("black", "white")}
 NONE = "(none)"  # the protocol's word never played: no swap, an auction lost before a block
-
-
-def protocol_words(game: str, options: dict[str, Any]) -> tuple[str, ...]:
-    """The opening protocol's words in ``game`` with ``options``."""
-    if game == "projective-hex":
-        return PROJECTIVE_WORDS[options.get("opening", "cut-and-choose")]
-    return PROTOCOL_WORDS.get(game, ())
 
 
 def first_choice(words: tuple[str, ...], result: dict[str, Any]) -> tuple[str, int | None, int | None]:
@@ -43,11 +29,10 @@ def first_choice(words: tuple[str, ...], result: dict[str, Any]) -> tuple[str, i
     return NONE, None, None
 
 
-def choices(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Per protocol word (and none): games, share, mean ply, the choosers' seats and wins."""
-    words = protocol_words(game, options)
+def choices(words: tuple[str, ...], results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per protocol word of ``words`` (and none): games, share, mean ply, the choosers' seats and wins."""
     if not words:
-        return {"available": False, "reason": f"{game} has no opening protocol with these options"}
+        return {"available": False, "reason": "no opening protocol with these options"}
     groups: dict[str, list[tuple[int | None, int | None, dict[str, Any]]]] = {}
     for r in results:
         word, ply, seat = first_choice(words, r)

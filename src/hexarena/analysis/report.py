@@ -22,9 +22,11 @@ JSON_NAME, HTML_NAME = "report.json", "report.html"
 def set_metrics(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]],
                 searching: tuple[bool, bool], agents: Sequence[str]) -> dict[str, Any]:
     """Every metric of one option set's games (``results`` sorted by index)."""
-    return {"outcomes": metrics.outcomes(results), "lengths": metrics.lengths(results),
+    words = hexarena.load(game, **options).opening_words()
+    return {"outcomes": metrics.outcomes(results), "end_reasons": metrics.end_reasons(results),
+            "lengths": metrics.lengths(results),
             "branching": metrics.branching(results), "decisiveness": metrics.decisiveness(results, searching),
-            "openings": openings.choices(game, options, results), "first_moves": metrics.first_moves(results),
+            "openings": openings.choices(words, results), "first_moves": metrics.first_moves(results),
             "diversity": metrics.diversity(results),
             "representative": representative(game, options, results, agents)}
 
@@ -106,6 +108,8 @@ NOTES = {
     "outcomes": "Wins by seat: the first player is the one who moves first (in openings with a swap or a colour "
                 "choice, the player who opens). Intervals are 95% Wilson score intervals; a balanced game has "
                 "the first player's score (wins + half the draws) near 50%.",
+    "endings": "The rule that ended each game (the game's end reasons: docs/analysis.md), as a share of the "
+               "set's games, with the wins of the first / second player among them.",
     "lengths": "Game length in plies (single moves, including protocol moves such as 'swap' and 'end') "
                "and in turns (a player's run of moves).",
     "branching": "Mean number of legal moves before each ply, over the games still going at that ply.",
@@ -193,6 +197,19 @@ def _decided(d: dict[str, Any], key: str) -> str:
     return f"{100 * f[key]:.0f}%" if f.get("n") else "–"
 
 
+def _endings(report: dict[str, Any]) -> str:
+    """One row per end reason, one column per option set: the share of games and the wins per seat."""
+    sets = [{r["reason"]: r for r in s["metrics"]["end_reasons"]} for s in report["sets"]]
+    reasons = list(dict.fromkeys(reason for rows in sets for reason in rows))
+
+    def cell(rows: dict[str, Any], reason: str) -> str:
+        r = rows.get(reason)
+        return "–" if r is None else f"{_rate(r['share'])} <small>({r['seat_wins'][0]} / {r['seat_wins'][1]})</small>"
+
+    return _table(["end", *[s["label"] for s in report["sets"]]],
+                  [[_esc(reason), *[cell(rows, reason) for rows in sets]] for reason in reasons])
+
+
 def _openings(report: dict[str, Any]) -> str:
     parts = []
     for s in report["sets"]:
@@ -255,6 +272,7 @@ def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) ->
     sections = [
         ("Summary", _summary(report) + f"<p class='note'>{NOTES['diversity']}</p>"),
         ("Outcomes", f"<p class='note'>{NOTES['outcomes']}</p>" + _img(figs.get("outcomes"), "outcomes")),
+        ("How games end", f"<p class='note'>{NOTES['endings']}</p>" + _endings(report)),
         ("Game length", f"<p class='note'>{NOTES['lengths']}</p>" + _img(figs.get("lengths"), "lengths")),
         ("Branching factor", f"<p class='note'>{NOTES['branching']}</p>" + _img(figs.get("branching"), "branching")),
         ("Decisiveness", f"<p class='note'>{NOTES['decisiveness']}</p>" + (

@@ -3,11 +3,6 @@
 A task names everything the game depends on (game, options, agents, their
 seeds and seats), so any process, local or on a Ray cluster, plays the same
 moves for the same task.
-
->>> task = GameTask(0, 3, "projective-hex", {"size": 2, "opening": "none"}, ("random", "random"), (1, 2))
->>> result = play_task(task)
->>> result["index"], result["a_seat"], len(result["moves"]) == len(result["legal"]) == len(result["movers"])
-(3, 1, True)
 """
 
 from __future__ import annotations
@@ -55,7 +50,8 @@ def game_seeds(seed: int, options: dict[str, Any], index: int) -> tuple[int, int
 
 def play_task(task: GameTask) -> dict[str, Any]:
     """Play the task's game; its moves, the legal move count and mover before each
-    move, the mover's search value where its agent has one, and the winner (a seat)."""
+    move, the mover's search value where its agent has one, the winner (a seat) and
+    the rule that ended the game (``Game.end_reason``)."""
     started, cpu = time.perf_counter(), time.process_time()
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
@@ -81,7 +77,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
         moves.append(move)
     return {"set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds),
             "moves": moves, "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
-            "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4),
+            "reason": state.game.end_reason(state), "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4),
             "cpu_seconds": round(time.process_time() - cpu, 4)}
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..ai.positions import PositionKeys
 from ..games.base import DRAW, TO_MOVE, WINNER, Game
-from .solve_dfpn import SOLVABLE, DfpnSolver, threat_field
+from .solve_dfpn import DfpnSolver, check_solvable
 from .solve_search import ABORTED, HITS, INF, NODES, WIN, Table, make_search, max_plies, search_keys
 
 METHODS = ("alphabeta", "dfpn")  # the value pass's search; distances are always alpha-beta's
@@ -72,8 +72,7 @@ class Solver:
     """A game's keys, table and compiled search, reused across searches."""
 
     def __init__(self, game: Game, table_bits: int = TABLE_BITS) -> None:
-        if game.name not in SOLVABLE:
-            raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(SOLVABLE)}")
+        check_solvable(game)
         self.game = game
         self.keys = PositionKeys(game)
         self.key_args = search_keys(self.keys)
@@ -82,7 +81,7 @@ class Solver:
         self.max_ply = max_plies(game)
         self.stats = np.zeros(3, dtype=np.int64)
         self._search = make_search(game.kernels.legal, game.kernels.apply)
-        self.threats = threat_field(game)
+        self.threats = game.THREAT_FIELD
         self.score(game.new_state().array, False, 0)  # compile now, so that solving times only the search
         self.table.clear()
         self.mode, self.stats[:] = None, 0

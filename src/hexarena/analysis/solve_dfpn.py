@@ -7,10 +7,10 @@ attacker not winning).  At a node where the attacker moves (an OR node)
 pn = min over the children's pn and dn = sum of their dn; where the other
 player moves (an AND node) the other way round.  A proven node has pn = 0,
 dn = INF; a disproven one pn = INF, dn = 0.  Fixing the attacker, rather
-than negating at each ply, lets a turn of several steps (cut-and-choose's
-three opening stones) and draws (Hex Pushpin) need nothing special: a draw
-is "the attacker does not win"; :meth:`DfpnSolver.value` asks again with the
-other player as attacker to tell a draw from a loss.
+than negating at each ply, lets a turn of several steps (a colour-choice
+opening's three stones) and draws need nothing special: a draw is "the
+attacker does not win"; :meth:`DfpnSolver.value` asks again with the other
+player as attacker to tell a draw from a loss (in a game that can draw).
 
 df-pn searches the most-proving child with thresholds: a node is searched
 until its pn or dn reaches the thresholds its parent gave it, which is when
@@ -27,14 +27,15 @@ table each time round, falling back on the numbers last seen for them on
 the stack (so a node in search keeps what its children told it even when
 the table lost them); a lost entry is only work to redo: a proof is only
 ever stored for a node whose children proved it.
-Both solved games are acyclic, so a position's value never depends on the
-path to it.
+The solvable games (``Game.SOLVABLE``) are acyclic, so a position's value
+never depends on the path to it.
 
-Domain knowledge (Projective Hex, once the colours are settled), as in the
-alpha-beta search: a move that wins at once proves the node; if the opponent
-would win at once on two cells the node is lost; on one, that cell is the
-only move.  Children that are the same position up to symmetry are searched
-once.
+Domain knowledge (where the game's ``THREAT_FIELD`` is set: a stone only
+helps its owner's win), as in the alpha-beta search: a move that wins at
+once proves the node; if the opponent would win at once on two cells the
+node is lost; on one, that cell is the only move; dead cells
+(``Game.dead_cell_rings``) are skipped.  Children that are the same
+position up to symmetry are searched once.
 """
 
 from __future__ import annotations
@@ -44,12 +45,12 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from ..ai.positions import PositionKeys, canonical_key
+from ..ai.positions import PositionKeys, canonical_key, key_spec
+from ..games import GAMES, game_class
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
 from .solve_search import make_threats, max_plies, search_keys
 
-SOLVABLE = ("projective-hex", "hex-pushpin")  # the games both searches solve
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
 BIG = INF - 1  # sums are capped here: large but not settled
 BUCKET = 4  # table slots searched per key
@@ -132,49 +133,15 @@ def capped_sum(a, b):
     return min(a + b, BIG)
 
 
-def neighbour_rings(game: Game) -> np.ndarray:
-    """int32[ncells, 6]: each cell's neighbours in cyclic order (each next to
-    the one before it), -1 padded, for the dead-cell test; a cell whose
-    neighbours do not make such a ring, or whose triangles with two of them
-    cross the seams an odd number of times (so that going round the ring
-    would not be the same as going through the cell), gets a row of -1.
-    Projective Hex only: other games get no rows (no dead cells)."""
-    if game.name != "projective-hex":
-        return np.full((0, 6), -1, dtype=np.int32)
-    nbr, seam = game.topology.nbr, game.topology.seam
-    n = nbr.shape[0]
-    parities: dict[tuple[int, int], set[int]] = {}  # a link's seam parity (two links of one pair may differ)
-    for c in range(n):
-        for d in range(6):
-            if nbr[c, d] >= 0:
-                parities.setdefault((c, int(nbr[c, d])), set()).add(int(seam[c, d]))
-    rings = np.full((n, 6), -1, dtype=np.int32)
-    for c in range(n):
-        ring = _ring(c, [int(m) for m in nbr[c] if m >= 0], parities)
-        if ring:
-            rings[c, :len(ring)] = ring
-    return rings
+def solvable_games() -> tuple[str, ...]:
+    """The games both searches solve (``Game.SOLVABLE``)."""
+    return tuple(name for name in GAMES if game_class(name).SOLVABLE)
 
 
-def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) -> list[int]:
-    """``near`` (c's neighbours) in cyclic order if they make a ring of single
-    links each closing an even triangle with c, else []."""
-    if len(set(near)) != len(near) or any(len(parities[(c, m)]) != 1 for m in near):
-        return []
-    links = {m: [x for x in near if (m, x) in parities] for m in near}
-    if any(len(v) != 2 or any(len(parities[(m, x)]) != 1 for x in v) for m, v in links.items()):
-        return []
-    ring = [near[0]]
-    while len(ring) < len(near):
-        nxt = [x for x in links[ring[-1]] if x not in ring]
-        if not nxt:
-            return []
-        ring.append(nxt[0])
-    if ring[0] not in links[ring[-1]]:
-        return []
-    parity = {pair: min(p) for pair, p in parities.items()}  # single links: one parity each
-    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1])]
-    return ring if not any(odd) else []
+def check_solvable(game: Game) -> None:
+    """ValueError naming the solvable games unless ``game`` is one."""
+    if not game.SOLVABLE:
+        raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(solvable_games())}")
 
 
 @numba.njit(cache=True)
@@ -238,11 +205,11 @@ def drop_dead_cells(s, board_at, rings, moves, n):
 
 
 def dead_cells(game: Game, s: np.ndarray, rings: np.ndarray | None = None) -> list[int]:
-    """The empty cells of a Projective Hex position ``s`` where a stone of
-    either colour could never matter (see :func:`useless_for`)."""
-    from ..games.projective_hex import BOARD
-    rings = neighbour_rings(game) if rings is None else rings
-    board = np.asarray(s[BOARD:BOARD + rings.shape[0]])
+    """The empty cells of position ``s`` where a stone of either colour could
+    never matter (see :func:`useless_for`; ``rings``: ``game.dead_cell_rings()``)."""
+    rings = game.dead_cell_rings() if rings is None else rings
+    spec = key_spec(game)
+    board = np.asarray(s[spec.offset:spec.offset + rings.shape[0]])
     return [c for c in range(rings.shape[0]) if board[c] == 0 and rings[c, 0] >= 0
             and useless_for(board, rings[c], 1) and useless_for(board, rings[c], 2)]
 
@@ -254,7 +221,7 @@ def make_dfpn(legal, apply):
     over), -1 if not, 0 when ``max_nodes`` ran out (``stats[ABORTED]`` set).
     ``keys`` as in :func:`hexarena.analysis.solve_search.make_search`;
     ``threats`` >= 0 turns on the forced blocks there described, and with
-    them the dead cells of :func:`neighbour_rings` ``rings`` (no rows: none)."""
+    them the dead cells of ``rings`` (``Game.dead_cell_rings``; no rows: none)."""
 
     opponent_wins = make_threats(apply)
 
@@ -388,22 +355,12 @@ def make_dfpn(legal, apply):
     return dfpn
 
 
-def threat_field(game: Game) -> int:
-    """The state entry that turns on forced blocks (both searches), -1 for none:
-    Projective Hex's colour field (a stone only ever helps its own colour's loop)."""
-    if game.name == "projective-hex":
-        from ..games.projective_hex import COLOR0
-        return COLOR0
-    return -1
-
-
 class DfpnSolver:
     """A game's keys, proof-number table and compiled df-pn, reused across searches."""
 
     def __init__(self, game: Game, table_bits: int = 22, keys: PositionKeys | None = None,
                  dead_cells: bool = True) -> None:
-        if game.name not in SOLVABLE:
-            raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(SOLVABLE)}")
+        check_solvable(game)
         if table_bits < 4:
             raise ValueError(f"table_bits must be at least 4 (buckets of {BUCKET}), got {table_bits}")
         self.game = game
@@ -412,9 +369,9 @@ class DfpnSolver:
         self.table = PnTable(table_bits)
         self.max_ply = max_plies(game)
         self.stats = np.zeros(3, dtype=np.int64)
-        self.threats = threat_field(game)
-        self.can_draw = game.name != "projective-hex"
-        self.rings = neighbour_rings(game) if dead_cells else np.full((0, 6), -1, dtype=np.int32)
+        self.threats = game.THREAT_FIELD
+        self.can_draw = game.CAN_DRAW
+        self.rings = game.dead_cell_rings() if dead_cells else np.full((0, 6), -1, dtype=np.int32)
         self._dfpn = make_dfpn(game.kernels.legal, game.kernels.apply)
         self.prove(game.new_state().array, 0, 0)  # compile now, so that solving times only the search
         self.table.clear()

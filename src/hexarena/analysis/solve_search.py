@@ -13,10 +13,9 @@ faster.
 The search runs on explicit stacks (one row per ply: the position, its
 moves, the window, the best so far), never recursion.  A turn of several
 steps (the same player moving again, as in cut-and-choose's three opening
-stones) keeps the sign; only a change of mover negates.  Both solved games
-are acyclic (Projective Hex only fills cells; in Hex Pushpin every move but
-a pass adds a stone and two passes in a row end the game), so a position's
-value never depends on the path to it and the table is exact.
+stones) keeps the sign; only a change of mover negates.  The solvable games
+(``Game.SOLVABLE``) are acyclic, so a position's value never depends on the
+path to it and the table is exact.
 
 The kernels ``legal`` and ``apply`` are bound by :func:`make_search` in a
 closure, so numba compiles the search once per process and game (closures

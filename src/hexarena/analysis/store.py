@@ -4,13 +4,13 @@ resumes where it stopped.
 
 >>> import tempfile
 >>> d = tempfile.mkdtemp()
->>> store = RunStore(d, {"game": "lisbon", "seed": 1})
+>>> store = RunStore(d, {"game": "g", "seed": 1})
 >>> store.finished()
 {}
 >>> store.append({"set": 0, "index": 0, "winner": 1})
->>> RunStore(d, {"game": "lisbon", "seed": 1}).finished()
+>>> RunStore(d, {"game": "g", "seed": 1}).finished()
 {(0, 0): {'set': 0, 'index': 0, 'winner': 1}}
->>> RunStore(d, {"game": "lisbon", "seed": 2})
+>>> RunStore(d, {"game": "g", "seed": 2})
 Traceback (most recent call last):
 ...
 ValueError: ... holds a run with other settings (seed 1, not 2): choose another --out or delete it

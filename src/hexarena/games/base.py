@@ -169,7 +169,11 @@ class Game(ABC):
     :meth:`initial_array` (the header of a fresh game: player 0 to move,
     turn 1), the notation (:meth:`parse_move`, :meth:`parse_steps`,
     :meth:`write_moves`, :meth:`normalize`, :meth:`why_illegal`),
-    :meth:`scores` (none) and :meth:`record_extra` (nothing).  ``MCTS``
+    :meth:`scores` (none) and :meth:`record_extra` (nothing); what the
+    front ends and the lab ask of the game: :meth:`opening_words` (none),
+    :meth:`word_label` and :meth:`rules_end_reason` (``"win"`` or
+    ``"draw"``); for the exact solvers, ``SOLVABLE`` (no), ``CAN_DRAW``,
+    ``THREAT_FIELD`` and :meth:`dead_cell_rings` (none).  ``MCTS``
     holds the settings of :class:`hexarena.ai.mcts.Config` that the default
     ``enhanced`` search uses for this game, where they differ from the
     generic ones (measured: docs/ai.md).
@@ -181,6 +185,13 @@ class Game(ABC):
     PLAYERS: ClassVar[tuple[str, str]] = ("first", "second")
     PLANES: ClassVar[tuple[str, ...]]  # names of the planes that ``planes`` returns
     MCTS: ClassVar[dict[str, Any]] = {}
+    # hexarena solve searches the game exactly: no position repeats (a position's value does not depend on the
+    # path to it) and hexarena.ai.positions has its keys and symmetries
+    SOLVABLE: ClassVar[bool] = False
+    CAN_DRAW: ClassVar[bool] = True  # whether a game may end in a draw (the proof-number solver then asks twice)
+    # the state entry that is nonzero once a stone only ever helps its owner's win, so the solvers may block
+    # threats and skip dead cells (dead_cell_rings); -1 for never
+    THREAT_FIELD: ClassVar[int] = -1
     topology: Topology
     tables: tuple
     num_actions: int
@@ -371,6 +382,43 @@ class Game(ABC):
     def rules_status(self, state: "State") -> str:
         """:meth:`status` of a game no one resigned: who is to move and what
         they must do now, or who won by the rules and how."""
+
+    def end_reason(self, state: "State") -> str | None:
+        """Which rule ended the game, as a short stable key (the game's
+        :meth:`rules_end_reason`: ``"loop"``, ``"ring"``, ``"stalemate"``,
+        ...), ``"resignation"`` after :meth:`State.resign`; None while the
+        game goes on."""
+        if not state.is_over():
+            return None
+        if state.resigned is not None:
+            return "resignation"
+        return self.rules_end_reason(state.array)
+
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """:meth:`end_reason` of the position ``s``, over by the rules:
+        ``"win"`` or ``"draw"`` unless the game has several ways to end and
+        says which (each game's keys: docs/analysis.md)."""
+        return "draw" if s[WINNER] == DRAW else "win"
+
+    def opening_words(self) -> tuple[str, ...]:
+        """The moves of the opening protocol with this game's options (a
+        swap, a colour choice, an auction's end), whose first one self-play
+        reports count (:mod:`hexarena.analysis.openings`); none by default."""
+        return ()
+
+    def word_label(self, word: str) -> str:
+        """The button label of the move ``word`` that has no cell (the web
+        client's word buttons): ``"End turn"`` for ``end``, one of ``WORDS``
+        capitalised, any other move as written."""
+        if word == "end":
+            return "End turn"
+        return word.capitalize() if word in self.WORDS else word
+
+    def dead_cell_rings(self) -> np.ndarray:
+        """``int32[ncells, 6]`` for the solvers' dead-cell test (each cell's
+        neighbours in cyclic order, -1 padded; a row of -1 for a cell never
+        dead), or no rows (the default): the game has no dead cells."""
+        return np.full((0, 6), -1, dtype=np.int32)
 
     @abstractmethod
     def ascii(self, state: "State") -> str:
@@ -641,15 +689,21 @@ class State:
         current = self._s if self._resigned is None else self._resigned[1]
         return self.game.write_moves(self._stack + [current], self._actions)
 
+    def written_turns(self) -> list[tuple[int, list[tuple[str, int]]]]:
+        """The moves as records write them, grouped by turn, each with the ply
+        after it (after its last step): ``[(turn, [(move, ply), ...]), ...]``."""
+        out: list[tuple[int, list[tuple[str, int]]]] = []
+        for i, m in self.written_moves():
+            t = self._turns[i]
+            if out and out[-1][0] == t:
+                out[-1][1].append((m, i + 1))
+            else:
+                out.append((t, [(m, i + 1)]))
+        return out
+
     def turns(self) -> list[tuple[int, list[str]]]:
         """The moves as records write them, grouped by turn: ``[(turn, [move, ...]), ...]``."""
-        out: list[tuple[int, list[str]]] = []
-        for t, m in ((self._turns[i], m) for i, m in self.written_moves()):
-            if out and out[-1][0] == t:
-                out[-1][1].append(m)
-            else:
-                out.append((t, [m]))
-        return out
+        return [(t, [m for m, _ in moves]) for t, moves in self.written_turns()]
 
     def playout(self, seed: int | None = None) -> int | None:
         """Random play to the end from a copy; the winner (None for a draw)."""

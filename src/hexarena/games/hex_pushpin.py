@@ -253,6 +253,7 @@ class HexPushpin(Game):
     OPTIONS = {"size": int_between(4, 3, MAX_SIZE, "base of the hexhex board (the pin starts on its centre)")}
     WORDS = ("pass",)
     MCTS = {"rave_bias": 0.1}  # AMAF values fade by ~10 visits: where the pin is matters (docs/ai.md)
+    SOLVABLE = True  # every move but a pass adds a stone; two passes in a row end the game
     kernels = KERNELS
 
     def setup(self) -> None:
@@ -374,6 +375,11 @@ class HexPushpin(Game):
             return f"{'a draw' if w is None else self.PLAYERS[w] + ' wins'} ({where})"
         passed = "; the last move was a pass" if s[PASSES] else ""
         return f"{self.PLAYERS[state.to_move]} to move; {where}{passed}"
+
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """Two passes end every game: ``pin-neighbours`` (more own stones
+        round the pin) or ``tie`` (as many)."""
+        return "tie" if s[WINNER] == DRAW else "pin-neighbours"
 
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; ``hints=True`` dots the legal cells and draws an arrow

@@ -64,6 +64,11 @@ class Iqishiqi(PushGame):
             return f"{self.PLAYERS[state.winner()]} wins ({how}: {self.topology.name(ball)})"
         return f"{self.PLAYERS[state.to_move]} to move" + (" (North: N, SE, SW edges; South: S, NE, NW)" if legend else "")
 
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """The ball on a ``corner`` or an ``edge``, or ``stalemate`` (no legal drop)."""
+        o = int(self.owner[self.ball(s)])
+        return "corner" if o == CORNER else "edge" if o >= 0 else "stalemate"
+
     EDGE_STYLE = (("#2b6cd8", "N"), ("#d83a2b", "S"), ("#9a48c0", "*"))  # North's, South's, a corner's
 
     def edge_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:

@@ -593,6 +593,18 @@ class Lhexus(Game):
         return f"{self.who(s, state.to_move)} to move: turn {state.turn}, {grow}; or 'end'" + \
             ("" if state.step else " (a pass)")
 
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """``configurations`` (more of them), ``stones-tiebreak`` (as many,
+        fewer stones) or ``tie`` (a draw)."""
+        if s[WINNER] == DRAW:
+            return "tie"
+        b, w = self.colour_scores(s)
+        return "configurations" if b != w else "stones-tiebreak"
+
+    def opening_words(self) -> tuple[str, ...]:
+        """The second player's answer to the opening White stone."""
+        return ("accept", "decline")
+
     def result_text(self, s: np.ndarray, winner: int | None) -> str:
         b, w = self.colour_scores(s)
         nb, nw = int(s[STONES]), int(s[STONES + 1])

@@ -469,16 +469,21 @@ class Lisbon(Game):
         if s[WIN_CELL] < 0:
             return ""
         topo, group = self.topology, self.group(s, int(s[WIN_CELL]))
-        ppos = self.tables.ppos
         reasons = []
         if s[WIN_HOW] & EDGES:
-            witness = edge_witness(self.perimeter, [int(ppos[c]) for c in group if ppos[c] >= 0])
-            names = " and ".join(f"{topo.name(topo.perimeter[p])} (p{p})" for p in witness or ())
-            reasons.append(("near-opposite edge cells " if len(witness or ()) == 2 else "three edge cells ") + names)
+            witness = self.witness(group)
+            names = " and ".join(f"{topo.name(topo.perimeter[p])} (p{p})" for p in witness)
+            reasons.append(("near-opposite edge cells " if len(witness) == 2 else "three edge cells ") + names)
         if s[WIN_HOW] & RING:
             inner = self.enclosed(s, group)
             reasons.append("a ring around " + ", ".join(topo.name(c) for c in inner[:6]) + (", ..." if len(inner) > 6 else ""))
         return "; ".join(reasons)
+
+    def witness(self, group: list[int]) -> tuple[int, ...]:
+        """The perimeter positions that make ``group`` win by its edge cells:
+        a near-opposite pair, else a winning triple (() if none)."""
+        ppos = self.tables.ppos
+        return edge_witness(self.perimeter, [int(ppos[c]) for c in group if ppos[c] >= 0]) or ()
 
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:
         """Own stones, the opponent's, empty cells, stones placed this turn
@@ -509,6 +514,15 @@ class Lisbon(Game):
         early = "; 'end' stops the turn here" if state.step else ""
         return (f"{self.PLAYERS[state.to_move]} to move: turn {state.turn}, {int(s[ALLOW])} stone"
                 f"{'s' if s[ALLOW] != 1 else ''} ({state.step} placed{early})")
+
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """``near-opposites`` or ``three-edges`` (the winning group's edge
+        cells; first where it also makes a ring), ``ring``, or ``full-board`` (a draw)."""
+        if s[WIN_CELL] < 0:
+            return "full-board"
+        if not s[WIN_HOW] & EDGES:
+            return "ring"
+        return "near-opposites" if len(self.witness(self.group(s, int(s[WIN_CELL])))) == 2 else "three-edges"
 
     def ascii(self, state) -> str:
         """Row letters at the left, each row's cells at the right, the

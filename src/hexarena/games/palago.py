@@ -269,6 +269,18 @@ class Palago(Game):
         return (f"{self.PLAYERS[p]} ({COLOURS[p]}) to move: turn {state.turn}, tile {state.step + 1} of "
                 f"{int(s[ALLOW])}; {left} tile{'s' if left != 1 else ''} in the pool")
 
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """The winning group: ``closed-group`` (standard), ``eaten`` (eat-enemy),
+        ``contained`` (must-contain), ``double-win`` (the last tile made
+        winners for both); or the empty pool: ``largest-group`` (won or tied
+        on it), ``pool-exhausted`` (a draw by option)."""
+        how = int(s[HOW])
+        if how == EXHAUSTED:
+            return "pool-exhausted" if self.options["exhausted"] == "draw" else "largest-group"
+        if how == DOUBLE_WIN:
+            return "double-win"
+        return {"standard": "closed-group", "eat-enemy": "eaten", "must-contain": "contained"}[self.options["variant"]]
+
     def ending(self, s: np.ndarray) -> str:
         """How the game ended, in words."""
         how, w = int(s[HOW]), int(s[WINNER])

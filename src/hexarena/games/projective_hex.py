@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..board import projective
+from ..board import Topology, projective
 from ..kernels import kernel_set, njit, note, shuffle_prefix
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
@@ -283,6 +283,9 @@ class ProjectiveHex(Game):
     }
     WORDS = ("swap", "black", "white")
     kernels = KERNELS
+    SOLVABLE = True  # it only fills cells
+    CAN_DRAW = False  # a full board holds a loop
+    THREAT_FIELD = COLOR0  # once colours are settled a stone only helps its own colour's loop
 
     def setup(self) -> None:
         n = self.options["size"]
@@ -413,6 +416,16 @@ class ProjectiveHex(Game):
             return f"player 1 places the opening stones ({('black', 'white', 'black')[int(s[PLACED])]} next)"
         return f"{who(state.to_move)} to move"
 
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        return "loop"
+
+    def opening_words(self) -> tuple[str, ...]:
+        """``swap``, or the colour choice of cut-and-choose."""
+        return {"none": (), "swap": ("swap",), "cut-and-choose": ("black", "white")}[self.options["opening"]]
+
+    def dead_cell_rings(self) -> np.ndarray:
+        return neighbour_rings(self.topology)
+
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board and its ghost cells; the winning loop ringed, the last
         stone marked, a legend of who plays which colour."""
@@ -458,3 +471,45 @@ def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:
         frontier = nxt
     return []
 
+
+
+def neighbour_rings(topo: Topology) -> np.ndarray:
+    """int32[ncells, 6]: each cell's neighbours in cyclic order (each next to
+    the one before it), -1 padded, for the solvers' dead-cell test; a cell
+    whose neighbours do not make such a ring, or whose triangles with two of
+    them cross the seams an odd number of times (so that going round the
+    ring would not be the same as going through the cell), gets a row of -1."""
+    nbr, seam = topo.nbr, topo.seam
+    n = nbr.shape[0]
+    parities: dict[tuple[int, int], set[int]] = {}  # a link's seam parity (two links of one pair may differ)
+    for c in range(n):
+        for d in range(6):
+            if nbr[c, d] >= 0:
+                parities.setdefault((c, int(nbr[c, d])), set()).add(int(seam[c, d]))
+    rings = np.full((n, 6), -1, dtype=np.int32)
+    for c in range(n):
+        ring = _ring(c, [int(m) for m in nbr[c] if m >= 0], parities)
+        if ring:
+            rings[c, :len(ring)] = ring
+    return rings
+
+
+def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) -> list[int]:
+    """``near`` (c's neighbours) in cyclic order if they make a ring of single
+    links each closing an even triangle with c, else []."""
+    if len(set(near)) != len(near) or any(len(parities[(c, m)]) != 1 for m in near):
+        return []
+    links = {m: [x for x in near if (m, x) in parities] for m in near}
+    if any(len(v) != 2 or any(len(parities[(m, x)]) != 1 for x in v) for m, v in links.items()):
+        return []
+    ring = [near[0]]
+    while len(ring) < len(near):
+        nxt = [x for x in links[ring[-1]] if x not in ring]
+        if not nxt:
+            return []
+        ring.append(nxt[0])
+    if ring[0] not in links[ring[-1]]:
+        return []
+    parity = {pair: min(p) for pair, p in parities.items()}  # single links: one parity each
+    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1])]
+    return ring if not any(odd) else []

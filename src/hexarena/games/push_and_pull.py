@@ -246,6 +246,11 @@ class PushAndPull(Game):
         owed = ", ".join(f"{self.PLAYERS[p]}'s" for p in self.owed(s)) or "none"
         return f"{who} to place ({int(s[PLACED]) + 1} of {int(placements(s))}); markers still to move: {owed}"
 
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """A marker ``stuck``, ``both-stuck`` (a draw), or ``no-full-turn``
+        (the last placement cannot move both markers)."""
+        return {STUCK: "stuck", BOTH_STUCK: "both-stuck", NO_TURN: "no-full-turn"}[int(s[ENDING])]
+
     def svg(self, state: State, hints: bool = False, **kw: Any) -> str:
         """The board; ``hints=True`` dots the legal placements or, while a
         marker's move is asked, draws an arrow to each cell it may move to."""

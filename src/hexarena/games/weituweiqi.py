@@ -197,6 +197,7 @@ class Weituweiqi(PushGame):
     PLAYERS = ("player 1", "player 2")
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
+    WORDS = (BLOCK,)
     # No AMAF (a cell's worth depends on the ball); half of each move to proof-number
     # search, whose numbers choose among unproven moves (the auction's traps): docs/ai.md
     MCTS = {"rave": False, "c": 0.7, "pns": 0.5, "pns_pick": 1}
@@ -235,6 +236,16 @@ class Weituweiqi(PushGame):
         if roles[0] is None:
             return f"auction: {self.PLAYERS[p]} to move" + (" (a drop, or 'block' to become the Blocker)" if legend else "")
         return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
+
+    def rules_end_reason(self, s: np.ndarray) -> str:
+        """The ball on the ``edge`` or ``stalemate`` (no legal drop), with
+        ``auction-`` before it where the auction was still on (the mover lost)."""
+        how = "edge" if self.topology.edge[self.ball(s)] else "stalemate"
+        return how if s[ROLE] >= 0 else f"auction-{how}"
+
+    def opening_words(self) -> tuple[str, ...]:
+        """The auction's end."""
+        return (self.BLOCK,)
 
     EDGE_STYLE = (("#2b9a48", "#"),)  # every edge: the Escaper's goal
 

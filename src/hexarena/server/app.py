@@ -92,9 +92,11 @@ def match_object(match: Match) -> dict[str, Any]:
     """The match as GET /api/matches/{id} shows it."""
     state = match.state
     moves, pictures = targets(state)
+    labels = {t["move"]: state.game.word_label(t["move"]) for t in moves if t["cell"] is None}
+    turns = [[t, [[m, ply] for m, ply in written]] for t, written in state.written_turns()]
     out = {**replay_summary(state), "id": match.id, "seats": match.seats, "ply": match.ply,
            "record": state.record(), "status": state.game.status(state), "turn": state.turn, "step": state.step,
-           "turns": [[t, ms] for t, ms in state.turns()], "targets": moves, "svg": state.svg(),
+           "turns": turns, "targets": moves, "labels": labels, "svg": state.svg(),
            "resigned": state.resigned, "thinking": match.ai_to_move() is not None, "updated": match.updated}
     if pictures:
         out["pictures"] = pictures

@@ -1,5 +1,5 @@
 // The board: the server's SVG inline; legal targets highlighted and clickable; a chooser where one
-// cell plays several moves (the Iqishiqi family's ball directions, Hex Pushpin's pin moves).
+// cell plays several moves (a drop's directions for the ball, a push's distances, a tile's orientations).
 import { h } from "./dom.js";
 
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));

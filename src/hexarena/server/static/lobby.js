@@ -98,7 +98,7 @@ function gamePanel(game) {
 
 function importPanel() {
   const file = h("input", { type: "file", id: "import-file", accept: ".json,.txt,application/json,text/plain" });
-  const text = h("textarea", { id: "import-text", rows: "3", placeholder: "[lisbon size=4,3] 1. d4 2. e5,c3 *   or a JSON record" });
+  const text = h("textarea", { id: "import-text", rows: "3", placeholder: "a text record ([game option=value] 1. move 2. move,move *) or a JSON record" });
   const mode = modeFieldset("imp");
   const err = h("p.error", { role: "alert" });
   file.addEventListener("change", async () => {

@@ -2,10 +2,7 @@
 import * as api from "./api.js";
 import { renderBoard, closeChooser } from "./board.js";
 import { h, seatName } from "./dom.js";
-import { movePlies } from "./moves.js";
 
-const WORDS = { end: "End turn", pass: "Pass", swap: "Swap", black: "Black", white: "White", block: "Block" };
-const label = (m) => WORDS[m] || m;
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const time = (m) => Date.parse(m.updated || "") || 0;
 
@@ -89,16 +86,16 @@ export function showMatch(root, id) {
     return h("div.banner", { id: "result", role: "status" }, h("strong", {}, text), h("div", {}, m.status || ""));
   }
 
+  // m.turns: [[turn, [[move, ply], ...]], ...], ply being the position after the written move
   function moveList(m) {
-    const rows = movePlies(m.turns, m.moves || []);
+    const rows = m.turns || [];
     const current = st.view === null ? m.ply : st.view;
     if (!rows.length) return h("p.muted.small", { id: "moves" }, "No moves yet.");
-    const ol = h("ol.movelist", { id: "moves" }, rows.map((t) => h("li", { value: String(t.turn) },
-      t.moves.map((mv) => h("button.mv", {
-        type: "button", dataset: { ply: String(mv.ply) }, "aria-current": mv.ply === current ? "step" : null,
-        onclick: () => jump(mv.ply),
-      }, mv.text)))));
-    return ol;
+    return h("ol.movelist", { id: "moves" }, rows.map(([turn, written]) => h("li", { value: String(turn) },
+      written.map(([text, ply]) => h("button.mv", {
+        type: "button", dataset: { ply: String(ply) }, "aria-current": ply === current ? "step" : null,
+        onclick: () => jump(ply),
+      }, text)))));
   }
 
   function render() {
@@ -146,7 +143,7 @@ export function showMatch(root, id) {
     if (mineNow && words.length) {
       parts.push(h("div.words", {}, words.map((t) => h(`button${t.move === "end" ? ".primary" : ""}`, {
         type: "button", dataset: { move: t.move }, onclick: () => play(t.move),
-      }, label(t.move)))));
+      }, (m.labels || {})[t.move] || t.move))));
     }
     if (!replay && st.hint) {
       const rate = typeof st.hint.rate === "number" ? ` (rate ${st.hint.rate <= 1 ? Math.round(st.hint.rate * 100) + "%" : st.hint.rate})` : "";

@@ -1,0 +1,40 @@
+"""Game knowledge lives in the games: no game is named in the lab
+(``analysis/``) or the web client (``server/static/``); they ask the game's
+hooks (docs/design.md, "The game contract")."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import hexarena
+from hexarena.games import ALIASES, GAMES
+
+PACKAGE = Path(hexarena.__file__).parent
+GAME_FREE = ("analysis", "server/static")  # directories that must not name a game
+
+
+def name_pattern(name: str) -> re.Pattern[str]:
+    """``name`` in any case, its words joined by a hyphen, an underscore, a space or nothing
+    (``hex-pushpin``: also ``Hex Pushpin``, ``hex_pushpin``)."""
+    return re.compile(r"[-_ ]?".join(map(re.escape, re.split(r"[-_ ]", name))), re.IGNORECASE)
+
+
+PATTERNS = {name: name_pattern(name) for name in (*GAMES, *ALIASES)}
+
+
+def files_of(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def test_the_patterns_find_a_name_however_it_is_written():
+    assert all(PATTERNS["push-and-pull"].search(t) for t in ("push-and-pull", "Push and Pull", "push_and_pull"))
+    assert PATTERNS["lambo"].search("Palago / Lambo") and PATTERNS["projective-hex"].search("ProjectiveHex")
+    assert not PATTERNS["hex-pushpin"].search("a hex pin")
+
+
+def test_no_game_is_named_in_the_lab_or_the_web_client():
+    found = [f"{path.relative_to(PACKAGE)}: {name!r}" for where in GAME_FREE for path in files_of(PACKAGE / where)
+             for name, pattern in PATTERNS.items() if pattern.search(path.read_text(encoding="utf-8"))]
+    assert files_of(PACKAGE / "analysis") and files_of(PACKAGE / "server/static")
+    assert not found, "game names where the games should be asked: " + "; ".join(found)
