@@ -1,6 +1,11 @@
-"""Game knowledge lives in the games: no game is named in the lab
-(``analysis/``) or the web client (``server/static/``); they ask the game's
-hooks (docs/design.md, "The game contract")."""
+"""The house rules of the layout (docs/design.md):
+
+- game knowledge lives in the games: no game is named in the lab
+  (``analysis/``) or the web client (``server/static/``); they ask the game's
+  hooks ("The game contract");
+- a module does one job: no module in ``games/`` is over 700 lines;
+- no private fields across modules: only ``games/base.py`` touches a
+  state's ``_s`` (its position) and ``_times``."""
 
 from __future__ import annotations
 
@@ -38,3 +43,22 @@ def test_no_game_is_named_in_the_lab_or_the_web_client():
              for name, pattern in PATTERNS.items() if pattern.search(path.read_text(encoding="utf-8"))]
     assert files_of(PACKAGE / "analysis") and files_of(PACKAGE / "server/static")
     assert not found, "game names where the games should be asked: " + "; ".join(found)
+
+
+MAX_GAME_MODULE = 700  # lines
+
+
+def test_no_game_module_is_over_700_lines():
+    long = {path.name: n for path in files_of(PACKAGE / "games") if path.suffix == ".py"
+            for n in [len(path.read_text(encoding="utf-8").splitlines())] if n > MAX_GAME_MODULE}
+    assert not long, f"modules in games/ over {MAX_GAME_MODULE} lines (split them by job): {long}"
+
+
+PRIVATE = re.compile(r"\._(s|times)\b")
+
+
+def test_only_the_state_touches_its_private_fields():
+    found = [f"{path.relative_to(PACKAGE)}:{i}" for path in files_of(PACKAGE) if path.suffix == ".py"
+             and path != PACKAGE / "games" / "base.py"
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if PRIVATE.search(line)]
+    assert not found, "._s or ._times outside games/base.py: " + ", ".join(found)
