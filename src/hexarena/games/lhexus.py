@@ -527,7 +527,7 @@ class Lhexus(Game):
 
     def colour_scores(self, s: np.ndarray) -> tuple[int, int]:
         """(Black's score, White's score)."""
-        b, w = final_scores(s, self.tables)
+        b, w = final_scores(s.copy(), self.tables)  # a writable array, as the kernel is compiled for
         return int(b), int(w)
 
     def scores(self, s: np.ndarray) -> list[float]:
@@ -577,7 +577,7 @@ class Lhexus(Game):
     def rules_status(self, state) -> str:
         """Whose turn and what it may do (which groups may still grow), or the
         result with scores and stones."""
-        s = state._s
+        s = state.array
         if state.is_over():
             return self.result_text(s, state.winner())
         if s[TURN] == 1:
@@ -612,7 +612,7 @@ class Lhexus(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; this turn's stones (or the last move) ringed; at the end
         each player's counted configurations outlined."""
-        s = state._s
+        s = state.array
         board = self.stones(s)
         n = self.topology.ncells
         accent: list[int] = []

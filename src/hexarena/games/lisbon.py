@@ -500,7 +500,7 @@ class Lisbon(Game):
     # rendering -----------------------------------------------------------
     def rules_status(self, state) -> str:
         """Who is to move, the turn's allowance and stones placed, or who won and how."""
-        s = state._s
+        s = state.array
         if state.is_over():
             w = state.winner()
             if w is None:
@@ -515,7 +515,7 @@ class Lisbon(Game):
         numbers of the cells' names below the board's lower-left side and
         bottom (a number's cells run up to the right from it); X black, O
         white, lower case for the stones of the turn in progress."""
-        s, topo = state._s, self.topology
+        s, topo = state.array, self.topology
         board, when = self.stones(s), self.placed_turn(s)
         current = int(s[TURN]) if not state.is_over() else -1
 
@@ -534,7 +534,7 @@ class Lisbon(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board with coordinates; a won game rings the winning group's
         stones and outlines its perimeter cells (or, for a ring, the enclosed cells)."""
-        s = state._s
+        s = state.array
         board = self.stones(s)
         group: list[int] = []
         accent: list[int] = []
