@@ -357,7 +357,7 @@ def test_search_moves_are_growth_first(seed):
         count = game.kernels.search_moves(state.array, game.tables, out)
         moves = set(out[:abs(count)].tolist())
         colour = lhexus.mover_colour(state.array)
-        growth = {c for c in legal if c < n and lhexus.classify(state.array, game.tables.links, n, c, colour)
+        growth = {c for c in legal if c < n and lhexus.classify(state.array, game.tables, c, colour)
                   == lhexus.GROWTH}
         if state.turn > 2 and growth:
             assert moves == growth | {n}

@@ -21,7 +21,7 @@ from hexarena import IllegalMove
 from hexarena.board import hexhex
 from hexarena.cli import main
 from hexarena.games.base import TURN, State
-from hexarena.games.lisbon import (BOARD, EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite,
+from hexarena.games.lisbon import (EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite,
                                    playout, recorded_playout, triple_wins)
 
 from .playout_checks import check_recorded_playout
@@ -734,12 +734,12 @@ def same_roots(g, arr):
     """``arr`` with each union-find parent replaced by its root: the playout
     also halves paths while trying cells it then refuses, which legal moves
     never do, so only the trees' shapes may differ."""
-    n, out = g.topology.ncells, arr.copy()
-    par = out[BOARD + n + 1: BOARD + 2 * n + 1]
+    n, at, out = g.topology.ncells, g.tables.par, arr.copy()
+    par = out[at: at + n]
     for c in range(n):
         r = c
-        while arr[BOARD + n + 1 + r] != r:
-            r = arr[BOARD + n + 1 + r]
+        while arr[at + r] != r:
+            r = arr[at + r]
         par[c] = r
     return out
 

@@ -80,7 +80,7 @@ def playout_speed(name: str, options: dict[str, Any], seconds: float) -> Playout
     """Random playouts of ``name`` with ``options`` (the game's numba loop
     from the initial position), timed over ``seconds``."""
     game = load(name, **options)
-    s0 = game.new_state()._s
+    s0 = game.initial_array()
     per_s, counts = measure(lambda k: game.kernels.counted_playouts(s0, game.tables, k), seconds)
     games = sum(int(c[:3].sum()) for c in counts)
     plies = sum(int(c[3]) for c in counts)

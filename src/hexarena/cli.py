@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, NamedTuple, Sequence, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
 from .games.base import State, quoted
@@ -312,37 +312,17 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The top-level parser (for help) and one parser per command.
+def _json_flag(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--json", action="store_true")
 
-    Commands parse with ``parse_intermixed_args`` so options may come
-    between the game and its moves (``replay GAME -o k=v MOVE ...``).
-    """
-    top = Parser(prog="hexarena", description="Hex-grid abstract strategy games.")
-    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    parsers: dict[str, argparse.ArgumentParser] = {}
 
-    def command(name: str, help_: str, run, game: bool | str = False) -> argparse.ArgumentParser:
-        """A command's parser; ``game`` True for a GAME argument, "optional" where a record may replace it."""
-        sp = sub.add_parser(name, help=help_, prog=f"hexarena {name}")
-        if game:
-            sp.add_argument("game", nargs="?" if game == "optional" else None, help=f"one of: {', '.join(GAMES)}")
-            sp.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
-        sp.set_defaults(run=run)
-        parsers[name] = sp
-        return sp
-
-    command("games", "list games and their options", cmd_games).add_argument("--json", action="store_true")
-    command("cells", "cells, names and neighbours of a board", cmd_cells, game=True).add_argument(
-        "--json", action="store_true")
-
-    sp = command("replay", "replay moves (of GAME, or after a record file's) and print the position", cmd_replay,
-                 game="optional")
+def _replay_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("moves", nargs="*", metavar="MOVE")
     sp.add_argument("--record", metavar="FILE", help="start from this JSON or text record (it names the game)")
     sp.add_argument("--json", action="store_true")
 
-    sp = command("play", "play in the terminal", cmd_play, game="optional")
+
+def _play_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--vs", default="human",
                     help="human or an agent: random, ai:LEVEL, mcts:VARIANT... (docs/ai.md; default human: hot-seat)")
     sp.add_argument("--first", choices=("first", "second"), default="first", help="your seat against a program")
@@ -350,19 +330,21 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--hints", action="store_true", help="list the legal moves at every prompt")
     sp.add_argument("--load", metavar="FILE", help="continue the game of this JSON or text record")
 
-    sp = command("bench", "random playouts and plies per second, beside OpenSpiel's C++ figures", cmd_bench)
+
+def _bench_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("games", nargs="*", metavar="GAME")
     sp.add_argument("--seconds", type=positive_seconds, default=2.0, help="time per measurement (a positive number)")
     sp.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel reference")
     sp.add_argument("--ai", action="store_true", help="MCTS simulations/s instead, beside OpenSpiel's C++ MCTS")
     sp.add_argument("--json", action="store_true", help="print one JSON object (reference figures, then each game's)")
 
-    sp = command("warmup", "compile the games' kernels and the AI's search into numba's cache (./dev does)",
-                 cmd_warmup)
+
+def _warmup_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("games", nargs="*", metavar="GAME", help="default: every game")
     sp.add_argument("--workers", type=worker_count, default=None, help="processes, 1..64 (default: one per core)")
 
-    sp = command("serve", "the web app: play in the browser (against the AI, hot-seat, online)", cmd_serve)
+
+def _serve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     sp.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     sp.add_argument("--db", default="sqlite:///data/hexarena.db",
@@ -372,8 +354,8 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--reports", default="data/reports", metavar="DIR",
                     help="analysis reports shown at /reports (default data/reports)")
 
-    sp = command("analyze", "balance metrics from self-play: an HTML and JSON report (docs/analysis.md)",
-                 cmd_analyze, game=True)
+
+def _analyze_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--games", type=game_count, default=100, help="games per option set (default 100)")
     sp.add_argument("--agents", default="mcts:6",
                     help="A,B (or one for both): random, mcts:LEVEL, mcts:VARIANT[:sims=N|:seconds=S][:key=value...]"
@@ -387,7 +369,8 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--out", default=None, metavar="DIR",
                     help="run and report directory (default data/reports/NAME); a rerun resumes it")
 
-    sp = command("solve", "exact values of small boards and of every first move", cmd_solve, game=True)
+
+def _solve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--seconds", type=positive_seconds, help="stop after this long, reporting what was proven")
     sp.add_argument("--nodes", type=node_count, help="stop after this many nodes, reporting what was proven")
     sp.add_argument("--no-distances", action="store_true", help="only win/draw/loss, not the plies to the end")
@@ -398,6 +381,55 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     sp.add_argument("--store-limit", type=node_count, default=200_000, help="positions to store at most")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+class Command(NamedTuple):
+    """A command: its name, help line, what runs it, its parser's arguments and
+    whether it takes a GAME (True; "optional" where a record may replace it)."""
+
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace, TextIO], int]
+    arguments: Callable[[argparse.ArgumentParser], None]
+    game: bool | str = False
+
+
+COMMANDS = (
+    Command("games", "list games and their options", cmd_games, _json_flag),
+    Command("cells", "cells, names and neighbours of a board", cmd_cells, _json_flag, game=True),
+    Command("replay", "replay moves (of GAME, or after a record file's) and print the position", cmd_replay,
+            _replay_arguments, game="optional"),
+    Command("play", "play in the terminal", cmd_play, _play_arguments, game="optional"),
+    Command("bench", "random playouts and plies per second, beside OpenSpiel's C++ figures", cmd_bench,
+            _bench_arguments),
+    Command("warmup", "compile the games' kernels and the AI's search into numba's cache (./dev does)", cmd_warmup,
+            _warmup_arguments),
+    Command("serve", "the web app: play in the browser (against the AI, hot-seat, online)", cmd_serve,
+            _serve_arguments),
+    Command("analyze", "balance metrics from self-play: an HTML and JSON report (docs/analysis.md)", cmd_analyze,
+            _analyze_arguments, game=True),
+    Command("solve", "exact values of small boards and of every first move", cmd_solve, _solve_arguments, game=True),
+)
+
+
+def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser (for help) and one parser per command.
+
+    Commands parse with ``parse_intermixed_args`` so options may come
+    between the game and its moves (``replay GAME -o k=v MOVE ...``).
+    """
+    top = Parser(prog="hexarena", description="Hex-grid abstract strategy games.")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    for command in COMMANDS:
+        sp = sub.add_parser(command.name, help=command.help, prog=f"hexarena {command.name}")
+        if command.game:
+            sp.add_argument("game", nargs="?" if command.game == "optional" else None,
+                            help=f"one of: {', '.join(GAMES)}")
+            sp.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
+        command.arguments(sp)
+        sp.set_defaults(run=command.run)
+        parsers[command.name] = sp
     return top, parsers
 
 

@@ -117,8 +117,10 @@ def from_record(record: dict[str, Any] | str) -> State:
     written = [i for i, _ in state.written_moves()]
     if len(times) > len(written):
         raise ValueError(f"record field 'timestamps' has {len(times)} move times for {len(written)} moves")
+    stamps = state.times
     for t, i in zip(times, written):
-        state._times[i] = t
+        stamps[i] = t
+    state.set_times(stamps)
     state.meta["players"] = players
     state.meta["started"] = started
     result = record.get("result")

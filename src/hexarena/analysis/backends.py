@@ -10,9 +10,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
-from .selfplay import GameTask, play_task
+from .selfplay import GameResult, GameTask, play_task
 
 BACKENDS = ("local", "ray")
 RAY_HINT = "the ray backend needs Ray: pip install 'hexarena[cluster]'"
@@ -23,7 +23,7 @@ def default_workers() -> int:
 
 
 def run_tasks(tasks: Sequence[GameTask], backend: str = "local", workers: int | None = None,
-              address: str | None = None) -> Iterator[dict[str, Any]]:
+              address: str | None = None) -> Iterator[GameResult]:
     """Play ``tasks``; yield their results as they finish."""
     if backend == "local":
         yield from _run_local(tasks, workers or default_workers())
@@ -33,7 +33,7 @@ def run_tasks(tasks: Sequence[GameTask], backend: str = "local", workers: int | 
         raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
 
 
-def _run_local(tasks: Sequence[GameTask], workers: int) -> Iterator[dict[str, Any]]:
+def _run_local(tasks: Sequence[GameTask], workers: int) -> Iterator[GameResult]:
     if workers == 1 or len(tasks) <= 1:
         for task in tasks:
             yield play_task(task)
@@ -52,7 +52,7 @@ def _run_local(tasks: Sequence[GameTask], workers: int) -> Iterator[dict[str, An
                 future.cancel()
 
 
-def _run_ray(tasks: Sequence[GameTask], address: str | None, workers: int | None) -> Iterator[dict[str, Any]]:
+def _run_ray(tasks: Sequence[GameTask], address: str | None, workers: int | None) -> Iterator[GameResult]:
     try:
         import ray
     except ImportError:

@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from .selfplay import GameResult
 
 Z95 = 1.959964
 DECISIVE = 0.9  # the winner's search value that counts as "decided"
@@ -36,7 +39,7 @@ def proportion(k: int, n: int) -> dict[str, Any]:
     return {"count": k, "rate": round(k / n, 4) if n else None, "ci95": list(wilson(k, n))}
 
 
-def outcomes(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def outcomes(results: Sequence[GameResult]) -> dict[str, Any]:
     """Wins per seat and per agent, draws, and the first player's score."""
     n = len(results)
     winners = [r["winner"] for r in results]
@@ -92,7 +95,7 @@ def turns_of(movers: Sequence[int]) -> int:
     return sum(1 for i, m in enumerate(movers) if i == 0 or m != movers[i - 1])
 
 
-def lengths(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def lengths(results: Sequence[GameResult]) -> dict[str, Any]:
     """Game length in plies (single moves) and in turns."""
     plies = [len(r["moves"]) for r in results]
     turns = [turns_of(r["movers"]) for r in results]
@@ -100,7 +103,7 @@ def lengths(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "turns_histogram": histogram(turns)}
 
 
-def branching(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def branching(results: Sequence[GameResult]) -> dict[str, Any]:
     """Legal moves before each ply: the mean over the games still going, and over all moves."""
     longest = max((len(r["legal"]) for r in results), default=0)
     by_ply, going = [], []
@@ -123,7 +126,7 @@ def decided_ply(values: Sequence[float], plies: Sequence[int], threshold: float 
     return found
 
 
-def decisiveness(results: Sequence[dict[str, Any]], searching: tuple[bool, bool]) -> dict[str, Any]:
+def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) -> dict[str, Any]:
     """How early the eventual winner's search value stays above 90% (agents A, B ``searching``)."""
     if not any(searching):
         return {"available": False, "reason": "no agent searches (random agents report no value)"}
@@ -158,7 +161,7 @@ def _decile_counts(fractions: Sequence[float]) -> list[int]:
     return [counts[d] for d in range(DECILES)]
 
 
-def diversity(results: Sequence[dict[str, Any]], opening_plies: int = OPENING_PLIES) -> dict[str, Any]:
+def diversity(results: Sequence[GameResult], opening_plies: int = OPENING_PLIES) -> dict[str, Any]:
     """Distinct games and distinct openings (first ``opening_plies`` moves): few of them mean the
     agents repeat themselves and the games are not independent samples of the game."""
     games = {tuple(r["moves"]) for r in results}
@@ -167,9 +170,9 @@ def diversity(results: Sequence[dict[str, Any]], opening_plies: int = OPENING_PL
             "distinct_openings": len(openings)}
 
 
-def first_moves(results: Sequence[dict[str, Any]], top: int = 12) -> list[dict[str, Any]]:
+def first_moves(results: Sequence[GameResult], top: int = 12) -> list[dict[str, Any]]:
     """The most frequent first moves, with the first player's results after each."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[GameResult]] = {}
     for r in results:
         if r["moves"]:
             groups.setdefault(r["moves"][0], []).append(r)
@@ -181,7 +184,7 @@ def first_moves(results: Sequence[dict[str, Any]], top: int = 12) -> list[dict[s
     return rows
 
 
-def representative_index(results: Sequence[dict[str, Any]]) -> int | None:
+def representative_index(results: Sequence[GameResult]) -> int | None:
     """The index of a game of median length (the earliest such game)."""
     if not results:
         return None

@@ -14,12 +14,13 @@ from typing import Any, Sequence
 import hexarena
 
 from . import metrics, openings, plots
+from .selfplay import GameResult
 
 FORMAT = "hexarena-report/1"
 JSON_NAME, HTML_NAME = "report.json", "report.html"
 
 
-def set_metrics(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]],
+def set_metrics(game: str, options: dict[str, Any], results: Sequence[GameResult],
                 searching: tuple[bool, bool], agents: Sequence[str]) -> dict[str, Any]:
     """Every metric of one option set's games (``results`` sorted by index)."""
     words = hexarena.load(game, **options).opening_words()
@@ -31,7 +32,7 @@ def set_metrics(game: str, options: dict[str, Any], results: Sequence[dict[str, 
             "representative": representative(game, options, results, agents)}
 
 
-def representative(game: str, options: dict[str, Any], results: Sequence[dict[str, Any]],
+def representative(game: str, options: dict[str, Any], results: Sequence[GameResult],
                    agents: Sequence[str]) -> dict[str, Any] | None:
     """The game of median length as a record (without timestamps), its text form and final position."""
     index = metrics.representative_index(results)

@@ -11,7 +11,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import hexarena
 from ..ai import parse_agent
@@ -19,7 +19,24 @@ from ..ai import parse_agent
 TIMING = ("seconds", "cpu_seconds")  # the result's fields that vary between runs of the same task
 
 
-def without_timing(result: dict[str, Any]) -> dict[str, Any]:
+class GameResult(TypedDict):
+    """One self-play game as :func:`play_task` gives it (a line of a run's ``games.jsonl``)."""
+
+    set: int  # the option set's index
+    index: int  # the game's index in its set
+    a_seat: int  # agent A's seat
+    seeds: list[int]  # agent A's and B's
+    moves: list[str]
+    legal: list[int]  # the legal move count before each move
+    movers: list[int]  # the seat to move before each move
+    values: list[float | None]  # the mover's search value (None for an agent that does not search)
+    winner: int | None  # the winning seat, None for a draw
+    scores: list[float] | None  # the game's final scores, where it has them
+    seconds: float
+    cpu_seconds: NotRequired[float]  # absent in runs written before it was kept
+
+
+def without_timing(result: GameResult) -> dict[str, Any]:
     """``result`` without its timing: what the same task always gives."""
     return {k: v for k, v in result.items() if k not in TIMING}
 
@@ -48,7 +65,7 @@ def game_seeds(seed: int, options: dict[str, Any], index: int) -> tuple[int, int
     return int.from_bytes(digest[:4], "little"), int.from_bytes(digest[4:8], "little")
 
 
-def play_task(task: GameTask) -> dict[str, Any]:
+def play_task(task: GameTask) -> GameResult:
     """Play the task's game; its moves, the legal move count and mover before each
     move, the mover's search value where its agent has one, the winner (a seat) and
     the rule that ended the game (``Game.end_reason``)."""

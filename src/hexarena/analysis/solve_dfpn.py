@@ -49,7 +49,7 @@ from ..ai.positions import PositionKeys, canonical_key, key_spec
 from ..games import GAMES, game_class
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
-from .solve_search import make_threats, max_plies, search_keys
+from .solve_search import make_threats, max_plies, ply_stacks, search_keys
 
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
 BIG = INF - 1  # sums are capped here: large but not settled
@@ -230,21 +230,17 @@ def make_dfpn(legal, apply):
         offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
         salt = SALT[0] if attacker == 0 else SALT[1]
         num_actions = amaps.shape[1]
-        D = max_ply + 2
-        S = np.empty((D, root.shape[0]), dtype=root.dtype)
-        moves = np.empty((D, num_actions), dtype=np.int32)
+        S, moves, count, key = ply_stacks(root, max_ply, num_actions)
+        D = S.shape[0]
         ckey = np.zeros((D, num_actions), dtype=np.uint64)  # 0: a finished game (cpn, cdn fixed)
         cpn = np.zeros((D, num_actions), dtype=np.int64)
         cdn = np.zeros((D, num_actions), dtype=np.int64)
-        count = np.zeros(D, dtype=np.int64)
         thpn = np.zeros(D, dtype=np.int64)
         thdn = np.zeros(D, dtype=np.int64)
-        key = np.zeros(D, dtype=np.uint64)
         entered = np.zeros(D, dtype=np.int64)
         chosen = np.zeros(D, dtype=np.int64)
         ENTER, LOOP, EXIT = 0, 1, 2
 
-        S[0, :] = root
         thpn[0], thdn[0] = INF, INF
         h, state, pn, dn = 0, ENTER, 1, 1
         while True:

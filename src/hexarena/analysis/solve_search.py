@@ -112,6 +112,18 @@ def max_plies(game) -> int:
     return 4 * game.topology.ncells + 8
 
 
+@numba.njit(cache=True)
+def ply_stacks(root, max_ply, num_actions):
+    """The stacks both searches start with, a row per ply (``max_ply + 2``):
+    the positions (the first is ``root``), their moves, their move counts
+    and their position keys."""
+    depth = max_ply + 2
+    S = np.empty((depth, root.shape[0]), dtype=root.dtype)
+    S[0, :] = root
+    moves = np.empty((depth, num_actions), dtype=np.int32)
+    return S, moves, np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.uint64)
+
+
 @lru_cache(maxsize=None)
 def make_threats(apply):
     """``threats(S, h, t, moves, n, cells, mover)`` bound to one game's
@@ -159,11 +171,8 @@ def make_search(legal, apply):
         offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
         tkey, tlo, thi, tmove = table
         mask = np.uint64(tkey.shape[0] - 1)
-        num_actions = amaps.shape[1]
-        D = max_ply + 2
-        S = np.empty((D, root.shape[0]), dtype=root.dtype)
-        moves = np.empty((D, num_actions), dtype=np.int32)
-        count = np.zeros(D, dtype=np.int64)
+        S, moves, count, key = ply_stacks(root, max_ply, amaps.shape[1])
+        D = S.shape[0]
         nxt = np.zeros(D, dtype=np.int64)
         alpha = np.zeros(D, dtype=np.int64)
         beta = np.zeros(D, dtype=np.int64)
@@ -172,11 +181,9 @@ def make_search(legal, apply):
         best_move = np.zeros(D, dtype=np.int32)
         played = np.zeros(D, dtype=np.int32)
         sign = np.ones(D, dtype=np.int64)
-        key = np.zeros(D, dtype=np.uint64)
         sym = np.zeros(D, dtype=np.int64)
         ENTER, NEXT, TAKE, FINISH, RETURN = 0, 1, 2, 3, 4
 
-        S[0, :] = root
         alpha[0], beta[0] = alpha_root, beta_root
         h, state, v, a = 0, ENTER, 0, -1
         while True:

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .selfplay import GameResult
 
 SETTINGS = "run.json"
 GAMES = "games.jsonl"
@@ -41,17 +44,17 @@ class RunStore:
         self._games = self.path / GAMES
         self._results = self._read()
 
-    def finished(self) -> dict[tuple[int, int], dict[str, Any]]:
+    def finished(self) -> dict[tuple[int, int], GameResult]:
         """The finished games by (option set, index)."""
         return dict(self._results)
 
-    def append(self, result: dict[str, Any]) -> None:
+    def append(self, result: GameResult) -> None:
         """Record a finished game (one line, flushed at once)."""
         with self._games.open("a") as f:
             f.write(json.dumps(result, separators=(",", ":")) + "\n")
         self._results[(result["set"], result["index"])] = result
 
-    def _read(self) -> dict[tuple[int, int], dict[str, Any]]:
+    def _read(self) -> dict[tuple[int, int], GameResult]:
         """The file's complete lines; a line cut by an interruption is dropped (and the file rewritten)."""
         if not self._games.exists():
             return {}

@@ -673,6 +673,14 @@ class State:
         """When each atomic move was played (UTC, ISO 8601), as records keep it."""
         return [t if isinstance(t, str) else at(t) for t in self._times]
 
+    def set_times(self, times: Sequence[str | float]) -> None:
+        """Give the moves played the times they were recorded at (a record's
+        or a match store's): one per atomic move of :attr:`history`, ISO 8601
+        text or a ``time.time()``.  ValueError for another count."""
+        if len(times) != len(self._actions):
+            raise ValueError(f"{len(times)} move times for {len(self._actions)} moves")
+        self._times = list(times)
+
     @property
     def history(self) -> list[int]:
         """Action ids applied from the start."""

@@ -47,9 +47,7 @@ PASSES = HEADER + 1  # successive passes
 TCOUNT = HEADER + 2  # stones placed this turn
 STONES = HEADER + 3  # stones on the board: STONES + colour - 1 for BLACK, WHITE
 GROUPS = HEADER + 5  # groups on the board as the last turn ended: GROUPS + colour - 1
-BOARD = HEADER + 7  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
-# the root of the stone's group (its own cell for a stone of this turn), turn placed, turn a root last grew,
-# group size, this turn's stones, the next stone of the group (a cycle through each group's stones)
+BOARD = HEADER + 7  # n + 1 colours (the last, OFF, stands for "off the board"), then the Tables' offsets
 
 BLACK, WHITE, OFF = 1, 2, 3
 # a cell for the mover, as classify() says
@@ -63,14 +61,13 @@ class Tables(NamedTuple):
     links: np.ndarray  # int32[n, 6]: the neighbour in each direction, or n (the OFF entry) off the board
     configs: np.ndarray  # int32[K, 6]: the cells of every configuration (lhexus_scoring.configurations)
     ncells: int
-
-
-@inline
-def _offsets(n):
-    """Start of the root, turn-placed, grown, size, turn-list and
-    next-member arrays."""
-    par = BOARD + n + 1
-    return par, par + n, par + 2 * n, par + 3 * n, par + 4 * n, par + 5 * n
+    par: int  # offsets in the position, n entries each after the colours: the root of the stone's group
+    # (its own cell for a stone of this turn)
+    when: int  # the turn a stone was placed
+    grown: int  # per root: the turn its group last grew
+    size: int  # per root: its group's stones
+    tlist: int  # this turn's stones, in the order placed
+    nxt: int  # the next stone of the stone's group (a cycle through each group's stones)
 
 
 @njit
@@ -82,13 +79,13 @@ def mover_colour(s):
 
 
 @inline
-def classify(s, links, n, c, colour):
+def classify(s, t, c, colour):
     """What a stone of ``colour`` on c would be: GROWTH, NEW_GROUP, REGROWS
     (it touches a start-of-turn group that grew this turn), ONLY_NEW (it
     touches only this turn's stones) or OCCUPIED."""
     if s[BOARD + c] != 0:
         return OCCUPIED
-    par, when, grown, _, _, _ = _offsets(n)
+    links, par, when, grown = t.links, t.par, t.when, t.grown
     own, start = False, False
     for d in range(6):
         m = links[c, d]
@@ -147,8 +144,7 @@ def _finish(s, t):
 def _commit_turn(s, t):
     """Join this turn's stones to their groups (counting the groups) and
     pass the move on."""
-    n, links = t.ncells, t.links
-    par, when, grown, size, tlist, nxt = _offsets(n)
+    links, par, size, tlist, nxt = t.links, t.par, t.size, t.tlist, t.nxt
     for i in range(s[TCOUNT]):
         c = s[tlist + i]
         colour = s[BOARD + c]
@@ -180,8 +176,7 @@ def _commit_turn(s, t):
 def _place(s, t, c, colour, kind):
     """Put a stone of ``colour`` on c; a growth stone marks the start-of-turn
     groups it touches as grown.  Returns how many groups it grew."""
-    n, links = t.ncells, t.links
-    par, when, grown, size, tlist, nxt = _offsets(n)
+    links, par, when, grown, size, tlist, nxt = t.links, t.par, t.when, t.grown, t.size, t.tlist, t.nxt
     count = 0
     if kind == GROWTH:
         for d in range(6):
@@ -214,7 +209,7 @@ def legal(s, t, out):
     colour = mover_colour(s)
     k = 0
     for c in range(n):
-        kind = classify(s, t.links, n, c, colour)
+        kind = classify(s, t, c, colour)
         if kind == GROWTH or kind == NEW_GROUP:  # on turn 1, every cell: the board is empty
             out[k] = c
             k += 1
@@ -232,7 +227,7 @@ def is_legal(s, t, a):
         return a == n + 1 or a == n + 2
     if a >= n:
         return a == n and s[TURN] > 2
-    kind = classify(s, t.links, n, a, mover_colour(s))
+    kind = classify(s, t, a, mover_colour(s))
     return kind == GROWTH or kind == NEW_GROUP
 
 
@@ -248,7 +243,7 @@ def search_moves(s, t, out):
     colour = mover_colour(s)
     k, new = 0, False
     for c in range(n):
-        kind = classify(s, t.links, n, c, colour)
+        kind = classify(s, t, c, colour)
         if kind == GROWTH:
             out[k] = c
             k += 1
@@ -275,7 +270,7 @@ def _step(s, t, a):
         _commit_turn(s, t)
         return passed and s[PASSES] >= 2
     colour = mover_colour(s)
-    kind = classify(s, t.links, n, a, colour)
+    kind = classify(s, t, a, colour)
     _place(s, t, a, colour, kind)
     if kind != GROWTH:  # a new group (or the opening stone) ends the turn
         _commit_turn(s, t)
@@ -358,7 +353,7 @@ def _policy_turn(s, t, pool, where, k, front, fwhere, fk, scratch, actions, move
     for _ in range(count if ungrown else 0):
         c = scratch[i]
         i = i + 1 if i + 1 < count else 0
-        if classify(s, links, n, c, colour) == GROWTH:
+        if classify(s, t, c, colour) == GROWTH:
             ungrown -= _place(s, t, c, colour, GROWTH)
             s[PLY] += 1
             written = note(actions, movers, written, c, mover)
@@ -442,9 +437,10 @@ class Lhexus(Game):
         self.topology = hexhex(self.options["size"])
         n = self.topology.ncells
         links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
-        self.tables = Tables(links, configurations(self.topology)[0], n)
+        par = BOARD + n + 1
+        self.tables = Tables(links, configurations(self.topology)[0], n, *(par + i * n for i in range(6)))
         self.num_actions = n + 3
-        self.state_size = BOARD + 1 + 7 * n
+        self.state_size = par + 6 * n
         self.max_game_length = 3 * n + 1  # ≤ n stones, an 'end' per turn with stones, a pass between them
 
     def initial_array(self) -> np.ndarray:
@@ -469,7 +465,7 @@ class Lhexus(Game):
         if text == "end":
             return "'end': the first player places the opening White stone first"
         cell = self.topology.index(text)
-        kind = int(classify(s.copy(), self.tables.links, self.topology.ncells, cell, int(mover_colour(s))))
+        kind = int(classify(s.copy(), self.tables, cell, int(mover_colour(s))))
         if kind == OCCUPIED:
             return f"{quoted(text)} is occupied"
         if kind == REGROWS:
@@ -497,23 +493,21 @@ class Lhexus(Game):
 
     def placed_turn(self, s: np.ndarray) -> np.ndarray:
         """The turn each stone was placed in (0 for empty cells)."""
-        n = self.topology.ncells
-        when = _offsets(n)[1]
-        return np.where(self.stones(s) > 0, s[when: when + n], 0)
+        when = self.tables.when
+        return np.where(self.stones(s) > 0, s[when: when + self.topology.ncells], 0)
 
     def turn_stones(self, s: np.ndarray) -> list[int]:
         """This turn's stones, in the order placed."""
-        tlist = _offsets(self.topology.ncells)[4]
+        tlist = self.tables.tlist
         return [int(c) for c in s[tlist: tlist + s[TCOUNT]]]
 
     def roots(self, s: np.ndarray) -> np.ndarray:
         """Per cell, the start-of-turn group (its root) of the stone there."""
-        n = self.topology.ncells
-        root = _offsets(n)[0]
-        return np.where(self.stones(s) > 0, s[root: root + n], np.arange(n))
+        n, par = self.topology.ncells, self.tables.par
+        return np.where(self.stones(s) > 0, s[par: par + n], np.arange(n))
 
     def grown(self, s: np.ndarray, root: int) -> bool:
-        return bool(s[_offsets(self.topology.ncells)[2] + root] == s[TURN])
+        return bool(s[self.tables.grown + root] == s[TURN])
 
     def colour(self, s: np.ndarray, player: int) -> str | None:
         """'black' or 'white' for ``player``, None until the second player chooses."""
@@ -527,7 +521,7 @@ class Lhexus(Game):
 
     def colour_scores(self, s: np.ndarray) -> tuple[int, int]:
         """(Black's score, White's score)."""
-        b, w = final_scores(s, self.tables)
+        b, w = final_scores(s.copy(), self.tables)  # a writable array, as the kernel is compiled for
         return int(b), int(w)
 
     def scores(self, s: np.ndarray) -> list[float]:
@@ -546,9 +540,9 @@ class Lhexus(Game):
         n = self.topology.ncells
         grow, new = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
         if s[WINNER] < 0 and s[TURN] > 2:
-            t, colour = s.copy(), mover_colour(s)
+            s, colour = s.copy(), mover_colour(s)  # a writable array, as the kernel is compiled for
             for c in range(n):
-                kind = classify(t, self.tables.links, n, c, colour)
+                kind = classify(s, self.tables, c, colour)
                 grow[c], new[c] = kind == GROWTH, kind == NEW_GROUP
         return grow, new
 
@@ -577,7 +571,7 @@ class Lhexus(Game):
     def rules_status(self, state) -> str:
         """Whose turn and what it may do (which groups may still grow), or the
         result with scores and stones."""
-        s = state._s
+        s = state.array
         if state.is_over():
             return self.result_text(s, state.winner())
         if s[TURN] == 1:
@@ -624,7 +618,7 @@ class Lhexus(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; this turn's stones (or the last move) ringed; at the end
         each player's counted configurations outlined."""
-        s = state._s
+        s = state.array
         board = self.stones(s)
         n = self.topology.ncells
         accent: list[int] = []

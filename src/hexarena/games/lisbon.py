@@ -49,8 +49,7 @@ ALLOW = HEADER  # stones the current turn allows
 STONES = HEADER + 1  # stones on the board
 WIN_HOW = HEADER + 2  # EDGES | RING bits of the winning stone's group, 0 before
 WIN_CELL = HEADER + 3  # the winning stone, -1 before
-BOARD = HEADER + 4  # n + 1 colours (the last, OFF, stands for "off the board"), then n each of:
-# union-find parent, turn placed (a root's: its group's newest), perimeter arc start, arc length (-1: none)
+BOARD = HEADER + 4  # n + 1 colours (the last, OFF, stands for "off the board"), then the Tables' offsets
 
 BLACK, WHITE, OFF = 1, 2, 3
 EDGES, RING = 1, 2
@@ -68,6 +67,10 @@ class Tables(NamedTuple):
     perimeter: int  # P, the perimeter cells
     longest: int  # L = P // 2 - 1: the longest arc holding a group that has not won
     sequence: int  # PROGRESSIVE or TWELVE
+    par: int  # offsets in the position, n entries each after the colours: union-find parent
+    when: int  # the turn a stone was placed (a root's: its group's newest stone's)
+    arc0: int  # per root: the start of the shortest perimeter arc holding its group's perimeter cells
+    arcl: int  # per root: that arc's steps (-1: no perimeter cell)
 
 
 @njit
@@ -90,12 +93,12 @@ def _root(s, par, x, compress):
 
 
 @inline
-def groups_around(s, links, n, c, colour, turn, out, compress):
+def groups_around(s, t, c, colour, turn, out, compress):
     """The distinct groups of ``colour`` next to c into ``out[:k]`` (their
     roots) and the runs of such neighbours going round c into ``out[6]``;
     returns k, or -1 if one of them holds a stone placed in ``turn`` (the
     group restriction refuses c)."""
-    par, when = BOARD + n + 1, BOARD + 2 * n + 1
+    links, par, when = t.links, t.par, t.when
     k, runs = 0, 0
     was_own = s[BOARD + links[c, 5]] == colour
     for d in range(6):
@@ -139,8 +142,7 @@ def place(s, t, c, colour, turn, groups, k):
     EDGES (its perimeter cells do not fit in an arc of L steps) and RING (it
     joins two runs of one group round c, enclosing a region: on the
     triangular lattice a stone adds runs − groups holes)."""
-    n, ppos = t.ncells, t.ppos
-    par, when, arc0, arcl = BOARD + n + 1, BOARD + 2 * n + 1, BOARD + 3 * n + 1, BOARD + 4 * n + 1
+    ppos, par, when, arc0, arcl = t.ppos, t.par, t.when, t.arc0, t.arcl
     s[BOARD + c] = colour
     s[par + c] = c
     s[when + c] = turn
@@ -182,7 +184,7 @@ def legal(s, t, out):
     groups = np.empty(8, dtype=np.int32)
     k = 0
     for c in range(n):
-        if s[BOARD + c] == 0 and groups_around(s, t.links, n, c, colour, s[TURN], groups, False) >= 0:
+        if s[BOARD + c] == 0 and groups_around(s, t, c, colour, s[TURN], groups, False) >= 0:
             out[k] = c
             k += 1
     if s[STEP] > 0:
@@ -195,13 +197,12 @@ def legal(s, t, out):
 def is_legal(s, t, a):
     """Is ``a`` (in range, the game not over) legal: ``end`` after a stone
     this turn, or an empty cell next to no own group grown this turn?"""
-    n = t.ncells
-    if a == n:
+    if a == t.ncells:
         return s[STEP] > 0
     if s[BOARD + a] != 0:
         return False
     groups = np.empty(8, dtype=np.int32)
-    return groups_around(s, t.links, n, a, 1 + s[TO_MOVE], s[TURN], groups, False) >= 0
+    return groups_around(s, t, a, 1 + s[TO_MOVE], s[TURN], groups, False) >= 0
 
 
 @njit
@@ -213,7 +214,7 @@ def apply(s, t, a):
         return
     colour = 1 + s[TO_MOVE]
     groups = np.empty(8, dtype=np.int32)
-    k = groups_around(s, t.links, n, a, colour, s[TURN], groups, True)
+    k = groups_around(s, t, a, colour, s[TURN], groups, True)
     how = place(s, t, a, colour, s[TURN], groups, k)
     s[STEP] += 1
     s[STONES] += 1
@@ -239,7 +240,7 @@ def recorded_playout(s, t, actions, movers):
     """``playout`` that also writes each action and its mover into ``actions``
     and ``movers`` while they have room; returns the number written (for
     MCTS's AMAF).  The same rules as ``apply``, with the header kept in locals."""
-    n, links = t.ncells, t.links
+    n = t.ncells
     if s[WINNER] >= 0:
         return 0
     pool = np.empty(n, dtype=np.int32)  # [0, active): untried; [active, k): refused this turn
@@ -262,7 +263,7 @@ def recorded_playout(s, t, actions, movers):
             c = pool[j]
             active -= 1
             pool[j] = pool[active]
-            g = groups_around(s, links, n, c, colour, turn, groups, True)
+            g = groups_around(s, t, c, colour, turn, groups, True)
             if g < 0:
                 pool[active] = c
                 continue
@@ -370,9 +371,11 @@ class Lisbon(Game):
         ppos[list(self.topology.perimeter)] = np.arange(self.perimeter, dtype=np.int32)
         links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
         self.sequence = SEQUENCES.index(self.options["sequence"])
-        self.tables = Tables(links, ppos, n, self.perimeter, self.perimeter // 2 - 1, self.sequence)
+        par = BOARD + n + 1
+        self.tables = Tables(links, ppos, n, self.perimeter, self.perimeter // 2 - 1, self.sequence,
+                             *(par + i * n for i in range(4)))
         self.num_actions = n + 1
-        self.state_size = BOARD + 1 + 5 * n
+        self.state_size = par + 4 * n
 
     def initial_array(self) -> np.ndarray:
         s = super().initial_array()
@@ -413,8 +416,8 @@ class Lisbon(Game):
 
     def placed_turn(self, s: np.ndarray) -> np.ndarray:
         """The turn each stone was placed in (0 for empty cells)."""
-        n = self.topology.ncells
-        return np.where(self.stones(s) > 0, s[BOARD + 2 * n + 1: BOARD + 3 * n + 1], 0)
+        when = self.tables.when
+        return np.where(self.stones(s) > 0, s[when: when + self.topology.ncells], 0)
 
     def group(self, s: np.ndarray, cell: int) -> list[int]:
         """The cells of the group holding the stone on ``cell`` (flood fill)."""
@@ -447,8 +450,7 @@ class Lisbon(Game):
         if s[WINNER] < 0:
             s, groups = s.copy(), np.empty(8, dtype=np.int32)  # a writable array, as the kernel wants
             for c in np.flatnonzero(self.stones(s) == 0):
-                out[c] = groups_around(s, self.tables.links, n, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups,
-                                       False) < 0
+                out[c] = groups_around(s, self.tables, int(c), 1 + int(s[TO_MOVE]), int(s[TURN]), groups, False) < 0
         return out
 
     def enclosed(self, s: np.ndarray, group: list[int]) -> list[int]:
@@ -505,7 +507,7 @@ class Lisbon(Game):
     # rendering -----------------------------------------------------------
     def rules_status(self, state) -> str:
         """Who is to move, the turn's allowance and stones placed, or who won and how."""
-        s = state._s
+        s = state.array
         if state.is_over():
             w = state.winner()
             if w is None:
@@ -529,7 +531,7 @@ class Lisbon(Game):
         numbers of the cells' names below the board's lower-left side and
         bottom (a number's cells run up to the right from it); X black, O
         white, lower case for the stones of the turn in progress."""
-        s, topo = state._s, self.topology
+        s, topo = state.array, self.topology
         board, when = self.stones(s), self.placed_turn(s)
         current = int(s[TURN]) if not state.is_over() else -1
 
@@ -548,7 +550,7 @@ class Lisbon(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board with coordinates; a won game rings the winning group's
         stones and outlines its perimeter cells (or, for a ring, the enclosed cells)."""
-        s = state._s
+        s = state.array
         board = self.stones(s)
         group: list[int] = []
         accent: list[int] = []

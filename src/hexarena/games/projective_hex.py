@@ -390,7 +390,7 @@ class ProjectiveHex(Game):
         """X black, O white; around the rim the ghost cells (the cells beyond
         each glued edge) repeat their cell's stone, or when empty show its
         name in lower case (on other sizes than 3, its row letter)."""
-        board = self.stones(state._s)
+        board = self.stones(state.array)
         stone = {0: ".", BLACK: "X", WHITE: "O"}
         ghost = lambda c: stone[int(board[c])] if board[c] else self.topology.name(c)[0].lower()  # noqa: E731
         text = ascii_render.grid(self.topology, lambda c: stone[int(board[c])], ghost, right=self._legend())
@@ -405,7 +405,7 @@ class ProjectiveHex(Game):
 
     def rules_status(self, state) -> str:
         """Who is to move (with colours once chosen), the opening's stage, or who won."""
-        s = state._s
+        s = state.array
         colours = [self.colour(s, p) for p in (0, 1)]
         who = lambda p: f"player {p + 1}" + (f" ({colours[p]})" if colours[p] else "")  # noqa: E731
         if state.is_over():
@@ -429,13 +429,14 @@ class ProjectiveHex(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board and its ghost cells; the winning loop ringed, the last
         stone marked, a legend of who plays which colour."""
-        board = self.stones(state._s)
+        s = state.array
+        board = self.stones(s)
         n = self.topology.ncells
-        loop = self.loop_cells(state._s) if state.is_over() else []
+        loop = self.loop_cells(s) if state.is_over() else []
         marks = [a for a in state.legal_actions() if a < n] if hints else []
         last = svg_render.last_cell(state.history, lambda a: a if a < n else None)
         return svg_render.board(self.topology, lambda c: int(board[c]), highlight=loop, marks=marks,
-                                last=last, legend=self.svg_legend(state._s), title=self.status(state), **kw)
+                                last=last, legend=self.svg_legend(s), title=self.status(state), **kw)
 
     def svg_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
         """Which colour is whose (open while cut-and-choose is), and the last-move ring."""

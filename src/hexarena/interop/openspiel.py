@@ -164,46 +164,53 @@ class HexarenaState(pyspiel.State):
     def __init__(self, game: HexarenaGame, array: np.ndarray) -> None:
         super().__init__(game)
         self._rules = _Shared(game.game)
-        self._s = array
+        self._array = array
         self._legal: list[int] | None = None
 
     @property
     def _game(self) -> Game:
         return self._rules.game
 
+    @property
+    def array(self) -> np.ndarray:
+        """The raw position (read-only view), as :attr:`hexarena.State.array`."""
+        view = self._array.view()
+        view.flags.writeable = False
+        return view
+
     def facade(self) -> State:
         """A hexarena State over a copy of this position (no move history)."""
-        return State(self._game, self._s.copy())
+        return State(self._game, self._array.copy())
 
     def current_player(self) -> int:
-        if self._s[WINNER] >= 0:
+        if self._array[WINNER] >= 0:
             return pyspiel.PlayerId.TERMINAL
-        return int(self._s[TO_MOVE])
+        return int(self._array[TO_MOVE])
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._legal is None:
-            if self._s[WINNER] >= 0:
+            if self._array[WINNER] >= 0:
                 self._legal = []
             else:
                 out = np.empty(self._game.num_actions, dtype=np.int32)
-                n = self._game.kernels.legal(self._s, self._game.tables, out)
+                n = self._game.kernels.legal(self._array, self._game.tables, out)
                 self._legal = sorted(int(a) for a in out[:n])
         return list(self._legal)
 
     def _apply_action(self, action: int) -> None:
         if action not in self._legal_actions(self.current_player()):
             raise ValueError(f"action {action} is not legal here; legal: {self._legal}")
-        self._game.kernels.apply(self._s, self._game.tables, int(action))
+        self._game.kernels.apply(self._array, self._game.tables, int(action))
         self._legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
-            return self._game.action_name(self._s, action)
+            return self._game.action_name(self._array, action)
         except Exception:  # a name that depends on a position where it is not legal
             return f"action {action}"
 
     def is_terminal(self) -> bool:
-        return bool(self._s[WINNER] >= 0)
+        return bool(self._array[WINNER] >= 0)
 
     def returns(self) -> list[float]:
         return self.facade().returns()
@@ -227,7 +234,7 @@ class Observer:
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: HexarenaState, player: int) -> None:
-        obs = observe_array(state._game, state._s, player, self.form)
+        obs = observe_array(state._game, state.array, player, self.form)
         self.dict["observation"][...] = obs[0] if self.form == "graph" else obs
 
     def string_from(self, state: HexarenaState, player: int) -> str:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
-from typing import Callable, Iterable, Sequence, Union
+from typing import Any, Callable, Collection, Sequence, Union
 
 from ..board import STEP, Topology
 
@@ -36,103 +37,150 @@ def hexagon(cx: float, cy: float, r: float = R) -> str:
     return " ".join(f"{cx + r * dx:.1f},{cy + r * dy:.1f}" for dx, dy in _CORNERS)
 
 
-def board(
-    topo: Topology,
-    stone: Callable[[int], int],
-    label: Callable[[int], str] | None = None,
-    highlight: Iterable[int] = (),
-    marks: Iterable[int] = (),
-    ghosts: bool = True,
-    title: str = "",
-    pieces: dict[int, str] | None = None,
-    arrows: Iterable[tuple[int, int]] = (),
-    paths: Iterable[tuple[int, int]] = (),
-    border: Callable[[int, int], str | None] | None = None,
-    accent: Iterable[int] = (),
-    last: Iterable[int] = (),
-    legend: Sequence[tuple[Swatch, str]] = (),
-) -> str:
+@dataclass
+class Drawing:
+    """What :func:`board` draws besides the cells and their stones (its keyword arguments)."""
+
+    label: Callable[[int], str] | None = None  # a cell's text (default: its name)
+    highlight: Collection[int] = ()  # cells whose stones are ringed in red (a winning group)
+    marks: Collection[int] = ()  # empty cells dotted (legal-move hints)
+    ghosts: bool = True  # draw the ghost cells (glued neighbours outside the rim)
+    title: str = ""
+    pieces: dict[int, str] = field(default_factory=dict)  # cell -> neutral piece: "pin", "marker1", "marker2"
+    arrows: Sequence[tuple[int, int]] = ()  # (cell, slot): a short arrow in the cell along direction slot
+    paths: Sequence[tuple[int, int]] = ()  # (from, to): an arrow between cells (a piece's possible moves)
+    border: Callable[[int, int], str | None] | None = None  # (cell, slot) -> the colour of a rim side, or None
+    accent: Collection[int] = ()  # cells outlined (a winning group's edge cells)
+    last: Collection[int] = ()  # cells ringed: the last move's (or the turn in progress)
+    legend: Sequence[tuple[Swatch, str]] = ()  # (swatch, text) under the board: whose colour is whose
+
+    def __post_init__(self) -> None:
+        self.highlight, self.marks, self.accent, self.last = (frozenset(cells) for cells in (
+            self.highlight, self.marks, self.accent, self.last))
+        self.pieces, self.arrows, self.paths = dict(self.pieces or {}), tuple(self.arrows), tuple(self.paths)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a picture's parts go: its size, the board's origin, the legend's rows."""
+
+    width: float
+    height: float
+    ox: float  # x of doubled column 0
+    oy: float  # y of row 0
+    board_bottom: float  # where the legend starts
+    rows: list[list[tuple[Swatch, str]]]
+
+
+Item = tuple[int, int, int, bool]  # a drawn cell: doubled x, row, cell, whether a ghost
+
+
+def board(topo: Topology, stone: Callable[[int], int], **options: Any) -> str:
     """An SVG of ``topo``; ``stone(cell)`` is 0 (empty), 1 (dark), 2 (light),
-    ``NEUTRAL`` (a grey stone) or ``BALL`` (a red neutral piece).
+    ``NEUTRAL`` (a grey stone) or ``BALL`` (a red neutral piece); ``options``
+    are the fields of :class:`Drawing` (hints, highlights, pieces, arrows,
+    the title and the legend).
 
     Ghost cells (glued neighbours drawn outside the rim) are dashed and
-    repeat the glued cell's stone and name; ``highlight`` rings cells (a
-    winning group), ``marks`` dots cells (legal-move hints), ``accent``
-    outlines cells (e.g. a winning group's edge cells).  ``pieces``
-    maps cells to neutral pieces (``"pin"``: a red diamond; ``"marker1"`` /
-    ``"marker2"``: a player's marker, a gold-ringed disc in his colour);
-    ``arrows`` ``(cell, slot)`` draw a short arrow in cell pointing along
-    direction slot; ``paths`` draw (from, to) cell arrows (a piece's
-    possible moves); ``border(cell, slot)`` colours the rim's hexagon sides
-    (slots with no neighbour), None leaving them plain.  ``last`` rings
-    the cells of the last move (or of the turn in progress); ``legend``
-    writes ``(swatch, text)`` pairs under the board (whose colour is whose).
-    The picture is at least as wide as its title and legend.
+    repeat the glued cell's stone and name; a marker piece is a gold-ringed
+    disc in its owner's colour, the pin a red diamond.  The picture is at
+    least as wide as its title and legend.
     """
-    pieces = pieces or {}
-    label = label or topo.name
-    hi = set(highlight)
-    mk = set(marks)
-    ac = set(accent)
-    ls = set(last)
-    items: list[tuple[int, int, int, bool]] = [(int(x), int(r), c, False) for c, (x, r) in enumerate(topo.xy)]
+    d = Drawing(**options)
+    items = _items(topo, d.ghosts)
+    frame = _frame(items, d)
+    out = _head(frame, d)
+    for x, r, c, ghost in items:
+        out += _cell(topo, stone, d, frame.ox + x * DX, frame.oy + r * DY, c, ghost)
+    out += [_path(topo, a, b, frame) for a, b in d.paths]
+    out += _rim(topo, d.border, frame.ox, frame.oy) if d.border else []
+    out += [_arrow(frame.ox + int(topo.xy[c, 0]) * DX, frame.oy + int(topo.xy[c, 1]) * DY, slot)
+            for c, slot in d.arrows]
+    out += [legend_row(row, frame.width, frame.board_bottom + 16 * i) for i, row in enumerate(frame.rows)]
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _items(topo: Topology, ghosts: bool) -> list[Item]:
+    """The cells to draw: every cell, then the ghost cells if ``ghosts``."""
+    items: list[Item] = [(int(x), int(r), c, False) for c, (x, r) in enumerate(topo.xy)]
     if ghosts:
         items += [(x, r, c, True) for x, r, c in topo.ghosts]
+    return items
+
+
+def _frame(items: list[Item], d: Drawing) -> Frame:
+    """The picture's size and the board's place in it: the board, its title above, the legend below."""
     xs = [x for x, *_ in items]
     rs = [r for _, r, *_ in items]
     board_width = (max(xs) - min(xs)) * DX + 2 * R + 8
-    width = max(board_width, text_width(title, TITLE_SIZE) + 16)
-    rows = legend_rows(legend, width)
+    width = max(board_width, text_width(d.title, TITLE_SIZE) + 16)
+    rows = legend_rows(d.legend, width)
     ox = -min(xs) * DX + R + 4 + (width - board_width) / 2
-    oy = -min(rs) * DY + R + 4 + (18 if title else 0)
-    board_bottom = (max(rs) - min(rs)) * DY + 2 * R + 8 + (18 if title else 0)
-    height = board_bottom + 16 * len(rows)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-           f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">']
-    if title:
-        out.append(f'<text x="{width / 2:.1f}" y="16" text-anchor="middle" font-size="{TITLE_SIZE}">'
-                   f'{escape(title)}</text>')
-    for x, r, c, ghost in items:
-        cx, cy = ox + x * DX, oy + r * DY
-        fill = GHOST_FILL if ghost else BOARD_FILL
-        dash = ' stroke-dasharray="3,2" opacity="0.75"' if ghost else ""
-        cls = "ghost" if ghost else "cell"
-        out.append(f'<polygon class="{cls}" data-cell="{_escaped(topo.name(c))}" points="{hexagon(cx, cy)}" '
-                   f'fill="{fill}" stroke="#6b5a3a" stroke-width="1"{dash}/>')
-        if c in ac and not ghost:
-            out.append(f'<polygon class="accent" points="{hexagon(cx, cy, R - 2.5)}" fill="none" '
-                       f'stroke="#1f5fd0" stroke-width="3"/>')
-        s = stone(c)
-        if s:
-            ring = "#d02020" if c in hi and not ghost else "#555"
-            width_ = 3 if c in hi and not ghost else 1
-            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.72:.1f}" fill="{STONE[s]}" '
-                       f'stroke="{ring}" stroke-width="{width_}"{dash}/>')
-        piece = pieces.get(c) if not ghost else None
-        if piece:
-            out.append(_piece(piece, cx, cy))
-        if c in ls and not ghost:
-            out.append(f'<circle class="last" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.86:.1f}" fill="none" '
-                       f'stroke="{LAST}" stroke-width="2.5"/>')
-        if c in mk and not ghost and not s and not piece:  # above the label, not on it
-            out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy - R * 0.62:.1f}" r="{R * 0.15:.1f}" fill="#2a7"/>')
-        text_fill = PIECE[piece][2] if piece else "#fff" if s == 1 else "#333"
-        name = label(c).lower() if ghost else label(c)
-        style = ' font-style="italic"' if ghost else ""
-        out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="{10 if len(name) < 3 else 8}" '
-                   f'fill="{text_fill}"{style}>{_escaped(name)}</text>')
-    for a, b in paths:
-        (xa, ra), (xb, rb) = topo.xy[a], topo.xy[b]
-        out.append(f'<line class="arrow" x1="{ox + xa * DX:.1f}" y1="{oy + ra * DY:.1f}" x2="{ox + xb * DX:.1f}" '
-                   f'y2="{oy + rb * DY:.1f}" stroke="#2a7" stroke-width="2" marker-end="url(#arrowhead)"/>')
-    if paths:
-        out.insert(1, '<defs><marker id="arrowhead" markerWidth="6" markerHeight="6" refX="5" refY="3" '
-                      'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2a7"/></marker></defs>')
-    out += _rim(topo, border, ox, oy) if border else []
-    out += [_arrow(ox + int(topo.xy[c, 0]) * DX, oy + int(topo.xy[c, 1]) * DY, d) for c, d in arrows]
-    out += [legend_row(row, width, board_bottom + 16 * i) for i, row in enumerate(rows)]
-    out.append("</svg>")
-    return "\n".join(out)
+    oy = -min(rs) * DY + R + 4 + (18 if d.title else 0)
+    board_bottom = (max(rs) - min(rs)) * DY + 2 * R + 8 + (18 if d.title else 0)
+    return Frame(width, board_bottom + 16 * len(rows), ox, oy, board_bottom, rows)
+
+
+def _head(frame: Frame, d: Drawing) -> list[str]:
+    """The ``<svg>`` element's start, the arrowhead's definition where paths need it, the title."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frame.width:.0f} {frame.height:.0f}" '
+           f'width="{frame.width:.0f}" height="{frame.height:.0f}" font-family="sans-serif">']
+    if d.paths:
+        out.append('<defs><marker id="arrowhead" markerWidth="6" markerHeight="6" refX="5" refY="3" '
+                   'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#2a7"/></marker></defs>')
+    if d.title:
+        out.append(f'<text x="{frame.width / 2:.1f}" y="16" text-anchor="middle" font-size="{TITLE_SIZE}">'
+                   f'{escape(d.title)}</text>')
+    return out
+
+
+def _cell(topo: Topology, stone: Callable[[int], int], d: Drawing, cx: float, cy: float, c: int,
+          ghost: bool) -> list[str]:
+    """One cell centred at (cx, cy), bottom up: its hexagon, accent, stone, piece, last-move ring, hint, label."""
+    dash = ' stroke-dasharray="3,2" opacity="0.75"' if ghost else ""
+    s = stone(c)
+    piece = d.pieces.get(c) if not ghost else None
+    out = [f'<polygon class="{"ghost" if ghost else "cell"}" data-cell="{_escaped(topo.name(c))}" '
+           f'points="{hexagon(cx, cy)}" fill="{GHOST_FILL if ghost else BOARD_FILL}" stroke="#6b5a3a" '
+           f'stroke-width="1"{dash}/>']
+    if c in d.accent and not ghost:
+        out.append(f'<polygon class="accent" points="{hexagon(cx, cy, R - 2.5)}" fill="none" '
+                   f'stroke="#1f5fd0" stroke-width="3"/>')
+    if s:
+        out.append(_stone(cx, cy, s, c in d.highlight and not ghost, dash))
+    if piece:
+        out.append(_piece(piece, cx, cy))
+    if c in d.last and not ghost:
+        out.append(f'<circle class="last" cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.86:.1f}" fill="none" '
+                   f'stroke="{LAST}" stroke-width="2.5"/>')
+    if c in d.marks and not ghost and not s and not piece:  # above the label, not on it
+        out.append(f'<circle class="hint" cx="{cx:.1f}" cy="{cy - R * 0.62:.1f}" r="{R * 0.15:.1f}" fill="#2a7"/>')
+    fill = PIECE[piece][2] if piece else "#fff" if s == 1 else "#333"
+    out.append(_label((d.label or topo.name)(c), cx, cy, ghost, fill))
+    return out
+
+
+def _stone(cx: float, cy: float, s: int, ringed: bool, dash: str) -> str:
+    """A stone of code ``s``, ringed in red (a highlighted cell's) or plain."""
+    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{R * 0.72:.1f}" fill="{STONE[s]}" '
+            f'stroke="{"#d02020" if ringed else "#555"}" stroke-width="{3 if ringed else 1}"{dash}/>')
+
+
+def _label(text: str, cx: float, cy: float, ghost: bool, fill: str) -> str:
+    """A cell's text: a ghost's in italic lower case, long names smaller."""
+    name = text.lower() if ghost else text
+    style = ' font-style="italic"' if ghost else ""
+    return (f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" font-size="{10 if len(name) < 3 else 8}" '
+            f'fill="{fill}"{style}>{_escaped(name)}</text>')
+
+
+def _path(topo: Topology, a: int, b: int, frame: Frame) -> str:
+    """An arrow from cell ``a`` to cell ``b``."""
+    (xa, ra), (xb, rb) = topo.xy[a], topo.xy[b]
+    ox, oy = frame.ox, frame.oy
+    return (f'<line class="arrow" x1="{ox + xa * DX:.1f}" y1="{oy + ra * DY:.1f}" x2="{ox + xb * DX:.1f}" '
+            f'y2="{oy + rb * DY:.1f}" stroke="#2a7" stroke-width="2" marker-end="url(#arrowhead)"/>')
 
 
 def last_cell(history: Sequence[int], cell_of: Callable[[int], int | None]) -> list[int]:

@@ -227,7 +227,7 @@ class Store:
         """Give the state the match's players, start and move times (what records keep)."""
         match.state.meta["players"] = list(match.seats)
         match.state.meta["started"] = match.created
-        match.state._times[:] = match.times[:len(match.state._times)]
+        match.state.set_times(match.times[:len(match.state.history)])
 
     def _remember(self, match: Match) -> None:
         with self._lock:
