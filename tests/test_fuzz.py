@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import hexarena
 from hexarena import AmbiguousMove, IllegalMove, MalformedMove, from_record
-from hexarena.games.base import shown
+from hexarena.games.options import shown
 
 from .conftest import EXTRA_CONFIGS
 

@@ -27,7 +27,8 @@ import re
 from typing import Any
 
 from .games import game_class, load
-from .games.base import IllegalMove, State, quoted, shown
+from .games.base import IllegalMove, State, quoted
+from .games.options import shown
 from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
 
 __all__ = ["FORMAT", "RESULTS", "from_record", "from_bytes", "read_file", "parse_text", "make_record", "to_text",

@@ -46,14 +46,11 @@ use it where a game has it.
 from __future__ import annotations
 
 import copy as _copy
-import re
-import reprlib
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
@@ -62,92 +59,14 @@ from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..kernels import direct
 from ..kernels import seed as seed_numba
 from ..record_writer import at, make_record, now, to_text
+from .errors import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo, quoted
+from .options import Option, shown
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
 
 MAX_MOVE_TEXT = 64  # longer move texts are refused before any game reads them
 RESIGN = -1  # what undo() returns when it takes back a resignation
-
-
-class IllegalMove(ValueError):
-    """A move that is not legal here; the state is unchanged.  Its two
-    subclasses say more: :class:`MalformedMove` (the text is not a move of
-    this game's notation at all) and :class:`AmbiguousMove` (it could mean
-    several legal moves)."""
-
-
-class MalformedMove(IllegalMove):
-    """Move text (or an action id) that is not of the game's notation: wrong
-    type, too long, not ASCII, or no move's form at all."""
-
-
-class AmbiguousMove(IllegalMove):
-    """Move text that names several legal moves (say which: the message lists them)."""
-
-
-class NothingToUndo(IllegalMove, IndexError):
-    """``undo()`` at the start of the game (an IndexError too, as python-chess's ``pop``)."""
-
-
-def quoted(text: str, limit: int = 40) -> str:
-    """``repr(text)``, cut to ``limit`` characters with the full length said,
-    for error messages about input from outside.
-
-    >>> quoted("e4")
-    "'e4'"
-    >>> quoted("x" * 1000)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (1000 characters)"
-    """
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}"[:-1] + f"...' ({len(text)} characters)"
-
-
-@dataclass(frozen=True)
-class Option:
-    """A game option: its default, a parser from text, a validator."""
-
-    default: Any
-    parse: Callable[[str], Any]
-    check: Callable[[Any], bool]
-    allowed: str  # human description of the allowed values
-    doc: str = ""
-
-
-_INT_TEXT = re.compile(r"[0-9]{1,9}")
-_SHOW = reprlib.Repr()
-_SHOW.maxstring = _SHOW.maxother = _SHOW.maxlong = 40
-
-
-def parse_int(text: str) -> int:
-    """An option's integer written as ASCII digits (``"4"``; not ``" 4 "``,
-    ``"+4"``, ``"1e9"`` or ``"\u0664"``); ValueError otherwise."""
-    if not _INT_TEXT.fullmatch(text):
-        raise ValueError(text)
-    return int(text)
-
-
-def is_int_between(value: Any, low: int, high: int) -> bool:
-    """Is ``value`` an int (not a bool) from ``low`` to ``high``?"""
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def int_between(default: int, low: int, high: int, doc: str = "") -> Option:
-    """An integer option from ``low`` to ``high`` (a size's maximum keeps boards cheap)."""
-    return Option(default, parse_int, lambda v: is_int_between(v, low, high), f"an integer from {low} to {high}", doc)
-
-
-def choice(default: str, values: Sequence[str], doc: str = "") -> Option:
-    return Option(default, str, lambda v: isinstance(v, str) and v in values, " | ".join(values), doc)
-
-
-def shown(value: Any) -> str:
-    """A short one-line repr of a value from outside, for error messages."""
-    try:
-        return _SHOW.repr(value)
-    except (ValueError, RecursionError):  # an int too long to write out, a nesting too deep
-        return "a value too large to show"
 
 
 class Game(ABC):

@@ -34,7 +34,8 @@ from ..board import hexhex, rays
 from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove, int_between
+from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove
+from .options import int_between
 from .pushing import MAX_SIZE, empty_run
 
 # state layout after the shared header

@@ -37,7 +37,8 @@ import numpy as np
 from ..board import hexhex
 from ..kernels import hot, inline, kernel_set, njit, note
 from ..render import svg as svg_render
-from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, int_between, quoted
+from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, quoted
+from .options import int_between
 from .lhexus_scoring import best_packing, configurations, greedy_packing, owned_by_colour, pack
 from .lisbon import Lisbon
 

@@ -40,8 +40,8 @@ from ..board import hexhex
 from ..kernels import inline, kernel_set, njit, note
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import (DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, Option, choice, is_int_between, parse_int,
-                   quoted)
+from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, quoted
+from .options import Option, choice, is_int_between, parse_int
 
 
 # state layout after the shared header

@@ -32,7 +32,8 @@ import numpy as np
 from ..board import STEP as BOARD_STEP
 from ..board import Topology
 from ..kernels import kernel_set
-from .base import DRAW, STEP, TURN, WINNER, Game, IllegalMove, Option, choice, int_between, quoted
+from .base import DRAW, STEP, TURN, WINNER, Game, IllegalMove, quoted
+from .options import Option, choice, int_between
 from .palago_draw import board_svg, board_text, tile_picture
 from .palago_playouts import closing_playout, playout, recorded_playout
 from .palago_rules import (ALLOW, BODY, DOUBLE_WIN, EDGE_STEP, EXHAUSTED, EXHAUSTION, FIRST, HOW, LIGHT, MAX_TILES,

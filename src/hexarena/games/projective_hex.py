@@ -31,7 +31,8 @@ from ..board import Topology, projective
 from ..kernels import kernel_set, njit, note, shuffle_prefix
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
-from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, choice, int_between, quoted
+from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, quoted
+from .options import choice, int_between
 
 # state layout after the shared header
 COLOR0 = HEADER  # colour of player 0: BLACK, WHITE, or 0 before cut-and-choose is settled

@@ -30,7 +30,8 @@ import numpy as np
 from ..board import hexhex, rays
 from ..kernels import kernel_set
 from . import push_and_pull_draw
-from .base import WINNER, Game, IllegalMove, State, int_between
+from .base import WINNER, Game, IllegalMove, State
+from .options import int_between
 from .push_and_pull_playouts import playout, policy, policy_playout, recorded_playout
 from .push_and_pull_rules import (BOARD, BOTH_STUCK, EMPTY, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, OTHER, OWN, PHASE,
                                   PLACE, PLACED, STONE, STUCK, Tables, apply, asked, check, is_legal, legal, lines,

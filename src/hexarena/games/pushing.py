@@ -28,7 +28,8 @@ from ..board import rays as ray_table
 from ..kernels import hot
 from ..render import svg as svg_render
 from . import pushing_draw
-from .base import TO_MOVE, AmbiguousMove, Game, IllegalMove, MalformedMove, Option, State, int_between, quoted
+from .base import TO_MOVE, AmbiguousMove, Game, IllegalMove, MalformedMove, State, quoted
+from .options import Option, int_between
 from .iqishiqi_rules import (BALL, BOARD, CORNER, MAX_CELLS, NORTH_SIDES, ROLE, STONE, Tables, arc_table, drop_mask,
                              line_tables, place, reach)
 

@@ -24,7 +24,8 @@ from sqlalchemy.engine import make_url
 
 import hexarena
 from hexarena.ai import AgentSpec, parse_agent
-from hexarena.games.base import IllegalMove, State, shown
+from hexarena.games.base import IllegalMove, State
+from hexarena.games.options import shown
 from hexarena.record_writer import now
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
