@@ -23,7 +23,7 @@ import sys
 
 
 from hexarena import load
-from hexarena.bench import (BENCH_SETUPS, OPENSPIEL_REFS, openspiel_available, openspiel_rollout_rate,
+from hexarena.bench import (OPENSPIEL_REFS, bench_setups, openspiel_available, openspiel_rollout_rate,
                             playout_rate)
 from hexarena.games.base import PLY
 from hexarena.kernels import seed
@@ -63,7 +63,7 @@ def rounds(names: list[str], seconds: float, games: int, count: int) -> None:
     """Print each game's plies/s over havannah(8)'s, measured in turn ``count`` times, and the medians."""
     ref = OPENSPIEL_REFS[0]
     ref_plies = openspiel_mean_plies(ref, min(games, 300))
-    setups = [(name, label, options) for name in names for label, options in BENCH_SETUPS.get(name, [("default", {})])]
+    setups = [(name, label, options) for name in names for label, options in bench_setups(name)]
     lengths = {(name, label): mean_plies(name, options, games) for name, label, options in setups}
     ratios: dict[tuple[str, str], list[float]] = {key: [] for key in lengths}
     for i in range(count):
@@ -95,7 +95,7 @@ def main(argv: list[str]) -> int:
             m = openspiel_mean_plies(ref, min(args.games, 300))
             print(f"openspiel {ref:<32} {r:>10,.0f} rollouts/s  {m:6.1f} plies  {r * m:>12,.0f} plies/s")
     for name in args.names:
-        for label, options in BENCH_SETUPS.get(name, [("default", {})]):
+        for label, options in bench_setups(name):
             r = playout_rate(name, options, args.seconds)
             m = mean_plies(name, options, args.games)
             print(f"hexarena  {name + ' ' + label:<32} {r:>10,.0f} playouts/s  {m:6.1f} plies  {r * m:>12,.0f} plies/s")

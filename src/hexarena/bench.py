@@ -27,20 +27,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, TextIO
 
 from . import load
+from .games import game_class
 
-# What each game is measured on: (label, options).
-BENCH_SETUPS: dict[str, list[tuple[str, dict[str, Any]]]] = {
-    "projective-hex": [("n=6 (108 cells, PBeM size 7)", {"size": 6, "opening": "none"}),
-                       ("n=7 (147 cells)", {"size": 7, "opening": "none"})],
-    "lisbon": [("9/8 (192 cells), progressive", {}), ("9/8 (192 cells), 12*", {"sequence": "12*"})],
-    "lhexus": [("base 10 (271 cells)", {"size": 10}), ("base 8 (169 cells)", {"size": 8})],
-    "iqishiqi": [("base 8 (169 cells)", {"size": 8})],
-    "weituweiqi": [("base 6 (91 cells)", {"size": 6})],
-    "hex-pushpin": [("base 4 (37 cells)", {"size": 4}), ("base 6 (91 cells)", {"size": 6})],
-    "push-and-pull": [("base 7 (127 cells)", {"size": 7})],
-    "palago": [("48 tiles, standard", {}), ("48 tiles, eat-enemy", {"variant": "eat-enemy"}),
-               ("48 tiles, must-contain", {"variant": "must-contain"})],
-}
+def bench_setups(name: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """What game ``name`` is measured on: ``(label, options)`` pairs (``Game.BENCH_SETUPS``)."""
+    return game_class(name).BENCH_SETUPS
+
+
 OPENSPIEL_REFS = ("havannah(board_size=8)", "hex(board_size=11)")
 OPENSPIEL_MCTS_REF = "havannah(board_size=8)"
 MCTS_VARIANTS = ("uct", "enhanced")
@@ -203,7 +196,7 @@ def openspiel_mcts_rate(game_string: str, seconds: float) -> float:
 
 def setups(games: list[str]) -> list[tuple[str, str, dict[str, Any]]]:
     """(game, setup label, options) for every setup the bench measures of ``games``."""
-    return [(name, label, options) for name in games for label, options in BENCH_SETUPS.get(name, [("default", {})])]
+    return [(name, label, options) for name in games for label, options in bench_setups(name)]
 
 
 def run_bench(games: list[str], seconds: float, openspiel: bool, out: TextIO, ai: bool = False,

@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TextIO
 
 from . import GAMES, load
+from .games import game_class
 from .ai.mcts import MCTSAgent, search_ready
 
 WARM_SIMULATIONS = 16  # enough to run every part of the search once
@@ -51,6 +52,5 @@ def warm(games: list[str], out: TextIO, workers: int | None = None) -> int:
 
 
 def default_games() -> list[str]:
-    """Every game, the slowest to compile first (so the processes finish together)."""
-    slow_first = ("lhexus", "palago", "push-and-pull", "lisbon", "iqishiqi", "weituweiqi")
-    return sorted(GAMES, key=lambda g: slow_first.index(g) if g in slow_first else len(slow_first))
+    """Every game, the slow ones to compile first (``Game.SLOW_TO_COMPILE``: so the processes finish together)."""
+    return sorted(GAMES, key=lambda g: not game_class(g).SLOW_TO_COMPILE)

@@ -6,12 +6,12 @@ A solver's transposition table and the solution store
 union-find layout of Projective Hex's groups) and (b) is the same for
 positions that a symmetry of the board maps onto each other.
 
-:func:`key_spec` says, per game, which entries of the state array matter:
+`Game.position_fields` (:func:`key_spec`) says which entries of the state array matter:
 the cells (``cells`` entries from ``offset``) and a few header fields.
 :func:`symmetries` finds the board's automorphisms (cell permutations that
-keep the neighbour graph) and keeps those that also keep the game's rules:
-for Projective Hex the parity of every cycle across the glued seams (so a
-global loop stays one), for Hex Pushpin the straight lines the pin moves on.
+keep the neighbour graph) and keeps those that also keep the game's rules
+(``Game.keeps_rules``: the seam parity of every cycle on the projective
+plane, the straight lines a pin moves on).
 :func:`canonical_key` hashes a position (Zobrist) under every kept
 symmetry and returns the smallest hash with the symmetry that gave it.
 
@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..games.base import TO_MOVE, WINNER, Game
+from ..games.base import Game
 from ..kernels import njit
 
 ZOBRIST_SEED = 20261124  # fixed: the shipped solutions are keyed by hashes of these numbers
@@ -49,13 +49,7 @@ class KeySpec(NamedTuple):
 
 def key_spec(game: Game) -> KeySpec:
     """The entries that identify a position of ``game`` (a solvable game); ValueError otherwise."""
-    if game.name == "projective-hex":
-        from ..games import projective_hex as ph
-        return KeySpec(ph.BOARD, game.topology.ncells, (TO_MOVE, WINNER, ph.COLOR0))
-    if game.name == "hex-pushpin":
-        from ..games import hex_pushpin as hp
-        return KeySpec(hp.BOARD, game.topology.ncells, (TO_MOVE, WINNER, hp.PASSES))
-    raise ValueError(f"no position keys for {game.name!r}; games: projective-hex, hex-pushpin")
+    return KeySpec(*game.position_fields())
 
 
 def automorphisms(nbr: np.ndarray) -> list[np.ndarray]:
@@ -97,54 +91,12 @@ def automorphisms(nbr: np.ndarray) -> list[np.ndarray]:
     return found
 
 
-def _keeps_seam_parity(p: np.ndarray, nbr: np.ndarray, seam: np.ndarray) -> bool:
-    """Whether ``p`` keeps the seam parity of every cycle: some f(c) in {0, 1}
-    has seam(p c, p m) = seam(c, m) ^ f(c) ^ f(m) on every link."""
-    n = nbr.shape[0]
-    link = {}
-    for c in range(n):
-        for d in range(6):
-            if nbr[c, d] >= 0:
-                link[(c, int(nbr[c, d]))] = int(seam[c, d])
-    f = np.full(n, -1)
-    f[0] = 0
-    todo = [0]
-    while todo:
-        c = todo.pop()
-        for d in range(6):
-            m = int(nbr[c, d])
-            if m < 0:
-                continue
-            want = link[(int(p[c]), int(p[m]))] ^ int(seam[c, d]) ^ f[c]
-            if f[m] < 0:
-                f[m] = want
-                todo.append(m)
-            elif f[m] != want:
-                return False
-    return True
-
-
-def _keeps_lines(p: np.ndarray, rays: np.ndarray) -> bool:
-    """Whether ``p`` maps every straight line (``rays[c, d]``) onto one."""
-    for c in range(rays.shape[0]):
-        lines = {tuple(int(m) for m in rays[int(p[c]), d] if m >= 0) for d in range(6)}
-        for d in range(6):
-            if tuple(int(p[m]) for m in rays[c, d] if m >= 0) not in lines:
-                return False
-    return True
-
-
 def symmetries(game: Game) -> np.ndarray:
     """int64[k, ncells]: the board automorphisms that keep ``game``'s rules and
     its start (the identity first)."""
     topo = game.topology
     perms = automorphisms(topo.nbr)
-    if game.name == "projective-hex":
-        perms = [p for p in perms if _keeps_seam_parity(p, topo.nbr, topo.seam)]
-    elif game.name == "hex-pushpin":
-        perms = [p for p in perms if _keeps_lines(p, game.rays) and p[game.centre] == game.centre]
-    else:
-        raise ValueError(f"no symmetries for {game.name!r}; games: projective-hex, hex-pushpin")
+    perms = [p for p in perms if game.keeps_rules(p)]
     ident = np.arange(topo.ncells)
     perms.sort(key=lambda p: not np.array_equal(p, ident))
     return np.array(perms, dtype=np.int64)

@@ -111,6 +111,9 @@ class Game(ABC):
     # the state entry that is nonzero once a stone only ever helps its owner's win, so the solvers may block
     # threats and skip dead cells (dead_cell_rings); -1 for never
     THREAT_FIELD: ClassVar[int] = -1
+    # what `hexarena bench` measures the game on: (label, options)
+    BENCH_SETUPS: ClassVar[tuple[tuple[str, dict[str, Any]], ...]] = (("default", {}),)
+    SLOW_TO_COMPILE: ClassVar[bool] = False  # minutes of numba compiling: `hexarena warmup` starts it first
     topology: Topology
     tables: tuple
     num_actions: int
@@ -332,6 +335,18 @@ class Game(ABC):
         if word == "end":
             return "End turn"
         return word.capitalize() if word in self.WORDS else word
+
+    def position_fields(self) -> tuple[int, int, tuple[int, ...]]:
+        """A ``SOLVABLE`` game's entries that identify a position: ``(offset,
+        cells, fields)``, the cells' values from ``offset`` and the header
+        fields (:mod:`hexarena.ai.positions` hashes them)."""
+        raise ValueError(f"no position keys for {self.name!r}: only solvable games have them")
+
+    def keeps_rules(self, perm: np.ndarray) -> bool:
+        """Whether the board automorphism ``perm`` (a cell permutation) keeps a
+        ``SOLVABLE`` game's rules and start, so that the positions it maps onto
+        each other have one value (:func:`hexarena.ai.positions.symmetries`)."""
+        raise ValueError(f"no symmetries for {self.name!r}: only solvable games have them")
 
     def dead_cell_rings(self) -> np.ndarray:
         """``int32[ncells, 6]`` for the solvers' dead-cell test (each cell's

@@ -246,10 +246,21 @@ def _random_moves(s, t, actions, movers, empties, where, pushes):
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
 
 
+def keeps_lines(p: np.ndarray, rays: np.ndarray) -> bool:
+    """Whether ``p`` maps every straight line (``rays[c, d]``) onto one."""
+    for c in range(rays.shape[0]):
+        lines = {tuple(int(m) for m in rays[int(p[c]), d] if m >= 0) for d in range(6)}
+        for d in range(6):
+            if tuple(int(p[m]) for m in rays[c, d] if m >= 0) not in lines:
+                return False
+    return True
+
+
 class HexPushpin(Game):
     """Hex Pushpin on the hexhex board of base size (default 4), doubled-width names."""
 
     name = "hex-pushpin"
+    BENCH_SETUPS = (("base 4 (37 cells)", {"size": 4}), ("base 6 (91 cells)", {"size": 6}))
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(4, 3, MAX_SIZE, "base of the hexhex board (the pin starts on its centre)")}
     WORDS = ("pass",)
@@ -376,6 +387,13 @@ class HexPushpin(Game):
             return f"{'a draw' if w is None else self.PLAYERS[w] + ' wins'} ({where})"
         passed = "; the last move was a pass" if s[PASSES] else ""
         return f"{self.PLAYERS[state.to_move]} to move; {where}{passed}"
+
+    def position_fields(self) -> tuple[int, int, tuple[int, ...]]:
+        return BOARD, self.topology.ncells, (TO_MOVE, WINNER, PASSES)
+
+    def keeps_rules(self, perm: np.ndarray) -> bool:
+        """Whether ``perm`` keeps the straight lines the pin moves on, and the pin's start."""
+        return keeps_lines(perm, self.rays) and perm[self.centre] == self.centre
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         """Two passes end every game: ``pin-neighbours`` (more own stones

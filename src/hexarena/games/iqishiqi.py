@@ -49,6 +49,8 @@ class Iqishiqi(PushGame):
     """Iqishiqi on the hexhex board of base ``size``: North (first) and South."""
 
     name = "iqishiqi"
+    BENCH_SETUPS = (("base 8 (169 cells)", {"size": 8}),)
+    SLOW_TO_COMPILE = True
     PLAYERS = ("North", "South")
     OPTIONS = {"size": size_option(8)}
     MCTS = {"rave": False, "c": 0.5}  # AMAF misleads where a cell's worth depends on the ball: docs/ai.md

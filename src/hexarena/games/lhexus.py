@@ -427,6 +427,8 @@ class Lhexus(Game):
     """Lhexus on the hexhex board of base N (default 10)."""
 
     name = "lhexus"
+    BENCH_SETUPS = (("base 10 (271 cells)", {"size": 10}), ("base 8 (169 cells)", {"size": 8}))
+    SLOW_TO_COMPILE = True
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(10, MIN_SIZE, MAX_SIZE, "N: cells a side (3N(N-1)+1 cells)")}
     PLANES = ("own", "opponent", "empty", "placed this turn", "growth legal now", "new group legal now",

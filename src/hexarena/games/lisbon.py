@@ -346,6 +346,8 @@ class Lisbon(Game):
     """Lisbon on the alternating a/b hexhex board (default 9/8)."""
 
     name = "lisbon"
+    BENCH_SETUPS = (("9/8 (192 cells), progressive", {}), ("9/8 (192 cells), 12*", {"sequence": "12*"}))
+    SLOW_TO_COMPILE = True
     PLAYERS = ("black", "white")
     OPTIONS = {
         "size": Option((9, 8), parse_size, _is_size, f"two integers a,b from 2 to {MAX_SIDE} (e.g. 9,8)",

@@ -104,6 +104,9 @@ class Palago(Game):
     """Palago / Lambo: Light (white) and Dark (blue) place bridge tiles, 1 then 2 a turn, to close a group."""
 
     name = "palago"
+    BENCH_SETUPS = (("48 tiles, standard", {}), ("48 tiles, eat-enemy", {"variant": "eat-enemy"}),
+                    ("48 tiles, must-contain", {"variant": "must-contain"}))
+    SLOW_TO_COMPILE = True
     PLAYERS = ("light", "dark")
     OPTIONS = {
         "variant": choice("standard", VARIANTS, "what wins: a closed group with a bridge (standard), a group "

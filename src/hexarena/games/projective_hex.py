@@ -273,10 +273,39 @@ KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, p
                      is_legal=is_legal)
 
 
+def keeps_seam_parity(p: np.ndarray, nbr: np.ndarray, seam: np.ndarray) -> bool:
+    """Whether ``p`` keeps the seam parity of every cycle: some f(c) in {0, 1}
+    has seam(p c, p m) = seam(c, m) ^ f(c) ^ f(m) on every link."""
+    n = nbr.shape[0]
+    link = {}
+    for c in range(n):
+        for d in range(6):
+            if nbr[c, d] >= 0:
+                link[(c, int(nbr[c, d]))] = int(seam[c, d])
+    f = np.full(n, -1)
+    f[0] = 0
+    todo = [0]
+    while todo:
+        c = todo.pop()
+        for d in range(6):
+            m = int(nbr[c, d])
+            if m < 0:
+                continue
+            want = link[(int(p[c]), int(p[m]))] ^ int(seam[c, d]) ^ f[c]
+            if f[m] < 0:
+                f[m] = want
+                todo.append(m)
+            elif f[m] != want:
+                return False
+    return True
+
+
 class ProjectiveHex(Game):
     """Projective Hex on the n/n+1 projective-plane board."""
 
     name = "projective-hex"
+    BENCH_SETUPS = (("n=6 (108 cells, PBeM size 7)", {"size": 6, "opening": "none"}),
+                    ("n=7 (147 cells)", {"size": 7, "opening": "none"}))
     PLAYERS = ("first", "second")
     OPTIONS = {
         "size": int_between(3, 2, MAX_SIZE, "n: rows n..2n..n+1, 3n^2 cells (PBeM size = n+1)"),
@@ -416,6 +445,13 @@ class ProjectiveHex(Game):
                 return "player 2 chooses: black or white"
             return f"player 1 places the opening stones ({('black', 'white', 'black')[int(s[PLACED])]} next)"
         return f"{who(state.to_move)} to move"
+
+    def position_fields(self) -> tuple[int, int, tuple[int, ...]]:
+        return BOARD, self.topology.ncells, (TO_MOVE, WINNER, COLOR0)
+
+    def keeps_rules(self, perm: np.ndarray) -> bool:
+        """Whether ``perm`` keeps the seam parity of every cycle (a global loop stays one)."""
+        return keeps_seam_parity(perm, self.topology.nbr, self.topology.seam)
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         return "loop"

@@ -51,6 +51,8 @@ class PushAndPull(Game):
     """Push and Pull on the hexhex board of base size (default 7), doubled-width names."""
 
     name = "push-and-pull"
+    BENCH_SETUPS = (("base 7 (127 cells)", {"size": 7}),)
+    SLOW_TO_COMPILE = True
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(7, 5, MAX_SIZE, "base of the hexhex board (markers start at g5, s9 on base 7)")}
     kernels = KERNELS

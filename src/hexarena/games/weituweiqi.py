@@ -194,6 +194,8 @@ class Weituweiqi(PushGame):
     """Weituweiqi on the hexhex board of base ``size`` (the source's 6)."""
 
     name = "weituweiqi"
+    BENCH_SETUPS = (("base 6 (91 cells)", {"size": 6}),)
+    SLOW_TO_COMPILE = True
     PLAYERS = ("player 1", "player 2")
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
