@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 if TYPE_CHECKING:
     from .selfplay import GameResult
@@ -137,7 +137,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         if w is None or not searching[0 if w == r["a_seat"] else 1]:
             continue
         own = [i for i, m in enumerate(r["movers"]) if m == w]
-        values = [r["values"][i] for i in own]
+        values = cast("list[float]", [r["values"][i] for i in own])  # a searching agent's: all numbers
         n = len(r["moves"])
         for i, v in zip(own, values):
             d = min(DECILES - 1, i * DECILES // n)

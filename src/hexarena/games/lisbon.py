@@ -357,6 +357,7 @@ class Lisbon(Game):
     PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left", "perimeter")
     WORDS = ("end",)
     kernels = KERNELS
+    tables: Tables
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
