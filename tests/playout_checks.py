@@ -3,7 +3,7 @@ recorded moves are the game, played through the facade."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -6,7 +6,8 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Callable, NamedTuple, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
 from .games.base import State, quoted

@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..games.base import Game, State
 from . import Agent

@@ -38,10 +38,11 @@ import sys
 import tempfile
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -266,7 +267,7 @@ def _where(f) -> tuple[str, str]:
     return f.__module__, f.__name__
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None,
               patterns: tuple[str, str] | None, moves: tuple[str, str] | None):
     """Write the template with the kernels imported (when changed) and import it.

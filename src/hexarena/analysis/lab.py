@@ -6,8 +6,9 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import hexarena
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .selfplay import GameResult

@@ -14,7 +14,8 @@ such word played (or none), and per word count the games, where it came
 from __future__ import annotations
 
 import statistics
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .metrics import proportion
 

@@ -4,7 +4,8 @@ labels and metrics and returns PNG bytes, the sets overlaid or side by side."""
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib
 

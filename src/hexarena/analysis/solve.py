@@ -19,8 +19,8 @@ what it learnt, so a later search with more budget goes on from there.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 

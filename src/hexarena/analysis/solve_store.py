@@ -11,7 +11,7 @@ table makes quick once the start is solved.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -48,9 +48,10 @@ from __future__ import annotations
 import copy as _copy
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -176,7 +177,7 @@ class Game(ABC):
         s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
         return s
 
-    def new_state(self) -> "State":
+    def new_state(self) -> State:
         return State(self, self.initial_array())
 
     @cached_property
@@ -289,7 +290,7 @@ class Game(ABC):
         """Each player's score where the game scores (None otherwise)."""
         return None
 
-    def status(self, state: "State", **kw: Any) -> str:
+    def status(self, state: State, **kw: Any) -> str:
         """One line: who is to move and what they must do now, or who won and
         how: the game's :meth:`rules_status`, or who resigned."""
         if state.resigned is None:
@@ -298,11 +299,11 @@ class Game(ABC):
         return f"player {p + 1} ({self.PLAYERS[p]}) resigns: player {2 - p} ({self.PLAYERS[1 - p]}) wins"
 
     @abstractmethod
-    def rules_status(self, state: "State") -> str:
+    def rules_status(self, state: State) -> str:
         """:meth:`status` of a game no one resigned: who is to move and what
         they must do now, or who won by the rules and how."""
 
-    def end_reason(self, state: "State") -> str | None:
+    def end_reason(self, state: State) -> str | None:
         """Which rule ended the game, as a short stable key (the game's
         :meth:`rules_end_reason`: ``"loop"``, ``"ring"``, ``"stalemate"``,
         ...), ``"resignation"`` after :meth:`State.resign`; None while the
@@ -340,11 +341,11 @@ class Game(ABC):
         return np.full((0, 6), -1, dtype=np.int32)
 
     @abstractmethod
-    def ascii(self, state: "State") -> str:
+    def ascii(self, state: State) -> str:
         """The board as text with coordinates, ending with :meth:`status`."""
 
     @abstractmethod
-    def svg(self, state: "State", hints: bool = False, **kw: Any) -> str:
+    def svg(self, state: State, hints: bool = False, **kw: Any) -> str:
         """The board as SVG (``hints`` marks the legal moves), titled with :meth:`status`."""
 
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
@@ -373,7 +374,7 @@ class LegalActions(Sequence[int]):
 
     __slots__ = ("_state", "_list")
 
-    def __init__(self, state: "State") -> None:
+    def __init__(self, state: State) -> None:
         self._state, self._list = state, None
 
     def _actions(self) -> list[int]:
@@ -571,7 +572,7 @@ class State:
         self._times.pop()
         return self._actions.pop()
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         other = State(self.game, self._s.copy())
         other._stack = [a.copy() for a in self._stack]
         other._actions = list(self._actions)
@@ -584,7 +585,7 @@ class State:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> "State":
+    def __deepcopy__(self, memo: dict) -> State:
         return self.copy()
 
     @property

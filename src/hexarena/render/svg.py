@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
-from typing import Any, Callable, Collection, Sequence, Union
+from typing import Any, Union
 
 from ..board import STEP, Topology
 
