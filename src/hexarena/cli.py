@@ -66,7 +66,8 @@ def cmd_cells(args: argparse.Namespace, out: TextIO) -> int:
 
         print(names_diagram(topo), file=out)
         for c in cells:
-            print(f"{c['name']:>4}  xy={c['xy']}  {'edge ' if c['edge'] else ''}-> {' '.join(c['neighbours'])}", file=out)
+            edge = "edge " if c["edge"] else ""
+            print(f"{c['name']:>4}  xy={c['xy']}  {edge}-> {' '.join(c['neighbours'])}", file=out)
     return 0
 
 

@@ -105,7 +105,8 @@ def from_record(record: dict[str, Any] | str) -> State:
     extra = set(state.game.record_extra(state.array))
     unknown = [k for k in record if k not in FIELDS and k not in extra]
     if unknown:
-        raise ValueError(f"record field {quoted(str(unknown[0]))} is unknown; fields: {', '.join(FIELDS + tuple(extra))}")
+        fields = ", ".join(FIELDS + tuple(extra))
+        raise ValueError(f"record field {quoted(str(unknown[0]))} is unknown; fields: {fields}")
     if record.get("format", FORMAT) != FORMAT:
         raise ValueError(f"record format {quoted(str(record['format']))} is not {FORMAT!r}")
     players = _players(record.get("players"))
@@ -119,7 +120,7 @@ def from_record(record: dict[str, Any] | str) -> State:
     if len(times) > len(written):
         raise ValueError(f"record field 'timestamps' has {len(times)} move times for {len(written)} moves")
     stamps = state.times
-    for t, i in zip(times, written):
+    for t, i in zip(times, written, strict=False):
         stamps[i] = t
     state.set_times(stamps)
     state.meta["players"] = players

@@ -190,8 +190,8 @@ def _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, st
                     flts[i, RW] += r
 
 
-KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves"
-                " = GAME_RECORDS = GAME_PATTERNS = None")
+KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves = None\n"
+                "GAME_RECORDS = GAME_PATTERNS = None")
 
 
 def cache_dir() -> Path:
@@ -276,7 +276,7 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     modules and every hexarena module they use, transitively), so an edit
     there rewrites the file and numba's cache (keyed by the file) recompiles."""
     template = Path(__file__).with_name("search_template.py").read_text()
-    roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
+    roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy), strict=True))
     roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns),
                                         ("search_moves", moves)) if f]
     sources = sorted(_sources({m for _, (m, _) in roles} | {__name__}))

@@ -120,7 +120,7 @@ def decided_ply(values: Sequence[float], plies: Sequence[int], threshold: float 
     """The ply of the winner's first move after which all the winner's values exceed ``threshold``
     (``values`` at the winner's moves, made at ``plies``); None when the last one does not."""
     found = None
-    for value, ply in zip(reversed(values), reversed(plies)):
+    for value, ply in zip(reversed(values), reversed(plies), strict=True):
         if value <= threshold:
             break
         found = ply
@@ -140,7 +140,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         own = [i for i, m in enumerate(r["movers"]) if m == w]
         values = [r["values"][i] for i in own]
         n = len(r["moves"])
-        for i, v in zip(own, values):
+        for i, v in zip(own, values, strict=True):
             d = min(DECILES - 1, i * DECILES // n)
             curve_sum[d] += v
             curve_n[d] += 1
@@ -150,7 +150,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
             continue
         plies_at.append(ply)
         fractions.append(ply / n)
-    curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n)]
+    curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n, strict=True)]
     return {"available": True, "threshold": DECISIVE, "games": len(fractions) + never, "never": never,
             "ply": spread(plies_at), "fraction": spread([round(f, 4) for f in fractions]),
             "fraction_by_decile": _decile_counts(fractions),

@@ -94,7 +94,8 @@ def play_task(task: GameTask) -> GameResult:
         moves.append(move)
     return {"set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds),
             "moves": moves, "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
-            "reason": state.game.end_reason(state), "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4),
+            "reason": state.game.end_reason(state), "scores": _scores(state),
+            "seconds": round(time.perf_counter() - started, 4),
             "cpu_seconds": round(time.process_time() - cpu, 4)}
 
 

@@ -235,7 +235,7 @@ class Game(ABC):
         ``(index of the written move's last step, text)`` per written move.
         One per step by default; Push and Pull writes a placement with its
         marker moves as one (``o5 -2 2``)."""
-        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions))]
+        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions, strict=False))]
 
     def move_target(self, s: np.ndarray, action: int) -> int | None:
         """The cell that a click on the board plays the legal ``action`` by
@@ -520,7 +520,8 @@ class State:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise MalformedMove(f"an action id is an integer, got {shown(action)}")
         if not 0 <= action < self.game.num_actions:
-            raise MalformedMove(f"action {shown(action)} is out of range: action ids are 0 to {self.game.num_actions - 1}")
+            raise MalformedMove(f"action {shown(action)} is out of range: "
+                                f"action ids are 0 to {self.game.num_actions - 1}")
         if self.is_over():
             raise IllegalMove(f"action {action}: the game is over")
         if not self.is_legal(int(action)):
@@ -608,7 +609,7 @@ class State:
 
     def moves(self) -> list[str]:
         """The moves played so far, in notation."""
-        return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions)]
+        return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions, strict=True)]
 
     def written_moves(self) -> list[tuple[int, str]]:
         """The moves as records write them: ``(index of the move's last step, text)``

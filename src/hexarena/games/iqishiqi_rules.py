@@ -109,7 +109,7 @@ def _line(t, a, b):
 def _sight(s, t, dist, seen):
     """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
     the group id of the stone then met (-1 at the board's edge)."""
-    ray, n = t.rays, t.ncells
+    ray = t.rays
     ball = s[BALL]
     for d in range(6):
         k = 0
@@ -415,7 +415,7 @@ def drops(s, t, out, start):
 def _look(s, t, ball, d):
     """(empty cells beyond the ball in slot ``d``, the group id of the stone
     then met or -1): one line of :func:`_sight`."""
-    ray, n, k = t.rays, t.ncells, 0
+    ray, k = t.rays, 0
     while k < ray.shape[2]:
         m = ray[ball, d, k]
         if m < 0:
@@ -431,7 +431,7 @@ def has_drop(s, t):
     """True if the player to move has a legal drop: the cells :func:`_scan`
     would try, each by :func:`_reach`, until one can push (nothing
     allocated: :func:`apply` asks after every drop)."""
-    nbr, ray, n, ball = t.nbr, t.rays, t.ncells, s[BALL]
+    nbr, ray, ball = t.nbr, t.rays, s[BALL]
     l0, l1, l2, l3, l4, l5 = _look(s, t, ball, 0), _look(s, t, ball, 1), _look(s, t, ball, 2), \
         _look(s, t, ball, 3), _look(s, t, ball, 4), _look(s, t, ball, 5)
     dist = (l0[0], l1[0], l2[0], l3[0], l4[0], l5[0])

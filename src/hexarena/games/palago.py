@@ -78,7 +78,7 @@ def plane(radius: int) -> tuple[Topology, np.ndarray]:
                    (-2 * radius, 0)]
         steps = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)]
         sides = tuple(tuple(where[(cx + i * dx, cy + i * dy)] for i in range(radius + 1))
-                      for (cx, cy), (dx, dy) in zip(corners, steps))
+                      for (cx, cy), (dx, dy) in zip(corners, steps, strict=True))
         perimeter = tuple(c for side in sides for c in side[:-1]) if radius else (0,)
         edge = np.zeros(n, dtype=np.bool_)
         edge[list(perimeter)] = True

@@ -513,5 +513,5 @@ def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) ->
     if ring[0] not in links[ring[-1]]:
         return []
     parity = {pair: min(p) for pair, p in parities.items()}  # single links: one parity each
-    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1])]
+    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
     return ring if not any(odd) else []

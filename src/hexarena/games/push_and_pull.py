@@ -157,7 +157,7 @@ class PushAndPull(Game):
         marker that does not see the stone or cannot move); an unfinished one
         as far as it goes (``o5``, ``o5 -2``)."""
         out: list[tuple[int, list[str]]] = []
-        for i, (s, a) in enumerate(zip(positions, actions)):
+        for i, (s, a) in enumerate(zip(positions, actions, strict=False)):
             if s[PHASE] == PLACE:
                 out.append((i, [self.action_name(s, a)]))
                 continue

@@ -234,7 +234,8 @@ class Weituweiqi(PushGame):
             return f"{who(w)} wins{' in the auction' if roles[0] is None else ''} ({how})"
         p = state.to_move
         if roles[0] is None:
-            return f"auction: {self.PLAYERS[p]} to move" + (" (a drop, or 'block' to become the Blocker)" if legend else "")
+            how = " (a drop, or 'block' to become the Blocker)" if legend else ""
+            return f"auction: {self.PLAYERS[p]} to move{how}"
         return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
 
     def rules_end_reason(self, s: np.ndarray) -> str:

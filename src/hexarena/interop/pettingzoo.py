@@ -145,7 +145,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.state.apply(int(action))
         self.rewards = {a: 0.0 for a in self.agents}
         if self.state.is_over():
-            self.rewards = dict(zip(AGENTS, self.state.returns()))
+            self.rewards = dict(zip(AGENTS, self.state.returns(), strict=True))
             self.terminations = {a: True for a in self.agents}
             self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
         else:
