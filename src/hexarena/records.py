@@ -245,9 +245,6 @@ def _replay(state: State, index: int, move: Any) -> None:
         raise ValueError(f"record move {index + 1} {quoted(move)}: {e}") from None
 
 
-RESULTS_WINNER = {text: winner for winner, text in RESULTS.items()}
-
-
 def _resign(state: State, player: Any) -> None:
     """The resignation a record states, after its moves."""
     if isinstance(player, bool) or player not in (0, 1):
@@ -273,7 +270,7 @@ def _from_text(line: str) -> State:
     if parsed["resigned"]:
         if parsed["result"] not in ("1-0", "0-1"):
             raise ValueError(f"record says 'resign' before {parsed['result']!r}: a resignation ends 1-0 or 0-1")
-        _resign(state, RESULTS_WINNER[parsed["result"]] ^ 1)
+        _resign(state, 1 if parsed["result"] == "1-0" else 0)  # the loser
     if parsed["result"] not in (None, "*") and parsed["result"] != result_token(state):
         raise ValueError(f"record result {parsed['result']!r} disagrees with its moves ({result_token(state)})")
     if parsed["result"] == "*" and state.is_over():

@@ -48,10 +48,10 @@ from __future__ import annotations
 import copy as _copy
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 import numpy as np
 
@@ -113,7 +113,7 @@ class Game(ABC):
     # threats and skip dead cells (dead_cell_rings); -1 for never
     THREAT_FIELD: ClassVar[int] = -1
     topology: Topology
-    tables: tuple
+    tables: tuple  # a NamedTuple that the kernels read; each game declares its own (``tables: Tables``)
     num_actions: int
     state_size: int
 
@@ -201,7 +201,7 @@ class Game(ABC):
     def action_name(self, s: np.ndarray, action: int) -> str:
         """The notation of the legal ``action`` in position ``s``."""
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         """The action that ``text`` names in position ``s``.
 
         The default matches ``text`` against the legal moves' names; games
@@ -220,7 +220,7 @@ class Game(ABC):
             return names[key]
         raise IllegalMove(self.why_illegal(s, key))
 
-    def parse_steps(self, s: np.ndarray, text: str, legal: list[int]) -> list[int]:
+    def parse_steps(self, s: np.ndarray, text: str, legal: Sequence[int]) -> list[int]:
         """The atomic actions that ``text`` names from ``s``, in order.
 
         One action by default (:meth:`parse_move`); a game whose notation
@@ -375,14 +375,21 @@ class LegalActions(Sequence[int]):
     __slots__ = ("_state", "_list")
 
     def __init__(self, state: State) -> None:
-        self._state, self._list = state, None
+        self._state = state
+        self._list: list[int] | None = None
 
     def _actions(self) -> list[int]:
         if self._list is None:
             self._list = self._state.legal_actions()
         return self._list
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
         return self._actions()[i]
 
     def __len__(self) -> int:
@@ -391,7 +398,7 @@ class LegalActions(Sequence[int]):
     def __contains__(self, action: object) -> bool:
         return action in self._actions()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(self._actions())
 
     def __eq__(self, other: object) -> bool:

@@ -26,6 +26,7 @@ second to move; pin on g4; stones around it: first 1, second 0
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -256,6 +257,7 @@ class HexPushpin(Game):
     MCTS = {"rave_bias": 0.1}  # AMAF values fade by ~10 visits: where the pin is matters (docs/ai.md)
     SOLVABLE = True  # every move but a pass adds a stone; two passes in a row end the game
     kernels = KERNELS
+    tables: Tables
 
     def setup(self) -> None:
         self.topology = hexhex(self.options["size"], naming="doubled")
@@ -296,7 +298,7 @@ class HexPushpin(Game):
         2), in any case, spaces between the words and around them ignored;
         annotations (``e6!-``, ``e4 2?``) dropped."""
         m = _MOVE.fullmatch(text.strip(" ").lower())
-        cell = m and m["cell"]
+        cell = m["cell"] if m else ""
         if not m or (m["n1"] and m["n2"]) or (cell != "pass" and self.topology.find(cell) is None) \
                 or (cell == "pass" and m["tail"]):
             raise self.malformed(text, f"'pass', a cell ({self.topology.names[0]}, or {self.topology.names[0]} - "
@@ -304,7 +306,7 @@ class HexPushpin(Game):
         tail = (m["tail"] or "").strip(" ")
         return f"{cell} {tail}" if tail else cell
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         """As :meth:`normalize` says; a bare cell next to the pin names its
         push when the pin can go only one way, else AmbiguousMove."""
         key = self.normalize(text)

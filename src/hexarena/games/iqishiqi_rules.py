@@ -69,7 +69,7 @@ def arc_table() -> np.ndarray:
     return out
 
 
-def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
+def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """``line``, ``pos``, ``cells`` and ``length`` of :class:`Tables` from the
     board and its rays: each line starts at a cell with no neighbour in slot a + 3."""
     n = topo.ncells
@@ -187,7 +187,10 @@ def drop_mask(s, t, c):
     return reach(s, t, c)[2]
 
 
-if config.DISABLE_JIT:  # numba's bit-scan intrinsics do not run as plain Python
+# numba's config sets its settings from the environment when imported: its stubs do not declare them
+NO_JIT = bool(config.DISABLE_JIT)  # type: ignore[attr-defined]
+
+if NO_JIT:  # numba's bit-scan intrinsics do not run as plain Python
     def _lowest(bits):
         """The index of the lowest set bit of ``bits`` (not 0)."""
         return (int(bits) & -int(bits)).bit_length() - 1
@@ -207,7 +210,7 @@ else:
         return 63 - np.int64(leading_zeros(np.uint64(bits)))
 
 
-if config.DISABLE_JIT:
+if NO_JIT:
     def _popcount(bits):
         """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
         return bin(int(bits)).count("1")

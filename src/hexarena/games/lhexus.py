@@ -433,6 +433,7 @@ class Lhexus(Game):
               "colours unchosen")
     WORDS = ("end", "accept", "decline")
     kernels = KERNELS
+    tables: Tables
 
     def setup(self) -> None:
         self.topology = hexhex(self.options["size"])

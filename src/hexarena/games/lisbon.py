@@ -356,6 +356,7 @@ class Lisbon(Game):
               "perimeter")
     WORDS = ("end",)
     kernels = KERNELS
+    tables: Tables
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:

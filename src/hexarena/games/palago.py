@@ -25,6 +25,7 @@ pictures in :mod:`hexarena.games.palago_draw`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -123,6 +124,7 @@ class Palago(Game):
     # closing playouts (patterns, on in enhanced) 94% over 80 games (docs/palago.md)
     MCTS = {"rave": False, "c": 0.3}
     kernels = KERNELS
+    tables: Tables
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -212,7 +214,7 @@ class Palago(Game):
         c, k = divmod(int(action), 3)
         return f"{self.topology.name(c)}:{k}"
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         m = MOVE.fullmatch(text.strip(" "))
         if not m:
             raise self.malformed(text, "a tile 'x,y:k': its doubled-width position from the start tile 0,0 "

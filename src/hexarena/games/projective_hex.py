@@ -284,6 +284,7 @@ class ProjectiveHex(Game):
     }
     WORDS = ("swap", "black", "white")
     kernels = KERNELS
+    tables: Tables
     SOLVABLE = True  # it only fills cells
     CAN_DRAW = False  # a full board holds a loop
     THREAT_FIELD = COLOR0  # once colours are settled a stone only helps its own colour's loop
@@ -464,7 +465,8 @@ def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:
                     continue
                 prev[node] = (c, sheet)
                 if node == (start, 1):
-                    path, at = [], node
+                    path: list[int] = []
+                    at: tuple[int, int] | None = node
                     while at is not None:
                         path.append(at[0])
                         at = prev[at]

@@ -226,7 +226,11 @@ class Weituweiqi(PushGame):
     def rules_status(self, state, legend: bool = True) -> str:
         s = state.array
         roles = self.roles(s)
-        who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
+
+        def who(p: int) -> str:
+            role = roles[p]
+            return f"{role.capitalize()} ({self.PLAYERS[p]})" if role else self.PLAYERS[p]
+
         if state.is_over():
             w = state.winner()
             ball = self.ball(s)
