@@ -41,6 +41,13 @@ class Agent(Protocol):
     def choose(self, state: State) -> str: ...
 
 
+class Searcher(Agent, Protocol):
+    """An agent of a kind that searches (``Kind.searches``): ``hint`` gives its
+    move and the win rate it sees for the player to move."""
+
+    def hint(self, state: State) -> tuple[str, float]: ...
+
+
 class RandomAgent:
     """Uniformly random legal moves, reproducible with ``seed``."""
 

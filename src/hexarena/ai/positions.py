@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..games.base import TO_MOVE, WINNER, Game
+from ..games.hex_pushpin import HexPushpin
 from ..kernels import njit
 
 ZOBRIST_SEED = 20261124  # fixed: the shipped solutions are keyed by hashes of these numbers
@@ -141,7 +142,7 @@ def symmetries(game: Game) -> np.ndarray:
     perms = automorphisms(topo.nbr)
     if game.name == "projective-hex":
         perms = [p for p in perms if _keeps_seam_parity(p, topo.nbr, topo.seam)]
-    elif game.name == "hex-pushpin":
+    elif isinstance(game, HexPushpin):
         perms = [p for p in perms if _keeps_lines(p, game.rays) and p[game.centre] == game.centre]
     else:
         raise ValueError(f"no symmetries for {game.name!r}; games: projective-hex, hex-pushpin")
