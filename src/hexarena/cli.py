@@ -228,7 +228,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                      table_bits=args.table_bits, progress=say, solver=solver, method=args.method)
     stored = None
     if args.store:
-        if not solution.complete or args.no_distances:
+        if not solution.complete or args.no_distances or solver is None:
             raise UsageError("--store needs a complete solution with distances (no budget cut, no --no-distances)")
         keys, results, plies = proof_positions(solver, limit=args.store_limit, progress=say)
         save(args.store, game, keys, results, plies)

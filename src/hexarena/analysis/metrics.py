@@ -25,7 +25,7 @@ DECILES = 10
 OPENING_PLIES = 4  # the moves that make an "opening" when counting distinct ones
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of the proportion ``k / n`` (95% by default), rounded to 4 places."""
     if n == 0:
         return 0.0, 1.0
@@ -58,10 +58,10 @@ def outcomes(results: Sequence[GameResult]) -> dict[str, Any]:
     }
 
 
-def end_reasons(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def end_reasons(results: Sequence[GameResult]) -> list[dict[str, Any]]:
     """How the games ended: per rule (``Game.end_reason``; "unrecorded" for games
     played before results kept it), most frequent first, the games and the wins per seat."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[GameResult]] = {}
     for r in results:
         groups.setdefault(r.get("reason") or "unrecorded", []).append(r)
     return [{"reason": reason, "games": len(games), "share": proportion(len(games), len(results)),
@@ -138,7 +138,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         if w is None or not searching[0 if w == r["a_seat"] else 1]:
             continue
         own = [i for i, m in enumerate(r["movers"]) if m == w]
-        values = [r["values"][i] for i in own]
+        values = [v for v in (r["values"][i] for i in own) if v is not None]  # all: the winner's agent searches
         n = len(r["moves"])
         for i, v in zip(own, values, strict=True):
             d = min(DECILES - 1, i * DECILES // n)
