@@ -32,18 +32,22 @@ def dead_stones(game, playouts: int) -> str:
     through = [np.flatnonzero((t.configs == c).any(axis=1)) for c in range(n)]
     actions, movers = np.zeros(4 * n, np.int32), np.zeros(4 * n, np.int32)
     dead_total, all_dead_at, lengths = 0, [], []
+
+    def dead(held: np.ndarray, c: int) -> bool:
+        return bool((held[through[c], 1] & held[through[c], 2]).all())
+
     for i in range(playouts):
         seed_all(i)
         written = L.recorded_playout(game.new_state().array.copy(), t, actions, movers)
         s, held = game.new_state().array.copy(), np.zeros((len(t.configs), 3), bool)  # a colour in a configuration
-        dead = lambda c: bool((held[through[c], 1] & held[through[c], 2]).all())  # noqa: E731
         settled = written
         for ply, a in enumerate(actions[:written]):
             if a < n:
-                dead_total += dead(a)
+                dead_total += dead(held, a)
                 held[through[a], int(L.mover_colour(s))] = True
             L.apply(s, t, a)
-            if settled == written and ply > 2 and all(dead(c) for c in np.flatnonzero(s[L.BOARD: L.BOARD + n] == 0)):
+            if settled == written and ply > 2 and \
+                    all(dead(held, c) for c in np.flatnonzero(s[L.BOARD: L.BOARD + n] == 0)):
                 settled = ply + 1
         all_dead_at.append(settled)
         lengths.append(written)

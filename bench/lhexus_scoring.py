@@ -27,7 +27,8 @@ def run(t, n: int, density: float, boards: int, rng: np.random.Generator) -> str
         times.append(time.perf_counter() - t0)
     ms = np.array(times) * 1000
     return (f"density {density:.2f}: median {np.median(ms):.3f} ms, p90 {np.percentile(ms, 90):.3f} ms, "
-            f"worst {ms.max():.3f} ms per board (both players); mean scores {np.mean(black):.2f} / {np.mean(white):.2f}")
+            f"worst {ms.max():.3f} ms per board (both players); "
+            f"mean scores {np.mean(black):.2f} / {np.mean(white):.2f}")
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numba
 import numpy as np

@@ -71,7 +71,8 @@ def rounds(names: list[str], seconds: float, games: int, count: int) -> None:
         for name, label, options in setups:
             ratios[name, label].append(playout_rate(name, options, seconds) * lengths[name, label] / reference)
         print(f"round {i + 1}: {ref} {reference:,.0f} plies/s; " +
-              "; ".join(f"{name} {label.split(' (')[0]} {r[-1]:.2f}x" for (name, label), r in ratios.items()), flush=True)
+              "; ".join(f"{name} {label.split(' (')[0]} {r[-1]:.2f}x" for (name, label), r in ratios.items()),
+              flush=True)
     for (name, label), r in ratios.items():
         print(f"median {name + ' ' + label:<32} {statistics.median(r):5.2f}x havannah(8) plies/s "
               f"(rounds: {', '.join(f'{x:.2f}' for x in r)})")

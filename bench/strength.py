@@ -27,7 +27,7 @@ import argparse
 import itertools
 import sys
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from hexarena import load
 from hexarena.ai import Agent, agent

@@ -145,7 +145,7 @@ class Picture:
         for x, y, j in loop:
             (e0, e1), _, _ = chords_of(self.tiles[(x, y)])[j]
             pts += [(2 * x + EDGE[e][0], 2 * y + EDGE[e][1]) for e in (e0, e1)]
-        return 0.5 * sum(ax * by - bx * ay for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1]))
+        return 0.5 * sum(ax * by - bx * ay for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1], strict=True))
 
 
 def picture(game, s: np.ndarray) -> Picture:

@@ -3,7 +3,7 @@ recorded moves are the game, played through the facade."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -26,7 +26,7 @@ def check_recorded_playout(state: State, seed: int, length: int,
     hexarena.kernels.seed(seed)
     count = game.kernels.recorded_playout(arr, game.tables, actions, movers)
     assert count == arr[PLY] - start[PLY]
-    for a, p in zip(actions[:count], movers[:count]):
+    for a, p in zip(actions[:count], movers[:count], strict=True):
         assert state.to_move == p
         state.apply(int(a))
     assert state.is_over() and same(state.array, arr)

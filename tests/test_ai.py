@@ -300,7 +300,8 @@ def test_compaction_keeps_the_subtree():
     def subtree(node, depth=3):
         """(action, visits, children...) below ``node``, children sorted by action."""
         first = ints[node, FIRST]
-        kids = [] if first < 0 or depth == 0 else [subtree(i, depth - 1) for i in range(first, first + ints[node, COUNT])]
+        count = ints[node, COUNT]
+        kids = [] if first < 0 or depth == 0 else [subtree(i, depth - 1) for i in range(first, first + count)]
         return int(ints[node, ACTION]), float(flts[node, N]), sorted(kids)
 
     child = descend(ints, meta[ROOT], state.legal_actions()[5])

@@ -44,7 +44,8 @@ def test_option_sets_and_their_errors():
                                             "opening=swap size=3"]
     assert sets[0][1] == {"size": 2, "opening": "none"}
     assert lab.option_sets("lisbon", {}, ["sequence=progressive,12*"])[1][1]["sequence"] == "12*"
-    assert lab.option_sets("lisbon", {}, ["size=5,4|4,3"])[1] == ("size=4,3", {"size": [4, 3], "sequence": "progressive"})
+    assert lab.option_sets("lisbon", {}, ["size=5,4|4,3"])[1] == ("size=4,3",
+                                                                   {"size": [4, 3], "sequence": "progressive"})
     for bad, match in [(["opening"], "KEY=V1"), (["opening=none,"], "KEY=V1"), (["opening=none,none"], "twice"),
                        (["opening=none", "opening=swap"], "twice"), (["opening=sometimes"], "opening")]:
         with pytest.raises(ValueError, match=match):
@@ -126,15 +127,17 @@ def test_play_task_is_reproducible():
     again = without_timing(play_task(task))
     assert first == again and first["a_seat"] == 1 and first["reason"] == "loop"
     assert len(first["moves"]) == len(first["legal"]) == len(first["movers"])
-    assert all(v is None for v, m in zip(first["values"], first["movers"]) if m == 0)  # B (random) at seat 0
-    assert all(0 <= v <= 1 for v, m in zip(first["values"], first["movers"]) if m == 1)
+    # B (random) at seat 0
+    assert all(v is None for v, m in zip(first["values"], first["movers"], strict=True) if m == 0)
+    assert all(0 <= v <= 1 for v, m in zip(first["values"], first["movers"], strict=True) if m == 1)
 
 
 def test_same_numbers_for_any_worker_count_and_rerun(tmp_path):
     one = run(tmp_path / "one", workers=1)
     two = run(tmp_path / "two", workers=2)
     assert numbers(one) == numbers(two)
-    assert one["run"]["played"] == 12 and [s["label"] for s in one["sets"]] == ["opening=none", "opening=cut-and-choose"]
+    assert one["run"]["played"] == 12
+    assert [s["label"] for s in one["sets"]] == ["opening=none", "opening=cut-and-choose"]
     rerun = run(tmp_path / "one", workers=1)
     assert rerun["run"]["played"] == 0 and numbers(rerun) == numbers(one)
     saved = json.loads((tmp_path / "one" / "report.json").read_text())
@@ -181,7 +184,8 @@ def test_cli_analyze(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "opening=none: first player wins" in printed and str(out / "report.html") in printed
     report = json.loads((out / "report.json").read_text())
-    assert report["run"]["command"].startswith("hexarena analyze projective-hex -o size=2 --compare 'opening=none|swap'")
+    command = report["run"]["command"]
+    assert command.startswith("hexarena analyze projective-hex -o size=2 --compare 'opening=none|swap'")
 
 
 @pytest.mark.parametrize("args, message", [

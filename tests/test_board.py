@@ -13,10 +13,10 @@ def test_hexhex_rows_sides_and_perimeter(a, b):
     assert widths[0] == a and widths[-1] == b and max(widths) == a + b - 1
     assert [len(s) for s in t.sides] == [a, b, a, b, a, b]
     assert len(t.perimeter) == 3 * (a + b) - 6 == int(t.edge.sum())
-    for side, nxt in zip(t.sides, t.sides[1:] + t.sides[:1]):
+    for side, nxt in zip(t.sides, t.sides[1:] + t.sides[:1], strict=True):
         assert side[-1] == nxt[0], "consecutive sides share their corner"
     ring = list(t.perimeter)
-    for p, q in zip(ring, ring[1:] + ring[:1]):
+    for p, q in zip(ring, ring[1:] + ring[:1], strict=True):
         assert q in t.neighbours(p), "consecutive perimeter cells are adjacent"
 
 

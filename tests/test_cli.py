@@ -111,8 +111,9 @@ def test_bench_without_openspiel():
 def test_installed_entry_point_exit_code():
     exe = os.path.join(os.path.dirname(sys.executable), "hexarena")
     bad = subprocess.run([exe, "replay", "projective-hex", "QQ"], capture_output=True, text=True)
-    assert bad.returncode == 2 and bad.stderr.strip().endswith("'QQ' is not a move of projective-hex: a move is a cell A..Z or # (also written 'hash'), "
-                                                                 "or 'swap' or 'black' or 'white'")
+    assert bad.returncode == 2
+    assert bad.stderr.strip().endswith("'QQ' is not a move of projective-hex: a move is a cell A..Z or # "
+                                       "(also written 'hash'), or 'swap' or 'black' or 'white'")
     good = subprocess.run([exe, "replay", "projective-hex", "J", "--json"], capture_output=True, text=True)
     assert good.returncode == 0 and json.loads(good.stdout)["moves"] == ["J"]
 
@@ -185,8 +186,8 @@ def test_ctrl_c_outside_a_game_exits_130_without_traceback():
 
 
 def test_long_hostile_input_is_cut_in_messages(capsys):
-    for argv in (["replay", "iqishiqi", "a" * 10_000], ["replay", "x" * 10_000], ["replay", "lisbon", "-o", "y" * 10_000],
-                 ["bench", "--seconds", "9" * 10_000]):
+    for argv in (["replay", "iqishiqi", "a" * 10_000], ["replay", "x" * 10_000],
+                 ["replay", "lisbon", "-o", "y" * 10_000], ["bench", "--seconds", "9" * 10_000]):
         try:
             code, _ = run(argv)
         except SystemExit as e:  # argparse's own refusals
@@ -207,8 +208,8 @@ def test_bench_json_reports_plies_and_game_length():
 
 def test_bench_text_shows_plies_per_second():
     code, out = run(["bench", "hex-pushpin", "--seconds", "0.05", "--no-openspiel"])
-    assert code == 0 and re.search(r"hexarena hex-pushpin base 4 \(37 cells\) +[\d,]+ playouts/s +[\d,]+ plies/s +[\d.]+ "
-                                   r"plies a game", out)
+    assert code == 0 and re.search(r"hexarena hex-pushpin base 4 \(37 cells\) +[\d,]+ playouts/s +[\d,]+ plies/s "
+                                   r"+[\d.]+ plies a game", out)
 
 
 def test_warmup_says_what_it_compiles():

@@ -38,7 +38,7 @@ def configs(name: str) -> list[dict]:
     return [{}] + EXTRA_CONFIGS.get(name, [])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game(name: str, config: int) -> hexarena.Game:
     return hexarena.load(name, **configs(name)[config])
 

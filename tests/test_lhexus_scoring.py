@@ -91,7 +91,7 @@ def test_every_six_subset_of_base_3_by_geometry():
         if kind is not None:
             found[six] = kind
     assert sorted(map(tuple, t.configs.tolist())) == sorted(found)
-    assert all(found[tuple(c)] == k for c, k in zip(t.configs.tolist(), t.kinds))
+    assert all(found[tuple(c)] == k for c, k in zip(t.configs.tolist(), t.kinds, strict=True))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7, 10])
@@ -106,7 +106,7 @@ def test_counts_by_formula(n):
     assert counts[TRIANGLE] == 2 * 3 * (n - 1) * (n - 2)
     assert counts[RING] == 3 * (n - 1) * (n - 2) + 1
     assert len({tuple(c) for c in t.configs.tolist()}) == len(t.configs)
-    assert all(shape(hexhex(n), c) == k for c, k in zip(t.configs.tolist(), t.kinds))
+    assert all(shape(hexhex(n), c) == k for c, k in zip(t.configs.tolist(), t.kinds, strict=True))
 
 
 @pytest.mark.parametrize("cells, kind", [

@@ -132,7 +132,7 @@ def build(black, **options):
     harmless fillers; asserts no one won before Black's last stone."""
     s = new(**options)
     white = fillers(black, len(black))
-    for b, w in zip(black, white):
+    for b, w in zip(black, white, strict=True):
         assert not s.is_over(), "the construction won too early"
         stone(s, b)
         if b != black[-1]:
@@ -273,7 +273,8 @@ def test_white_three_cells_not_a_y_win_and_moving_one_to_yellow_is_no_triple():
         assert not triple_wins(P, 4, yellow, kept)
         assert near_opposite(P, 4, yellow)
         s = build(connect("a5", p(kept), p(yellow)))
-        assert won(s) and s.game.win_explanation(s.array).startswith(f"near-opposite edge cells a5 (p4) and {p(yellow)}")
+        assert won(s)
+        assert s.game.win_explanation(s.array).startswith(f"near-opposite edge cells a5 (p4) and {p(yellow)}")
 
 
 def test_cyan_pair_next_to_both_near_opposites_of_the_lower_stone_wins():
@@ -342,7 +343,7 @@ def test_ring_around_an_enemy_stone_wins():
     s = new()
     cells = ring_around("f6")
     white = ["f6"] + fillers(cells + ["f6"], len(cells))
-    for b, w in zip(cells, white):
+    for b, w in zip(cells, white, strict=False):
         stone(s, b)
         if not s.is_over():
             stone(s, w)
@@ -688,7 +689,7 @@ def test_planes_show_stones_turn_progress_and_blocked_cells():
         s.play(m)
     planes = s.game.planes(s.array, 1)
     assert planes.shape == (len(s.game.PLANES), 192) and planes.dtype == np.float32
-    named = dict(zip(s.game.PLANES, planes))
+    named = dict(zip(s.game.PLANES, planes, strict=True))
     a1, h8 = T.index("a1"), T.index("h8")
     assert named["own"][a1] == 1 and named["opponent"][h8] == 1 and named["empty"].sum() == 190
     assert named["placed this turn"][a1] == 1 and named["placed this turn"].sum() == 1

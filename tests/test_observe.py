@@ -50,7 +50,7 @@ def test_grid_keeps_hex_neighbours_in_a_fixed_six(config):
     name, options = config
     topo = hexarena.load(name, **options).topology
     rows, cols, _ = grid_index(topo)
-    assert len(set(zip(rows.tolist(), cols.tolist()))) == topo.ncells, "one grid point per cell"
+    assert len(set(zip(rows.tolist(), cols.tolist(), strict=True))) == topo.ncells, "one grid point per cell"
     for c in range(topo.ncells):
         for d in range(6):
             m = topo.nbr[c, d]
@@ -76,7 +76,7 @@ def test_edges_are_the_topology_links_both_ways(config):
     name, options = config
     topo = hexarena.load(name, **options).topology
     links = edges(topo)
-    pairs = set(zip(links[0].tolist(), links[1].tolist()))
+    pairs = set(zip(links[0].tolist(), links[1].tolist(), strict=True))
     assert links.dtype == np.int32 and len(pairs) == links.shape[1]
     assert pairs == {(c, m) for c in range(topo.ncells) for m in topo.neighbours(c)}
     assert all((m, c) in pairs for c, m in pairs)

@@ -15,7 +15,8 @@ from open_spiel.python.observation import make_observation
 import hexarena
 from hexarena.games.base import Option
 from hexarena.interop import max_game_length
-from hexarena.interop.openspiel import load_game, parameter_value, options_from_params, parameter_specification, spiel_name
+from hexarena.interop.openspiel import (load_game, options_from_params, parameter_specification, parameter_value,
+                                        spiel_name)
 from hexarena.observe import default_form, observation, observation_shape
 
 from .small_games import config_id, random_positions, smallest_configs
@@ -74,7 +75,7 @@ def test_states_follow_the_hexarena_game(config):
     game = spiel_game(name, options)
     positions = random_positions(name, options, seed=2)
     state = game.new_initial_state()
-    for ours, after in zip(positions, positions[1:] + [None]):
+    for ours, after in zip(positions, positions[1:] + [None], strict=True):
         assert str(state) == str(ours)
         assert state.is_terminal() == ours.is_over()
         for player in (0, 1):

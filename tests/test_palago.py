@@ -13,7 +13,7 @@ import hexarena
 from hexarena import IllegalMove, MalformedMove
 from hexarena.games import palago_playouts as PP
 from hexarena.games import palago_rules as P
-from hexarena.games.base import TO_MOVE, WINNER
+from hexarena.games.base import WINNER
 from hexarena.kernels import seed as seed_numba
 
 from .palago_oracle import CORNER, EDGE, bridges_of, colour_of, picture, tips_of

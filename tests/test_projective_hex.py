@@ -156,7 +156,7 @@ def test_a_contractible_ring_does_not_win():
     ring = [t.name(m) for m in t.neighbours(centre)]
     s = new(size=4, opening="none")
     far = [t.name(c) for c in range(t.ncells) if c != centre and t.name(c) not in ring]
-    for a, b in zip(ring, far):
+    for a, b in zip(ring, far, strict=False):
         s.play(a)
         s.play(b)
     assert not s.is_over()
@@ -169,13 +169,13 @@ def test_a_ring_across_the_seams_crossing_twice_does_not_win():
     ring = t.neighbours(t.index("D"))
     assert [t.name(c) for c in ring] == ["A", "E", "I", "H", "V", "Z"]
     crossings = 0
-    for a, b in zip(ring, ring[1:] + ring[:1]):
+    for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
         slots = [d for d in range(6) if t.nbr[a, d] == b]
         assert slots, f"{t.name(a)} and {t.name(b)} are adjacent"
         crossings += int(t.seam[a, slots[0]])
     assert crossings == 2
     s = new(opening="none")
-    for black, white in zip(ring, [t.index(c) for c in "BCFGJK"]):
+    for black, white in zip(ring, [t.index(c) for c in "BCFGJK"], strict=True):
         s.apply(black)
         s.apply(white)
     assert not s.is_over()
@@ -269,7 +269,7 @@ def test_recorded_and_pattern_playouts_replay_through_the_facade(n, opening):
         hexarena.kernels.seed(seed)
         count = pattern_playout(arr, game.tables, actions, movers)
         last = -1  # the last stone placed after the opening steps
-        for a, p in zip(actions[:count], movers[:count]):
+        for a, p in zip(actions[:count], movers[:count], strict=True):
             assert s.to_move == p
             opening_step = game.colour(s.array, 0) is None or (opening == "swap" and s.ply == 1)
             if last >= 0:
@@ -350,7 +350,7 @@ def test_source_game_under_cut_and_choose():
     black, white = SOURCE_GAME_MOVES[0::2], SOURCE_GAME_MOVES[1::2]
     s = play_all(new(), [black[0], white[0], black[1], "black"])  # player 2 takes black
     assert s.to_move == 0  # player 1 is white and moves
-    rest = [m for pair in zip(white[1:], black[2:]) for m in pair] + [white[-1]]
+    rest = [m for pair in zip(white[1:], black[2:], strict=False) for m in pair] + [white[-1]]
     play_all(s, rest)
     assert s.is_over() and s.winner() == 0 and s.record()["colours"] == ["white", "black"]
 

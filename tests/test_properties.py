@@ -125,7 +125,7 @@ def test_legal_moves_are_exactly_the_moves_that_apply(name, options, rnd, cut):
             with pytest.raises(IllegalMove):
                 trial.apply(action)
             assert same(snapshot(trial), before)
-    for action, move in zip(state.legal_actions(), names):
+    for action, move in zip(state.legal_actions(), names, strict=True):
         assert state.parse(move) == action
     for junk in ("", "zz99", "pass pass", "-1", "swap!"):
         if junk not in names:
@@ -158,7 +158,7 @@ def test_every_legal_move_has_a_board_cell_or_is_a_word(name, options, rnd, cut)
     move with no cell, whose name then is a word (end, pass, swap, black, white, block)."""
     state = random_game(name, options, rnd, cut)
     game = state.game
-    for action, move in zip(state.legal_actions(), state.legal_moves()):
+    for action, move in zip(state.legal_actions(), state.legal_moves(), strict=True):
         cell = game.move_target(state.array, action)
         if cell is None:
             assert move.isalpha() and move.lower() == move and game.topology.find(move) is None

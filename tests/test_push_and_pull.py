@@ -41,7 +41,7 @@ def setup(state, stones=(), marks=None, moved=None):
     moved-this-turn flags set; then the loss and draw check that runs when
     a turn begins or before its last placement."""
     t, s = state.game.topology, state._s
-    for p, name in enumerate(marks or ()):
+    for p in range(len(marks or ())):
         s[BOARD + s[MARK + p]] = 0
     for p, name in enumerate(marks or ()):
         s[MARK + p] = t.index(name)

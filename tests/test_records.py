@@ -84,7 +84,8 @@ def test_text_record_groups_a_turns_steps():
      "record result '*' says the game goes on, but its moves end it (0-1)"),
     ("[projective-hex size=3 size=4]", "option 'size' is given twice"),
     # resignations: the loser 0 or 1, a game not already over, a decisive result
-    ({"game": "projective-hex", "moves": ["J"], "result": {"resigned": 2}}, "'resigned' is the player who resigned, 0 or 1"),
+    ({"game": "projective-hex", "moves": ["J"], "result": {"resigned": 2}},
+     "'resigned' is the player who resigned, 0 or 1"),
     ({"game": "projective-hex", "moves": [], "result": {"resigned": 0, "winner": 0}}, "'winner' 0 disagrees"),
     ({"game": "projective-hex", "options": {"opening": "none"}, "moves": FINISHED, "result": {"resigned": 0}},
      "record says player 1 resigned, but its moves end the game (0-1)"),
@@ -104,7 +105,8 @@ def test_record_files_json_or_text(tmp_path):
     (tmp_path / "g.txt").write_text(s.record_text() + "\n")
     assert read_file(tmp_path / "g.json") == s and read_file(tmp_path / "g.txt") == s
     assert from_bytes(s.record_text().encode()) == s
-    for data, message in ((b"\xff", "UTF-8"), (b"[" * 100_000, "nested too deep"), (b" " * (MAX_RECORD_BYTES + 1), "at most")):
+    for data, message in ((b"\xff", "UTF-8"), (b"[" * 100_000, "nested too deep"),
+                          (b" " * (MAX_RECORD_BYTES + 1), "at most")):
         with pytest.raises(ValueError, match=message):
             from_bytes(data)
     with pytest.raises(ValueError, match="cannot read .*nope"):

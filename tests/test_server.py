@@ -8,8 +8,9 @@ import json
 import os
 import secrets
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest

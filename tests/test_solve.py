@@ -273,7 +273,7 @@ def test_perfect_move_takes_the_fastest_win_and_the_longest_defence():
     defence = perfect_move(s)
     assert defence.result == -1 and defence.plies == 8
     ref = Reference(game)
-    for a, child in ref.children(s.array):  # no reply lasts longer than 8 plies
+    for _, child in ref.children(s.array):  # no reply lasts longer than 8 plies
         r, d = ref.child_perfect(child, s.to_move)
         assert r == -1 and d <= 8
 

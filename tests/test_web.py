@@ -155,7 +155,7 @@ def iqishiqi_with_a_choice(seed: int = 0):
         state = game.new_state()
         while not state.is_over():
             by_cell: dict[int, list[str]] = {}
-            for a, name in zip(state.legal_actions(), state.legal_moves()):
+            for a, name in zip(state.legal_actions(), state.legal_moves(), strict=True):
                 c = game.move_target(state.array, a)
                 if c is not None:
                     by_cell.setdefault(c, []).append(name)
@@ -222,7 +222,7 @@ def test_online_match_two_players_and_a_watcher(browser, server):
         rng = random.Random(3)
         from .web_helpers import random_click
         players = [a, b]
-        for n in range(6):
+        for _ in range(6):
             st = board_state(c)
             if st["over"] == "true":
                 break
@@ -312,7 +312,8 @@ def test_undo_jump_hint_download_and_upload(page, server, tmp_path):
 
 
 def test_phone_layout(browser, server):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1, is_mobile=True,
+                              has_touch=True)
     try:
         page = ctx.new_page()
         open_match(page, server, "weituweiqi", {}, ["me", "ai:1"])

@@ -78,7 +78,7 @@ def read_diagram(topo, text):
         cells = sorted((c for c in range(topo.ncells) if topo.xy[c, 1] == r), key=lambda c: topo.xy[c, 0])
         marks = line.split()
         assert len(marks) == len(cells), f"row {r + 1}"
-        for c, mark in zip(cells, marks):
+        for c, mark in zip(cells, marks, strict=True):
             out.setdefault(mark, set()).add(topo.name(c))
     return out
 

@@ -60,7 +60,8 @@ def start_server(tmp: Path) -> tuple[str, subprocess.Popen | None]:
 
 def open_match(page, base: str, game: str, options: dict, seats: list[str], record=None) -> str:
     """Create (or import) a match through the API, keep its seat in the page's storage, open it; its id."""
-    body = {"record": record, "seats": seats} if record is not None else {"game": game, "options": options, "seats": seats}
+    body = {"record": record} if record is not None else {"game": game, "options": options}
+    body["seats"] = seats
     res = call(base, "POST", "/api/matches/import" if record is not None else "/api/matches", body)
     assert isinstance(res, dict) and "id" in res, res
     page.goto(base + "/")
@@ -95,8 +96,10 @@ def click_cell(page, cell: str, ghost: bool = False):
 
 
 def random_click(page, rng) -> str:
-    """One random legal click (a target cell, maybe a ghost, then a chooser's move, or a word button): what was clicked."""
-    targets = page.eval_on_selector_all("#board polygon.target", "ps => ps.map(p => [p.classList.contains('ghost'), p.dataset.cell])")
+    """One random legal click (a target cell, maybe a ghost, then a chooser's move, or a word button): what was
+    clicked."""
+    targets = page.eval_on_selector_all("#board polygon.target",
+                                        "ps => ps.map(p => [p.classList.contains('ghost'), p.dataset.cell])")
     words = page.eval_on_selector_all(".words button", "bs => bs.map(b => b.dataset.move)")
     options = [("cell", t) for t in targets] + [("word", w) for w in words]
     assert options, "no legal click offered"

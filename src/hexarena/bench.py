@@ -23,8 +23,9 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from . import load
 from .games import game_class

@@ -6,7 +6,8 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Callable, NamedTuple, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
 from .games.base import State, quoted
@@ -65,7 +66,8 @@ def cmd_cells(args: argparse.Namespace, out: TextIO) -> int:
 
         print(names_diagram(topo), file=out)
         for c in cells:
-            print(f"{c['name']:>4}  xy={c['xy']}  {'edge ' if c['edge'] else ''}-> {' '.join(c['neighbours'])}", file=out)
+            edge = "edge " if c["edge"] else ""
+            print(f"{c['name']:>4}  xy={c['xy']}  {edge}-> {' '.join(c['neighbours'])}", file=out)
     return 0
 
 
@@ -226,7 +228,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                      table_bits=args.table_bits, progress=say, solver=solver, method=args.method)
     stored = None
     if args.store:
-        if not solution.complete or args.no_distances:
+        if not solution.complete or args.no_distances or solver is None:
             raise UsageError("--store needs a complete solution with distances (no budget cut, no --no-distances)")
         keys, results, plies = proof_positions(solver, limit=args.store_limit, progress=say)
         save(args.store, game, keys, results, plies)

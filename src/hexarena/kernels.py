@@ -27,7 +27,7 @@ inline = numba.njit(cache=True, nogil=True, inline="always")
 # array passed to a call (the tables' arrays, views of the position) can cost
 # more than the work.  (``_nrt`` is numba's own flag, undocumented; numba is
 # pinned.)
-hot = numba.njit(cache=True, nogil=True, _nrt=False)
+hot = numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in numba's stubs
 
 
 @njit

@@ -102,7 +102,7 @@ def observation_shape(game, form: str = "grid") -> tuple[int, ...]:
     return _bad_form(form)
 
 
-def observation(state: "State", player: int | None = None, form: str = "grid"):
+def observation(state: State, player: int | None = None, form: str = "grid"):
     """The position seen by ``player`` (default: the player to move, or
     player 0 once the game is over).
 
@@ -114,7 +114,7 @@ def observation(state: "State", player: int | None = None, form: str = "grid"):
     return observe_array(state.game, state.array, player, form)
 
 
-def observe_array(game: "Game", s: np.ndarray, player: int, form: str = "grid"):
+def observe_array(game: Game, s: np.ndarray, player: int, form: str = "grid"):
     """:func:`observation` of the raw position ``s`` of ``game`` (for agents
     that keep arrays, not States)."""
     if player not in (0, 1):

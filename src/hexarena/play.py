@@ -74,7 +74,8 @@ class Session:
                 self.program_moves()
                 continue
             self.show()
-            prompt = "game over" if self.state.is_over() else f"player {self.state.to_move + 1}"
+            mover = self.state.to_move  # None once the game is over
+            prompt = "game over" if mover is None else f"player {mover + 1}"
             print(f"{prompt}> ", end="", file=self.out, flush=True)
             line = inp.readline()
             if not line:
@@ -183,10 +184,11 @@ class Session:
     def resign(self) -> bool:
         """The player to move (you, against a program) resigns; the game is over
         and stays open for 'save', 'record', 'undo' (taking it back) and 'quit'."""
-        if self.state.is_over():
+        mover = self.state.to_move  # None once the game is over
+        if mover is None:
             self.say("the game is already over")
             return True
-        loser = self.human_seat if self.bot is not None else self.state.to_move
+        loser = self.human_seat if self.bot is not None else mover
         self.state.resign(loser)
         self.changed = True
         self.say(f"player {loser + 1} resigns: player {2 - loser} wins")

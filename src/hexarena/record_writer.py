@@ -10,8 +10,9 @@ numbers, the moves of each turn joined by commas, and ``1-0``, ``0-1``,
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .games.base import State
@@ -24,15 +25,15 @@ RESIGNED = "resign"  # the text record's word for a resignation, before the resu
 
 def now() -> str:
     """The current UTC time as records write it."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def at(seconds: float) -> str:
     """The UTC time ``seconds`` after the epoch (``time.time()``) as records write it."""
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
 
 
-def result_token(state: "State") -> str:
+def result_token(state: State) -> str:
     return RESULTS[state.winner()] if state.is_over() else "*"
 
 
@@ -41,7 +42,7 @@ def jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def make_record(state: "State", players: Sequence[str] | None = None) -> dict[str, Any]:
+def make_record(state: State, players: Sequence[str] | None = None) -> dict[str, Any]:
     """The JSON record of ``state``: format, game, options, players, moves,
     result (over, winner, scores, text), timestamps, and the game's own facts
     (``Game.record_extra``)."""
@@ -67,7 +68,7 @@ def make_record(state: "State", players: Sequence[str] | None = None) -> dict[st
     return rec
 
 
-def to_text(state: "State") -> str:
+def to_text(state: State) -> str:
     """The one-line text record of ``state``."""
     opts = " ".join(f"{k}={option_text(v)}" for k, v in state.game.options.items())
     head = f"[{state.game.name}{' ' if opts else ''}{opts}]"

@@ -105,7 +105,8 @@ def from_record(record: dict[str, Any] | str) -> State:
     extra = set(state.game.record_extra(state.array))
     unknown = [k for k in record if k not in FIELDS and k not in extra]
     if unknown:
-        raise ValueError(f"record field {quoted(str(unknown[0]))} is unknown; fields: {', '.join(FIELDS + tuple(extra))}")
+        fields = ", ".join(FIELDS + tuple(extra))
+        raise ValueError(f"record field {quoted(str(unknown[0]))} is unknown; fields: {fields}")
     if record.get("format", FORMAT) != FORMAT:
         raise ValueError(f"record format {quoted(str(record['format']))} is not {FORMAT!r}")
     players = _players(record.get("players"))
@@ -119,7 +120,7 @@ def from_record(record: dict[str, Any] | str) -> State:
     if len(times) > len(written):
         raise ValueError(f"record field 'timestamps' has {len(times)} move times for {len(written)} moves")
     stamps = state.times
-    for t, i in zip(times, written):
+    for t, i in zip(times, written, strict=False):
         stamps[i] = t
     state.set_times(stamps)
     state.meta["players"] = players
@@ -244,9 +245,6 @@ def _replay(state: State, index: int, move: Any) -> None:
         raise ValueError(f"record move {index + 1} {quoted(move)}: {e}") from None
 
 
-RESULTS_WINNER = {text: winner for winner, text in RESULTS.items()}
-
-
 def _resign(state: State, player: Any) -> None:
     """The resignation a record states, after its moves."""
     if isinstance(player, bool) or player not in (0, 1):
@@ -272,7 +270,7 @@ def _from_text(line: str) -> State:
     if parsed["resigned"]:
         if parsed["result"] not in ("1-0", "0-1"):
             raise ValueError(f"record says 'resign' before {parsed['result']!r}: a resignation ends 1-0 or 0-1")
-        _resign(state, RESULTS_WINNER[parsed["result"]] ^ 1)
+        _resign(state, 1 if parsed["result"] == "1-0" else 0)  # the loser
     if parsed["result"] not in (None, "*") and parsed["result"] != result_token(state):
         raise ValueError(f"record result {parsed['result']!r} disagrees with its moves ({result_token(state)})")
     if parsed["result"] == "*" and state.is_over():

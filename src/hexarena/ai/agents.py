@@ -18,10 +18,10 @@ agents:
 ({'variant': 'uct:c=0.5', 'simulations': 200}, True, True)
 >>> parse_agent("mcts:enhanced:seconds=0.1").reproducible
 False
->>> parse_agent("minimax")
+>>> parse_agent("minimax")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: bad agent 'minimax' (unknown agent kind 'minimax'): agents are random, mcts:LEVEL (LEVEL 1..10), mcts:VARIANT[:sims=N|:seconds=S][:key=value...] with VARIANT one of uct, rave, grave, solver, enhanced, decisive (also VARIANT-nopolicy), or ai[:LEVEL] (mcts:LEVEL; ai alone: ai:5)
+ValueError: bad agent 'minimax' (unknown agent kind 'minimax'): agents are random, mcts:LEVEL (LEVEL 1..10), ...
 """
 
 from __future__ import annotations
@@ -39,6 +39,13 @@ class Agent(Protocol):
     name: str
 
     def choose(self, state: State) -> str: ...
+
+
+class Searcher(Agent, Protocol):
+    """An agent of a kind that searches (``Kind.searches``): ``hint`` gives its
+    move and the win rate it sees for the player to move."""
+
+    def hint(self, state: State) -> tuple[str, float]: ...
 
 
 class RandomAgent:

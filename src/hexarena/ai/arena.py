@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..games.base import Game, State
 from . import Agent
@@ -21,8 +21,8 @@ from . import Agent
 def play_game(game: Game, agents: tuple[Agent, Agent]) -> State:
     """Play one game, ``agents[p]`` moving for player ``p``; the final state."""
     state = game.new_state()
-    while not state.is_over():
-        state.play(agents[state.to_move].choose(state))
+    while (mover := state.to_move) is not None:  # None once the game is over
+        state.play(agents[mover].choose(state))
     return state
 
 

@@ -38,10 +38,11 @@ import sys
 import tempfile
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -189,8 +190,8 @@ def _update_amaf(ints, flts, path, length, seq_a, seq_p, depth, winner, seen, st
                     flts[i, RW] += r
 
 
-KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves"
-                " = GAME_RECORDS = GAME_PATTERNS = None")
+KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves = None\n"
+                "GAME_RECORDS = GAME_PATTERNS = None")
 
 
 def cache_dir() -> Path:
@@ -266,7 +267,7 @@ def _where(f) -> tuple[str, str]:
     return f.__module__, f.__name__
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None,
               patterns: tuple[str, str] | None, moves: tuple[str, str] | None):
     """Write the template with the kernels imported (when changed) and import it.
@@ -275,7 +276,7 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
     modules and every hexarena module they use, transitively), so an edit
     there rewrites the file and numba's cache (keyed by the file) recompiles."""
     template = Path(__file__).with_name("search_template.py").read_text()
-    roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy)))
+    roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy), strict=True))
     roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns),
                                         ("search_moves", moves)) if f]
     sources = sorted(_sources({m for _, (m, _) in roles} | {__name__}))
@@ -295,6 +296,8 @@ def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str]
         os.replace(tmp, path)
     name = f"hexarena_mcts_{path.stem}"  # numba's cache finds the module again by this name
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import the search module {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -564,19 +567,19 @@ class MCTSAgent:
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
         start, share = time.perf_counter(), self.config.pns
         self._pns_pick = None
-        timed = self.simulations is None or self.seconds is not None
-        simulations = self.simulations
+        seconds = self.seconds  # a time budget, else simulations (set when seconds are not: __init__)
+        simulations = self.simulations or 1 << 62
         if share > 0:
             if ints[meta[ROOT], FIRST] < 0:
                 run(1)  # expand the root: proofs are marked on its children
-            if timed:
-                self._proof_search(game, s, ints, meta, state.history, deadline=start + share * self.seconds)
+            if seconds is not None:
+                self._proof_search(game, s, ints, meta, state.history, deadline=start + share * seconds)
             else:
                 self._proof_search(game, s, ints, meta, state.history, iterations=max(1, int(share * simulations)))
                 simulations = max(1, simulations - int(share * simulations))
-        if timed:
+        if seconds is not None:
             proven = lambda: self.config.solver and ints[meta[ROOT], PROVEN] >= 0  # noqa: E731
-            self.last_simulations = run_until(run, start + self.seconds, self.simulations or 1 << 62, 0.05, proven)
+            self.last_simulations = run_until(run, start + seconds, simulations, 0.05, proven)
         else:
             self.last_simulations = run(simulations)
         mark_ready(game.kernels, use_policy)

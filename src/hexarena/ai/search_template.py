@@ -270,5 +270,6 @@ def proof_search(root_state, t, pints, pnum, meta_p, iterations, moves, replies)
 
 
 # the game's kernels (numba reads globals when it compiles, after this module has run);
-# compiled_search binds them by replacing the next line
-legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves = GAME_RECORDS = GAME_PATTERNS = None
+# compiled_search binds them by replacing the next two lines
+legal = apply = playout = policy = recorded_playout = pattern_playout = search_moves = None
+GAME_RECORDS = GAME_PATTERNS = None

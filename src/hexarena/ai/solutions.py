@@ -23,7 +23,7 @@ that wins fastest (or draws, or loses slowest) and what it leads to;
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -84,13 +84,13 @@ def load_store(path: Path | str) -> Store:
         return Store(data["keys"], data["results"], data["plies"])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped(file_name: str) -> Store | None:
     path = STORE_DIR / file_name
     return load_store(path) if path.exists() else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _keys(game_key: tuple) -> PositionKeys:
     import hexarena
     return PositionKeys(hexarena.load(game_key[0], **dict(game_key[1])))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Iterator, Sequence
 
 from .selfplay import GameResult, GameTask, play_task
 

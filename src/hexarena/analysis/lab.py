@@ -6,8 +6,9 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import hexarena
 
@@ -64,7 +65,7 @@ def option_sets(game: str, options: dict[str, str], compare: Sequence[str]) -> l
         raise ValueError(f"--compare names a key twice: {', '.join(keys)}")
     sets = []
     for values in itertools.product(*[v for _, v in axes]):
-        chosen = {**options, **dict(zip(keys, values))}
+        chosen = {**options, **dict(zip(keys, values, strict=True))}
         full = _plain(hexarena.load(game, **chosen).options)
         shown = keys if keys else list(full)
         sets.append((" ".join(f"{k}={_show(full[k])}" for k in shown), full))
@@ -127,7 +128,8 @@ def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: i
                                    settings["agents"])
                for k, opts in enumerate(settings["sets"])]
     used = [finished[(k, i)] for k in range(len(sets)) for i in range(games)]
-    run = {"played": len(todo), "seconds": seconds, "backend": backend, "workers": workers or (default_workers() if backend == "local" else None),
+    run = {"played": len(todo), "seconds": seconds, "backend": backend,
+           "workers": workers or (default_workers() if backend == "local" else None),
            "command": command, "game_seconds": round(sum(r["seconds"] for r in used), 2),
            "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2)}
     report = reports.build({**settings, "games": games, "reproducible": all(a.reproducible for a in agents)},

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from .selfplay import GameResult
@@ -24,7 +25,7 @@ DECILES = 10
 OPENING_PLIES = 4  # the moves that make an "opening" when counting distinct ones
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of the proportion ``k / n`` (95% by default), rounded to 4 places."""
     if n == 0:
         return 0.0, 1.0
@@ -57,10 +58,10 @@ def outcomes(results: Sequence[GameResult]) -> dict[str, Any]:
     }
 
 
-def end_reasons(results: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def end_reasons(results: Sequence[GameResult]) -> list[dict[str, Any]]:
     """How the games ended: per rule (``Game.end_reason``; "unrecorded" for games
     played before results kept it), most frequent first, the games and the wins per seat."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[GameResult]] = {}
     for r in results:
         groups.setdefault(r.get("reason") or "unrecorded", []).append(r)
     return [{"reason": reason, "games": len(games), "share": proportion(len(games), len(results)),
@@ -119,7 +120,7 @@ def decided_ply(values: Sequence[float], plies: Sequence[int], threshold: float 
     """The ply of the winner's first move after which all the winner's values exceed ``threshold``
     (``values`` at the winner's moves, made at ``plies``); None when the last one does not."""
     found = None
-    for value, ply in zip(reversed(values), reversed(plies)):
+    for value, ply in zip(reversed(values), reversed(plies), strict=True):
         if value <= threshold:
             break
         found = ply
@@ -139,7 +140,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         own = [i for i, m in enumerate(r["movers"]) if m == w]
         values = cast("list[float]", [r["values"][i] for i in own])  # a searching agent's: all numbers
         n = len(r["moves"])
-        for i, v in zip(own, values):
+        for i, v in zip(own, values, strict=True):
             d = min(DECILES - 1, i * DECILES // n)
             curve_sum[d] += v
             curve_n[d] += 1
@@ -149,7 +150,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
             continue
         plies_at.append(ply)
         fractions.append(ply / n)
-    curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n)]
+    curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n, strict=True)]
     return {"available": True, "threshold": DECISIVE, "games": len(fractions) + never, "never": never,
             "ply": spread(plies_at), "fraction": spread([round(f, 4) for f in fractions]),
             "fraction_by_decile": _decile_counts(fractions),

@@ -14,14 +14,18 @@ such word played (or none), and per word count the games, where it came
 from __future__ import annotations
 
 import statistics
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .metrics import proportion
+
+if TYPE_CHECKING:
+    from .selfplay import GameResult
 
 NONE = "(none)"  # the protocol's word never played: no swap, an auction lost before a block
 
 
-def first_choice(words: tuple[str, ...], result: dict[str, Any]) -> tuple[str, int | None, int | None]:
+def first_choice(words: tuple[str, ...], result: GameResult) -> tuple[str, int | None, int | None]:
     """(word, ply, seat) of the game's first protocol move (one of ``words``), or (NONE, None, None)."""
     for ply, move in enumerate(result["moves"]):
         if move in words:
@@ -29,11 +33,11 @@ def first_choice(words: tuple[str, ...], result: dict[str, Any]) -> tuple[str, i
     return NONE, None, None
 
 
-def choices(words: tuple[str, ...], results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def choices(words: tuple[str, ...], results: Sequence[GameResult]) -> dict[str, Any]:
     """Per protocol word of ``words`` (and none): games, share, mean ply, the choosers' seats and wins."""
     if not words:
         return {"available": False, "reason": "no opening protocol with these options"}
-    groups: dict[str, list[tuple[int | None, int | None, dict[str, Any]]]] = {}
+    groups: dict[str, list[tuple[int | None, int | None, GameResult]]] = {}
     for r in results:
         word, ply, seat = first_choice(words, r)
         groups.setdefault(word, []).append((ply, seat, r))
@@ -44,7 +48,7 @@ def choices(words: tuple[str, ...], results: Sequence[dict[str, Any]]) -> dict[s
             continue
         row: dict[str, Any] = {"choice": word, "games": len(picked), "share": proportion(len(picked), len(results))}
         if word != NONE:
-            plies = [p for p, _, _ in picked]
+            plies = [p for p, _, _ in picked if p is not None]  # all: the word was played
             row["mean_ply"] = round(statistics.fmean(plies), 3) if plies else None
             row["by_seat"] = [sum(1 for _, s, _ in picked if s == k) for k in (0, 1)]
             row["chooser_wins"] = proportion(sum(1 for _, s, r in picked if r["winner"] == s), len(picked))

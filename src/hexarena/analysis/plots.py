@@ -4,7 +4,8 @@ labels and metrics and returns PNG bytes, the sets overlaid or side by side."""
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib
 
@@ -33,8 +34,8 @@ def outcomes(sets: Sets) -> bytes:
         o = m["outcomes"]
         cells = [o["seat_wins"][0], o["seat_wins"][1], o["draws"]]
         rates = [c["rate"] or 0 for c in cells]
-        low = [r - c["ci95"][0] for r, c in zip(rates, cells)]
-        high = [c["ci95"][1] - r for r, c in zip(rates, cells)]
+        low = [r - c["ci95"][0] for r, c in zip(rates, cells, strict=True)]
+        high = [c["ci95"][1] - r for r, c in zip(rates, cells, strict=True)]
         xs = [i + (k - (len(sets) - 1) / 2) * width for i in range(3)]
         ax.bar(xs, rates, width, yerr=[low, high], capsize=3, label=label, color=f"C{k}")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
@@ -65,7 +66,7 @@ def branching(sets: Sets) -> bytes:
     for k, (label, m) in enumerate(sets):
         b = m["branching"]
         enough = min(5, b["games_by_ply"][0]) if b["games_by_ply"] else 0
-        ys = [y for y, g in zip(b["mean_by_ply"], b["games_by_ply"]) if g >= enough]
+        ys = [y for y, g in zip(b["mean_by_ply"], b["games_by_ply"], strict=True) if g >= enough]
         ax.plot(range(1, len(ys) + 1), ys, label=label, lw=1.5, color=f"C{k}")
     ax.set_xlabel("ply")
     ax.set_ylabel("legal moves (mean)")

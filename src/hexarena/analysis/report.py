@@ -8,8 +8,9 @@ from __future__ import annotations
 import base64
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import hexarena
 
@@ -53,7 +54,7 @@ def build(settings: dict[str, Any], labels: Sequence[str], per_set: Sequence[dic
           run: dict[str, Any]) -> dict[str, Any]:
     """The report object: the run's settings, each option set's metrics, and how the run went."""
     sets = [{"label": label, "options": options, "metrics": m}
-            for label, options, m in zip(labels, settings["sets"], per_set)]
+            for label, options, m in zip(labels, settings["sets"], per_set, strict=True)]
     return {"format": FORMAT, "title": title(settings, labels), "game": settings["game"],
             "agents": settings["agents"], "seed": settings["seed"], "games": settings["games"],
             "reproducible": settings["reproducible"], "sets": sets, "run": run}
@@ -98,7 +99,8 @@ h1 { font-size: 1.5em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ccc; 
 table { border-collapse: collapse; margin: .6em 0; } td, th { border: 1px solid #ccc; padding: .25em .6em; }
 th { background: #f3f3f3; text-align: left; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 p.note { color: #555; font-size: .92em; max-width: 75ch; } img { max-width: 100%; }
-.game { display: flex; gap: 2em; flex-wrap: wrap; align-items: flex-start; } .game svg { max-width: 420px; height: auto; }
+.game { display: flex; gap: 2em; flex-wrap: wrap; align-items: flex-start; }
+.game svg { max-width: 420px; height: auto; }
 pre { white-space: pre-wrap; background: #f7f7f7; padding: .6em; max-width: 60ch; }
 """
 

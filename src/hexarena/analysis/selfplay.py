@@ -11,10 +11,11 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 import hexarena
 from ..ai import parse_agent
+from ..ai.agents import Searcher
 
 TIMING = ("seconds", "cpu_seconds")  # the result's fields that vary between runs of the same task
 
@@ -32,6 +33,7 @@ class GameResult(TypedDict):
     values: list[float | None]  # the mover's search value (None for an agent that does not search)
     winner: int | None  # the winning seat, None for a draw
     scores: list[float] | None  # the game's final scores, where it has them
+    reason: NotRequired[str | None]  # the rule that ended the game (Game.end_reason); absent in older runs
     seconds: float
     cpu_seconds: NotRequired[float]  # absent in runs written before it was kept
 
@@ -79,13 +81,12 @@ def play_task(task: GameTask) -> GameResult:
     legal: list[int] = []
     movers: list[int] = []
     values: list[float | None] = []
-    while not state.is_over():
-        mover = state.to_move
+    while (mover := state.to_move) is not None:  # None once the game is over
         legal.append(len(state.legal_actions()))
         movers.append(mover)
         agent = agents[mover]
         if specs[by_seat[mover]].searches:
-            move, value = agent.hint(state)
+            move, value = cast(Searcher, agent).hint(state)
             values.append(round(float(value), 6))
         else:
             move = agent.choose(state)
@@ -94,7 +95,8 @@ def play_task(task: GameTask) -> GameResult:
         moves.append(move)
     return {"set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds),
             "moves": moves, "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
-            "reason": state.game.end_reason(state), "scores": _scores(state), "seconds": round(time.perf_counter() - started, 4),
+            "reason": state.game.end_reason(state), "scores": _scores(state),
+            "seconds": round(time.perf_counter() - started, 4),
             "cpu_seconds": round(time.process_time() - cpu, 4)}
 
 

@@ -19,8 +19,8 @@ what it learnt, so a later search with more budget goes on from there.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -176,9 +176,10 @@ class _Run:
         self.node_limit = nodes if nodes is not None else 1 << 62
         self.budgeted = seconds is not None or nodes is not None
         self.s0 = game.new_state()
-        self.p0 = self.s0.to_move
-        keys = (solver or dfpn).keys
-        self.classes = first_move_classes(game, keys)
+        self.p0 = int(self.s0.array[TO_MOVE])  # a game's start has a player to move
+        searcher = solver or dfpn
+        assert searcher is not None, "solve() makes the searches its passes use"
+        self.classes = first_move_classes(game, searcher.keys)
         self.values = {rep: MoveValue(self.s0.move_name(rep), same_as=[self.s0.move_name(a) for a in acts[1:]])
                        for rep, acts in self.classes}
         self.facts: dict[int, tuple[int, int | None]] = {}  # rep -> (result for the mover, plies or None)
@@ -229,7 +230,9 @@ class _Run:
 
     def attempt(self, rep: int, child: np.ndarray, distance: bool, budget: int) -> None:
         """One alpha-beta search of a first move with ``budget`` more nodes; notes its value if proven."""
-        v = self.solver.score(child, distance, self.solver.nodes + self.budget_for(budget))
+        solver = self.solver
+        assert solver is not None, "solve() makes a Solver for alpha-beta passes"
+        v = solver.score(child, distance, solver.nodes + self.budget_for(budget))
         if v is None:
             return
         mine = v if child[TO_MOVE] == self.p0 else -v
@@ -240,11 +243,13 @@ class _Run:
     def dfpn_attempt(self, rep: int, child: np.ndarray, budget: int) -> None:
         """One df-pn search of a first move: does the first player win, and if
         not (where draws can happen), does the second?"""
+        dfpn = self.dfpn
+        assert dfpn is not None, "solve() makes a DfpnSolver for df-pn passes"
         attacker = self.attacker.setdefault(rep, self.p0)
-        wins = self.dfpn.prove(child, attacker, self.dfpn.nodes + self.budget_for(budget))
+        wins = dfpn.prove(child, attacker, dfpn.nodes + self.budget_for(budget))
         if wins is None:
             return
-        if attacker == self.p0 and (wins or not self.dfpn.can_draw):
+        if attacker == self.p0 and (wins or not dfpn.can_draw):
             self.note(rep, 1 if wins else -1, None)
         elif attacker != self.p0:
             self.note(rep, -1 if wins else 0, None)

@@ -40,7 +40,7 @@ position up to symmetry are searched once.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
@@ -214,7 +214,7 @@ def dead_cells(game: Game, s: np.ndarray, rings: np.ndarray | None = None) -> li
             and useless_for(board, rings[c], 1) and useless_for(board, rings[c], 2)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def make_dfpn(legal, apply):
     """``dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings) -> 1, -1 or 0``
     bound to one game's kernels: 1 if ``attacker`` wins from ``root`` (not

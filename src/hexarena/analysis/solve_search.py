@@ -24,7 +24,7 @@ over jitted functions cannot be cached on disk).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
@@ -124,7 +124,7 @@ def ply_stacks(root, max_ply, num_actions):
     return S, moves, np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.uint64)
 
 
-@lru_cache(maxsize=None)
+@cache
 def make_threats(apply):
     """``threats(S, h, t, moves, n, cells, mover)`` bound to one game's
     ``apply``, for the forced blocks of both searches: how many of the
@@ -151,7 +151,7 @@ def make_threats(apply):
     return threats
 
 
-@lru_cache(maxsize=None)
+@cache
 def make_search(legal, apply):
     """``search(root, t, alpha, beta, distance, keys, table, max_nodes, max_ply, stats, threats) -> score``
     bound to one game's kernels (see the module's docstring); ``keys`` is

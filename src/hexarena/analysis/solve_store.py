@@ -11,7 +11,7 @@ table makes quick once the start is solved.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -41,7 +41,7 @@ def proof_positions(solver: Solver, limit: int = 200_000, max_nodes: int = 1 << 
         if progress and len(found) % 1000 == 0:
             progress(f"stored {len(found):,} positions ({solver.nodes:,} nodes)")
         children = _children(s)
-        if result == 1 and not forced:  # the table's best move first: it is usually the one
+        if result == 1 and plies is not None and not forced:  # a win: the table's best move first, usually the one
             hint = solver.table_move(s.array)
             children.sort(key=lambda c: c.history[-1] != hint)
             children = next(([c] for c in children if _keeps_win(solver, s, c, plies)), [])

@@ -113,7 +113,7 @@ def havannah_names(xy: np.ndarray) -> list[str]:
     north-east line from the left (see docs/notation.md)."""
     diag = (xy[:, 0] + xy[:, 1]) // 2
     diag = diag - diag.min() + 1
-    return [f"{_letters(int(r))}{int(d)}" for (_, r), d in zip(xy, diag)]
+    return [f"{_letters(int(r))}{int(d)}" for (_, r), d in zip(xy, diag, strict=True)]
 
 
 def doubled_names(xy: np.ndarray) -> list[str]:
@@ -263,7 +263,7 @@ def _glue(nbr, seam, ghosts, xy, cell: int, slots: tuple[int, int], others: tupl
     """Put glued neighbours into the empty outward slots of ``cell`` and note
     the ghost cell drawn there; a corner meets the same glued cell through two
     slots, which is one link (the corner is a pentagon)."""
-    for slot, other in zip(slots, others):
+    for slot, other in zip(slots, others, strict=True):
         if other < 0 or nbr[cell, slot] >= 0:
             continue
         dx, dr = STEP[slot]

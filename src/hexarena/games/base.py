@@ -48,9 +48,10 @@ from __future__ import annotations
 import copy as _copy
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar, overload
 
 import numpy as np
 
@@ -115,7 +116,7 @@ class Game(ABC):
     BENCH_SETUPS: ClassVar[tuple[tuple[str, dict[str, Any]], ...]] = (("default", {}),)
     SLOW_TO_COMPILE: ClassVar[bool] = False  # minutes of numba compiling: `hexarena warmup` starts it first
     topology: Topology
-    tables: tuple
+    tables: tuple  # a NamedTuple that the kernels read; each game declares its own (``tables: Tables``)
     num_actions: int
     state_size: int
 
@@ -179,7 +180,7 @@ class Game(ABC):
         s[TO_MOVE], s[WINNER], s[TURN] = 0, -1, 1
         return s
 
-    def new_state(self) -> "State":
+    def new_state(self) -> State:
         return State(self, self.initial_array())
 
     @cached_property
@@ -203,7 +204,7 @@ class Game(ABC):
     def action_name(self, s: np.ndarray, action: int) -> str:
         """The notation of the legal ``action`` in position ``s``."""
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         """The action that ``text`` names in position ``s``.
 
         The default matches ``text`` against the legal moves' names; games
@@ -222,7 +223,7 @@ class Game(ABC):
             return names[key]
         raise IllegalMove(self.why_illegal(s, key))
 
-    def parse_steps(self, s: np.ndarray, text: str, legal: list[int]) -> list[int]:
+    def parse_steps(self, s: np.ndarray, text: str, legal: Sequence[int]) -> list[int]:
         """The atomic actions that ``text`` names from ``s``, in order.
 
         One action by default (:meth:`parse_move`); a game whose notation
@@ -237,7 +238,7 @@ class Game(ABC):
         ``(index of the written move's last step, text)`` per written move.
         One per step by default; Push and Pull writes a placement with its
         marker moves as one (``o5 -2 2``)."""
-        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions))]
+        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions, strict=False))]
 
     def move_target(self, s: np.ndarray, action: int) -> int | None:
         """The cell that a click on the board plays the legal ``action`` by
@@ -292,7 +293,7 @@ class Game(ABC):
         """Each player's score where the game scores (None otherwise)."""
         return None
 
-    def status(self, state: "State", **kw: Any) -> str:
+    def status(self, state: State, **kw: Any) -> str:
         """One line: who is to move and what they must do now, or who won and
         how: the game's :meth:`rules_status`, or who resigned."""
         if state.resigned is None:
@@ -301,11 +302,11 @@ class Game(ABC):
         return f"player {p + 1} ({self.PLAYERS[p]}) resigns: player {2 - p} ({self.PLAYERS[1 - p]}) wins"
 
     @abstractmethod
-    def rules_status(self, state: "State") -> str:
+    def rules_status(self, state: State) -> str:
         """:meth:`status` of a game no one resigned: who is to move and what
         they must do now, or who won by the rules and how."""
 
-    def end_reason(self, state: "State") -> str | None:
+    def end_reason(self, state: State) -> str | None:
         """Which rule ended the game, as a short stable key (the game's
         :meth:`rules_end_reason`: ``"loop"``, ``"ring"``, ``"stalemate"``,
         ...), ``"resignation"`` after :meth:`State.resign`; None while the
@@ -355,11 +356,11 @@ class Game(ABC):
         return np.full((0, 6), -1, dtype=np.int32)
 
     @abstractmethod
-    def ascii(self, state: "State") -> str:
+    def ascii(self, state: State) -> str:
         """The board as text with coordinates, ending with :meth:`status`."""
 
     @abstractmethod
-    def svg(self, state: "State", hints: bool = False, **kw: Any) -> str:
+    def svg(self, state: State, hints: bool = False, **kw: Any) -> str:
         """The board as SVG (``hints`` marks the legal moves), titled with :meth:`status`."""
 
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
@@ -388,15 +389,22 @@ class LegalActions(Sequence[int]):
 
     __slots__ = ("_state", "_list")
 
-    def __init__(self, state: "State") -> None:
-        self._state, self._list = state, None
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._list: list[int] | None = None
 
     def _actions(self) -> list[int]:
         if self._list is None:
             self._list = self._state.legal_actions()
         return self._list
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
         return self._actions()[i]
 
     def __len__(self) -> int:
@@ -405,7 +413,7 @@ class LegalActions(Sequence[int]):
     def __contains__(self, action: object) -> bool:
         return action in self._actions()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(self._actions())
 
     def __eq__(self, other: object) -> bool:
@@ -534,7 +542,8 @@ class State:
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
             raise MalformedMove(f"an action id is an integer, got {shown(action)}")
         if not 0 <= action < self.game.num_actions:
-            raise MalformedMove(f"action {shown(action)} is out of range: action ids are 0 to {self.game.num_actions - 1}")
+            raise MalformedMove(f"action {shown(action)} is out of range: "
+                                f"action ids are 0 to {self.game.num_actions - 1}")
         if self.is_over():
             raise IllegalMove(f"action {action}: the game is over")
         if not self.is_legal(int(action)):
@@ -586,7 +595,7 @@ class State:
         self._times.pop()
         return self._actions.pop()
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         other = State(self.game, self._s.copy())
         other._stack = [a.copy() for a in self._stack]
         other._actions = list(self._actions)
@@ -599,7 +608,7 @@ class State:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> "State":
+    def __deepcopy__(self, memo: dict) -> State:
         return self.copy()
 
     @property
@@ -622,7 +631,7 @@ class State:
 
     def moves(self) -> list[str]:
         """The moves played so far, in notation."""
-        return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions)]
+        return [self.game.action_name(s, a) for s, a in zip(self._stack, self._actions, strict=True)]
 
     def written_moves(self) -> list[tuple[int, str]]:
         """The moves as records write them: ``(index of the move's last step, text)``

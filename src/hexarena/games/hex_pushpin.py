@@ -26,6 +26,7 @@ second to move; pin on g4; stones around it: first 1, second 0
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -267,6 +268,7 @@ class HexPushpin(Game):
     MCTS = {"rave_bias": 0.1}  # AMAF values fade by ~10 visits: where the pin is matters (docs/ai.md)
     SOLVABLE = True  # every move but a pass adds a stone; two passes in a row end the game
     kernels = KERNELS
+    tables: Tables
 
     def setup(self) -> None:
         self.topology = hexhex(self.options["size"], naming="doubled")
@@ -307,7 +309,7 @@ class HexPushpin(Game):
         2), in any case, spaces between the words and around them ignored;
         annotations (``e6!-``, ``e4 2?``) dropped."""
         m = _MOVE.fullmatch(text.strip(" ").lower())
-        cell = m and m["cell"]
+        cell = m["cell"] if m else ""
         if not m or (m["n1"] and m["n2"]) or (cell != "pass" and self.topology.find(cell) is None) \
                 or (cell == "pass" and m["tail"]):
             raise self.malformed(text, f"'pass', a cell ({self.topology.names[0]}, or {self.topology.names[0]} - "
@@ -315,7 +317,7 @@ class HexPushpin(Game):
         tail = (m["tail"] or "").strip(" ")
         return f"{cell} {tail}" if tail else cell
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         """As :meth:`normalize` says; a bare cell next to the pin names its
         push when the pin can go only one way, else AmbiguousMove."""
         key = self.normalize(text)
@@ -412,7 +414,8 @@ class HexPushpin(Game):
                 marks.append(c)
                 if dist:
                     arrows.append((self.pin(s), int(self.rays[self.pin(s), self._side(s, c), dist - 1])))
-        ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if state.is_over() and state.resigned is None else []
+        won = state.is_over() and state.resigned is None
+        ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if won else []
         last = svg_render.last_cell(state.history, lambda a: a // self.width if a < self.num_actions - 1 else None)
         legend = [(1, "player 1 (first)"), (2, "player 2 (second)"), ("pin", "the pin"), ("last", "last stone")]
         return svg_render.board(self.topology, lambda c: int(board[c]) if board[c] != PIN_MARK else 0,

@@ -64,7 +64,8 @@ class Iqishiqi(PushGame):
             how = ("the ball on a corner" if o == CORNER else "the ball on its edge" if o >= 0 else
                    "stalemate")
             return f"{self.PLAYERS[state.winner()]} wins ({how}: {self.topology.name(ball)})"
-        return f"{self.PLAYERS[state.to_move]} to move" + (" (North: N, SE, SW edges; South: S, NE, NW)" if legend else "")
+        edges = " (North: N, SE, SW edges; South: S, NE, NW)" if legend else ""
+        return f"{self.PLAYERS[state.to_move]} to move{edges}"
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         """The ball on a ``corner`` or an ``edge``, or ``stalemate`` (no legal drop)."""

@@ -69,7 +69,7 @@ def arc_table() -> np.ndarray:
     return out
 
 
-def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, ...]:
+def line_tables(topo: Topology, lines_: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """``line``, ``pos``, ``cells`` and ``length`` of :class:`Tables` from the
     board and its rays: each line starts at a cell with no neighbour in slot a + 3."""
     n = topo.ncells
@@ -109,7 +109,7 @@ def _line(t, a, b):
 def _sight(s, t, dist, seen):
     """For each slot d: ``dist[d]`` empty cells beyond the ball, and ``seen[d]``
     the group id of the stone then met (-1 at the board's edge)."""
-    ray, n = t.rays, t.ncells
+    ray = t.rays
     ball = s[BALL]
     for d in range(6):
         k = 0
@@ -187,7 +187,10 @@ def drop_mask(s, t, c):
     return reach(s, t, c)[2]
 
 
-if config.DISABLE_JIT:  # numba's bit-scan intrinsics do not run as plain Python
+# numba's config sets its settings from the environment when imported: its stubs do not declare them
+NO_JIT = bool(config.DISABLE_JIT)  # type: ignore[attr-defined]
+
+if NO_JIT:  # numba's bit-scan intrinsics do not run as plain Python
     def _lowest(bits):
         """The index of the lowest set bit of ``bits`` (not 0)."""
         return (int(bits) & -int(bits)).bit_length() - 1
@@ -207,7 +210,7 @@ else:
         return 63 - np.int64(leading_zeros(np.uint64(bits)))
 
 
-if config.DISABLE_JIT:
+if NO_JIT:
     def _popcount(bits):
         """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
         return bin(int(bits)).count("1")
@@ -415,7 +418,7 @@ def drops(s, t, out, start):
 def _look(s, t, ball, d):
     """(empty cells beyond the ball in slot ``d``, the group id of the stone
     then met or -1): one line of :func:`_sight`."""
-    ray, n, k = t.rays, t.ncells, 0
+    ray, k = t.rays, 0
     while k < ray.shape[2]:
         m = ray[ball, d, k]
         if m < 0:
@@ -431,7 +434,7 @@ def has_drop(s, t):
     """True if the player to move has a legal drop: the cells :func:`_scan`
     would try, each by :func:`_reach`, until one can push (nothing
     allocated: :func:`apply` asks after every drop)."""
-    nbr, ray, n, ball = t.nbr, t.rays, t.ncells, s[BALL]
+    nbr, ray, ball = t.nbr, t.rays, s[BALL]
     l0, l1, l2, l3, l4, l5 = _look(s, t, ball, 0), _look(s, t, ball, 1), _look(s, t, ball, 2), \
         _look(s, t, ball, 3), _look(s, t, ball, 4), _look(s, t, ball, 5)
     dist = (l0[0], l1[0], l2[0], l3[0], l4[0], l5[0])

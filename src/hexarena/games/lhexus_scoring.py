@@ -71,8 +71,8 @@ def configurations(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
     for c in range(topo.ncells):
         x, y = int(topo.xy[c, 0]), int(topo.xy[c, 1])
         for kind, offsets in _shapes():
-            found = [topo.at(x + dx, y + dy) for dx, dy in offsets]
-            if all(f is not None for f in found):
+            found = [f for f in (topo.at(x + dx, y + dy) for dx, dy in offsets) if f is not None]
+            if len(found) == len(offsets):  # all on the board
                 cells.append(sorted(found))
                 kinds.append(kind)
     return np.array(cells, dtype=np.int32).reshape(-1, 6), np.array(kinds, dtype=np.int8)

@@ -354,7 +354,8 @@ class Lisbon(Game):
                        "sides clockwise from the top: a, b, a, b, a, b"),
         "sequence": choice("progressive", SEQUENCES, "stones a turn: 1,2,2,2,3,4,4,4,... or 1 then 2 (12*)"),
     }
-    PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left", "perimeter")
+    PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left",
+              "perimeter")
     WORDS = ("end",)
     kernels = KERNELS
     tables: Tables
@@ -481,7 +482,8 @@ class Lisbon(Game):
             reasons.append(("near-opposite edge cells " if len(witness) == 2 else "three edge cells ") + names)
         if s[WIN_HOW] & RING:
             inner = self.enclosed(s, group)
-            reasons.append("a ring around " + ", ".join(topo.name(c) for c in inner[:6]) + (", ..." if len(inner) > 6 else ""))
+            more = ", ..." if len(inner) > 6 else ""
+            reasons.append("a ring around " + ", ".join(topo.name(c) for c in inner[:6]) + more)
         return "; ".join(reasons)
 
     def witness(self, group: list[int]) -> tuple[int, ...]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 import reprlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["Option", "parse_int", "is_int_between", "int_between", "choice", "shown"]
 

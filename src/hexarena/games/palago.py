@@ -25,6 +25,7 @@ pictures in :mod:`hexarena.games.palago_draw`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -78,7 +79,7 @@ def plane(radius: int) -> tuple[Topology, np.ndarray]:
                    (-2 * radius, 0)]
         steps = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)]
         sides = tuple(tuple(where[(cx + i * dx, cy + i * dy)] for i in range(radius + 1))
-                      for (cx, cy), (dx, dy) in zip(corners, steps))
+                      for (cx, cy), (dx, dy) in zip(corners, steps, strict=True))
         perimeter = tuple(c for side in sides for c in side[:-1]) if radius else (0,)
         edge = np.zeros(n, dtype=np.bool_)
         edge[list(perimeter)] = True
@@ -126,6 +127,7 @@ class Palago(Game):
     # closing playouts (patterns, on in enhanced) 94% over 80 games (docs/palago.md)
     MCTS = {"rave": False, "c": 0.3}
     kernels = KERNELS
+    tables: Tables
 
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -215,7 +217,7 @@ class Palago(Game):
         c, k = divmod(int(action), 3)
         return f"{self.topology.name(c)}:{k}"
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         m = MOVE.fullmatch(text.strip(" "))
         if not m:
             raise self.malformed(text, "a tile 'x,y:k': its doubled-width position from the start tile 0,0 "

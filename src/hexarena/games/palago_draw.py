@@ -4,9 +4,10 @@ the web client's orientation chooser."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from html import escape
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 

@@ -313,6 +313,7 @@ class ProjectiveHex(Game):
     }
     WORDS = ("swap", "black", "white")
     kernels = KERNELS
+    tables: Tables
     SOLVABLE = True  # it only fills cells
     CAN_DRAW = False  # a full board holds a loop
     THREAT_FIELD = COLOR0  # once colours are settled a stone only helps its own colour's loop
@@ -500,7 +501,8 @@ def _odd_cycle_from(topo, board, start: int, colour: int) -> list[int]:
                     continue
                 prev[node] = (c, sheet)
                 if node == (start, 1):
-                    path, at = [], node
+                    path: list[int] = []
+                    at: tuple[int, int] | None = node
                     while at is not None:
                         path.append(at[0])
                         at = prev[at]
@@ -549,5 +551,5 @@ def _ring(c: int, near: list[int], parities: dict[tuple[int, int], set[int]]) ->
     if ring[0] not in links[ring[-1]]:
         return []
     parity = {pair: min(p) for pair, p in parities.items()}  # single links: one parity each
-    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1])]
+    odd = [parity[(c, a)] ^ parity[(a, b)] ^ parity[(b, c)] for a, b in zip(ring, ring[1:] + ring[:1], strict=True)]
     return ring if not any(odd) else []

@@ -23,6 +23,7 @@ the drawing in :mod:`hexarena.games.push_and_pull_draw`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,7 @@ class PushAndPull(Game):
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(7, 5, MAX_SIZE, "base of the hexhex board (markers start at g5, s9 on base 7)")}
     kernels = KERNELS
+    tables: Tables
 
     def setup(self) -> None:
         self.topology = hexhex(self.options["size"], naming="doubled")
@@ -66,7 +68,8 @@ class PushAndPull(Game):
         self.num_actions = n + 2 * self.reach + 1
         self.state_size = BOARD + n
         cx, cy = self.topology.xy[n // 2]
-        self.starts = tuple(self.topology.at(int(cx) + dx, int(cy) + dy) for dx, dy in START_OFFSETS)
+        starts = [self.topology.at(int(cx) + dx, int(cy) + dy) for dx, dy in START_OFFSETS]
+        self.starts = tuple(c for c in starts if c is not None)  # all of them, on every size allowed
 
     def initial_array(self) -> np.ndarray:
         s = super().initial_array()
@@ -121,7 +124,7 @@ class PushAndPull(Game):
             raise self.malformed(text, "a cell (o5), a marker's move (-2, +2, 0, --), or both (o5 -2 2)")
         return " ".join(head + ["0" if w == "--" else w.lstrip("+") for w in moves])
 
-    def parse_steps(self, s: np.ndarray, text: str, legal_: list[int]) -> list[int]:
+    def parse_steps(self, s: np.ndarray, text: str, legal_: Sequence[int]) -> list[int]:
         """A step (``o5``, ``-2``), or a placement with its marker moves
         (``o5 -2 2``; ``0`` or ``--`` where a marker does not move or does not
         see the stone), or the rest of one (``-2 2``) -- all or nothing."""
@@ -159,7 +162,7 @@ class PushAndPull(Game):
         marker that does not see the stone or cannot move); an unfinished one
         as far as it goes (``o5``, ``o5 -2``)."""
         out: list[tuple[int, list[str]]] = []
-        for i, (s, a) in enumerate(zip(positions, actions)):
+        for i, (s, a) in enumerate(zip(positions, actions, strict=False)):
             if s[PHASE] == PLACE:
                 out.append((i, [self.action_name(s, a)]))
                 continue

@@ -47,7 +47,8 @@ def run_playout(s, t, actions, movers, use_policy):
     lines; ``apply``'s two branches are written out in the loop (its
     ``advance`` inlined), which numba compiles faster as one function (the
     replay tests hold it to ``apply``)."""
-    scratch = np.empty(3 * t.ncells + 12, dtype=np.int32)  # one allocation: a playout's allocations cost as much as its steps
+    # one allocation: a playout's allocations cost as much as its steps
+    scratch = np.empty(3 * t.ncells + 12, dtype=np.int32)
     return _run_playout(s, t, actions, movers, use_policy, scratch)
 
 

@@ -320,7 +320,6 @@ def legal(s, t, out):
 def advance(s, t, phase):
     """Ask the next marker (from ``phase``) that sees the stone and can move;
     with none left, finish the placement (and maybe the turn)."""
-    rays_, n = t.rays, t.ncells
     while phase <= OTHER:
         s[PHASE] = phase
         if can_move(s, t, asked(s)):

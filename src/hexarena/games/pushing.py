@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -83,13 +84,14 @@ class PushGame(Game, abstract=True):
     their notation.  Subclasses set ``kernels`` and the end rules."""
 
     BLOCK: str | None = None  # the name of a non-drop move (Weituweiqi's "block")
+    tables: Tables
 
     def setup(self) -> None:
         n = self.options["size"]
         self.topology = topo = hexhex(n, naming="doubled")
         owner = np.full(topo.ncells, -1, dtype=np.int32)
-        for side, cells in enumerate(topo.sides):
-            for c in cells:
+        for side, rim in enumerate(topo.sides):
+            for c in rim:
                 owner[c] = CORNER if owner[c] >= 0 else (0 if side in NORTH_SIDES else 1)
         self.owner = owner
         lines = ray_table(topo)
@@ -155,13 +157,15 @@ class PushGame(Game, abstract=True):
         raise self.malformed(text, f"a cell (like {name}), maybe followed by the ball's direction "
                                    f"({', '.join(DIRECTIONS)}; like {name}ne){block}")
 
-    def parse_move(self, s: np.ndarray, text: str, legal: list[int]) -> int:
+    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
         key = self.normalize(text)
         if key == self.BLOCK:
             if self.num_actions - 1 in legal:
                 return self.num_actions - 1
             raise IllegalMove(f"{key!r} is only possible during the auction")
-        cell, suffix = _MOVE.fullmatch(key).groups()
+        m = _MOVE.fullmatch(key)
+        assert m is not None, "normalize() let through only cells and moves"
+        cell, suffix = m.groups()
         c = self.topology.index(cell)
         dirs = [a % 6 for a in legal if a // 6 == c and a < self.topology.ncells * 6]
         if not dirs:

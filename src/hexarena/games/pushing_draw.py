@@ -68,7 +68,7 @@ def svg_board(game: PushGame, state: State, hints: bool = False, **kw: Any) -> s
 def column_header(topo: Topology) -> list[str]:
     """The column letters over each doubled x (``a`` .. ``z``, ``aa`` ..), one
     line per letter position: two lines once names need two letters."""
-    letters = {int(x): re.sub(r"[0-9]+$", "", name) for name, (x, _) in zip(topo.names, topo.xy)}
+    letters = {int(x): re.sub(r"[0-9]+$", "", name) for name, (x, _) in zip(topo.names, topo.xy, strict=True)}
     x0, x1 = min(letters), max(letters)
     width = max(len(v) for v in letters.values())
     cols = [letters[x].rjust(width) for x in range(x0, x1 + 1)]

@@ -228,7 +228,11 @@ class Weituweiqi(PushGame):
     def rules_status(self, state, legend: bool = True) -> str:
         s = state.array
         roles = self.roles(s)
-        who = lambda p: f"{roles[p].capitalize()} ({self.PLAYERS[p]})" if roles[p] else self.PLAYERS[p]  # noqa: E731
+
+        def who(p: int) -> str:
+            role = roles[p]
+            return f"{role.capitalize()} ({self.PLAYERS[p]})" if role else self.PLAYERS[p]
+
         if state.is_over():
             w = state.winner()
             ball = self.ball(s)
@@ -236,7 +240,8 @@ class Weituweiqi(PushGame):
             return f"{who(w)} wins{' in the auction' if roles[0] is None else ''} ({how})"
         p = state.to_move
         if roles[0] is None:
-            return f"auction: {self.PLAYERS[p]} to move" + (" (a drop, or 'block' to become the Blocker)" if legend else "")
+            how = " (a drop, or 'block' to become the Blocker)" if legend else ""
+            return f"auction: {self.PLAYERS[p]} to move{how}"
         return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
 
     def rules_end_reason(self, s: np.ndarray) -> str:

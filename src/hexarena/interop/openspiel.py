@@ -131,7 +131,7 @@ class HexarenaGame(pyspiel.Game):
             self._game = self._load(self.get_parameters())
         return self._game
 
-    def new_initial_state(self) -> "HexarenaState":
+    def new_initial_state(self) -> HexarenaState:
         return HexarenaState(self, self.game.initial_array())
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -154,7 +154,7 @@ class _Shared:
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def __deepcopy__(self, memo: dict) -> "_Shared":
+    def __deepcopy__(self, memo: dict) -> _Shared:
         return self
 
 

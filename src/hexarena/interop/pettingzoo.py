@@ -66,8 +66,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     by default the game's :func:`hexarena.observe.default_form`.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "hexarena_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "name": "hexarena_v0",
+                                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str | Game = "projective-hex", render_mode: str | None = None,
                  obs_form: str | None = None, random_opening: int = 0, **options: Any) -> None:
@@ -112,7 +112,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos: dict[str, dict] = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.state.to_move]
+        mover = self.state.to_move
+        assert mover is not None, "the random opening never ends the game"
+        self.agent_selection = AGENTS[mover]
 
     def _play_random_opening(self) -> None:
         for _ in range(self.random_opening):
@@ -144,12 +146,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self._cumulative_rewards[agent] = 0.0
         self.state.apply(int(action))
         self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_over():
-            self.rewards = dict(zip(AGENTS, self.state.returns()))
+        mover = self.state.to_move  # None once the game is over
+        if mover is None:
+            self.rewards = dict(zip(AGENTS, self.state.returns(), strict=True))
             self.terminations = {a: True for a in self.agents}
             self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
         else:
-            self.agent_selection = AGENTS[self.state.to_move]
+            self.agent_selection = AGENTS[mover]
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:

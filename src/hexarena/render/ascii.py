@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..board import Topology
 
@@ -80,7 +80,7 @@ def foot_labels(topo: Topology, key: Callable[[int], str]) -> dict[tuple[int, in
         places = [[(x - 1 - i, r + 1) for i in range(n)][::-1], [(x - 1, r + 1 + i) for i in range(n)]]
         places += [[(x - d - i, r + d) for i in range(n)][::-1] for d in range(2, topo.rows + 2)]
         spot = next(p for p in places if not any((px + j, pr) in taken for px, pr in p for j in (-1, 0, 1)))
-        for point, ch in zip(spot, text):
+        for point, ch in zip(spot, text, strict=True):
             out[point] = ch
             taken.add(point)
     return out

@@ -31,7 +31,7 @@ PALETTE = ((32, 32, 32), (244, 244, 244), BOARD, (208, 48, 48), (48, 96, 208), (
            (224, 160, 32), (144, 64, 176), (32, 176, 176))
 
 
-def cell_colours(state: "State", player: int = 0) -> np.ndarray:
+def cell_colours(state: State, player: int = 0) -> np.ndarray:
     """``uint8[ncells, 3]``: each cell's colour (see the module docstring)."""
     planes = np.asarray(state.game.planes(state.array, player))
     colours = np.tile(np.array(BOARD, dtype=np.uint8), (planes.shape[1], 1))
@@ -45,7 +45,7 @@ def cell_colours(state: "State", player: int = 0) -> np.ndarray:
     return colours
 
 
-def rgb(state: "State", player: int = 0, radius: float = 12.0) -> np.ndarray:
+def rgb(state: State, player: int = 0, radius: float = 12.0) -> np.ndarray:
     """``uint8[H, W, 3]``: the board of ``state`` as an image."""
     topo = state.game.topology
     colours = cell_colours(state, player)

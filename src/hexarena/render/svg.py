@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
-from typing import Any, Callable, Collection, Sequence, Union
+from typing import Any
 
 from ..board import STEP, Topology
 
@@ -23,7 +24,7 @@ BOARD_FILL = "#e8c98e"
 GHOST_FILL = "#f3e6c8"
 LAST = "#12b0d0"  # the ring around the last move's (or this turn's) cells
 TITLE_SIZE, LEGEND_SIZE = 13, 11  # font sizes in px
-Swatch = Union[int, str, tuple[str, str]]  # a stone code, a piece name ("pin", "marker1"), "last", an edge colour
+Swatch = int | str | tuple[str, str]  # a stone code, a piece name ("pin", "marker1"), "last", an edge colour
 # "#rrggbb", or (fill, ring) colours of a ringed disc
 
 

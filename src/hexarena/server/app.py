@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
@@ -80,7 +81,8 @@ def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
     pictures: dict[str, int] = {}
     for action in state.legal_actions():
         cell = game.move_target(state.array, action)
-        target = {"move": game.action_name(state.array, action), "cell": None if cell is None else names[cell]}
+        target: dict[str, Any] = {"move": game.action_name(state.array, action),
+                                  "cell": None if cell is None else names[cell]}
         picture = game.move_picture(state.array, action)
         if picture is not None:
             target["picture"] = pictures.setdefault(picture, len(pictures))
@@ -118,8 +120,9 @@ def check_ply(match: Match, ply: int) -> None:
 
 
 def check_turn(state: State, seats: list[int]) -> None:
-    if not state.is_over() and state.to_move not in seats:
-        raise Refused(403, f"not your turn: player {state.to_move + 1} is to move")
+    mover = state.to_move  # None once the game is over
+    if mover is not None and mover not in seats:
+        raise Refused(403, f"not your turn: player {mover + 1} is to move")
 
 
 def undo_back(match: Match, state: State, seats: list[int]) -> None:

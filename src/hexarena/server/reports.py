@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ def summary(path: Path) -> dict[str, Any] | None:
         sets = report["sets"]
         return {"name": path.name, "title": report["title"], "game": report["game"], "agents": report["agents"],
                 "games": report["games"], "sets": [s["label"] for s in sets], "seed": report["seed"],
-                "updated": datetime.fromtimestamp((path / "report.json").stat().st_mtime, timezone.utc)
+                "updated": datetime.fromtimestamp((path / "report.json").stat().st_mtime, UTC)
                 .isoformat(timespec="seconds"),
                 "html": f"/reports/{path.name}", "json": f"/api/reports/{path.name}"}
     except (OSError, ValueError, KeyError, TypeError):

@@ -12,10 +12,11 @@ import hashlib
 import hmac
 import secrets
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
                         Text, UniqueConstraint, bindparam, create_engine, delete, event, insert, select, text,

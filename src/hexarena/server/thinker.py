@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 from hexarena.ai import compile_notice
 
@@ -64,24 +64,29 @@ class Thinker:
 
     def _play(self, match_id: str) -> None:
         """Play the AI's steps while an AI is to move, each committed and announced."""
-        while True:
-            match = self.store.get(match_id)
-            ai = match.ai_to_move()
-            if ai is None:
-                return
-            seat, ply = match.state.to_move, match.ply
-            notice = compile_notice(match.state.game)
-            if notice:  # on the server's console
-                log.warning("hexarena: %s", notice)
-            move = ai.make(seed=None).choose(match.state.copy())
-
-            def play(now, state) -> None:
-                if now.ply != ply or state.to_move != seat or state.resigned is not None:
-                    raise Refused(409, "the match changed while the AI searched")
-                state.play(move)
-
-            try:
-                self.store.change(match_id, play)
-            except Refused:
-                return
+        while self._step(match_id):
             self.changed(match_id)
+
+    def _step(self, match_id: str) -> bool:
+        """Search and commit one step of the AI to move; False when no AI is
+        to move or the match changed while it searched."""
+        match = self.store.get(match_id)
+        ai = match.ai_to_move()
+        if ai is None:
+            return False
+        seat, ply = match.state.to_move, match.ply
+        notice = compile_notice(match.state.game)
+        if notice:  # on the server's console
+            log.warning("hexarena: %s", notice)
+        move = ai.make(seed=None).choose(match.state.copy())
+
+        def play(now, state) -> None:
+            if now.ply != ply or state.to_move != seat or state.resigned is not None:
+                raise Refused(409, "the match changed while the AI searched")
+            state.play(move)
+
+        try:
+            self.store.change(match_id, play)
+        except Refused:
+            return False
+        return True
