@@ -12,7 +12,9 @@ the option sets of the property tests:
 
 and prints one JSON object ``{config: sha256}`` (with ``--out FILE`` written
 there too). Two runs on different builds agree exactly when every move,
-every final position and every written record agree.
+every final position and every written record agree; the keys a build
+lacks (``... endings``: the end reasons, newer than the first runs) are
+left out of the comparison.
 
     python bench/fingerprint.py --out before.json
     python bench/fingerprint.py --out after.json && diff before.json after.json
@@ -75,19 +77,24 @@ def playout_digest(name: str, options: dict[str, Any], count: int) -> str:
     return h.hexdigest()
 
 
-def selfplay_digest(name: str, options: dict[str, Any], agents: tuple[str, str], count: int) -> str:
-    """Hash of ``count`` seeded self-play games: their moves, values, winners, records."""
-    h = hashlib.sha256()
+LATER_FIELDS = ("reason",)  # result fields added after the first fingerprints: hashed on their own
+
+
+def selfplay_digest(name: str, options: dict[str, Any], agents: tuple[str, str], count: int) -> tuple[str, str]:
+    """Hashes of ``count`` seeded self-play games: their moves, values, winners,
+    records; and of the later fields (how each game ended)."""
+    h, later = hashlib.sha256(), hashlib.sha256()
     for i in range(count):
         task = GameTask(0, i, name, options, agents, (1000 + i, 2000 + i))
-        result = without_timing(play_task(task))
+        result = dict(without_timing(play_task(task)))
+        later.update(json.dumps([result.pop(k, None) for k in LATER_FIELDS]).encode())
         h.update(json.dumps(result, sort_keys=True, default=str).encode())
         state = hexarena.load(name, **options).new_state()
         for move in result["moves"]:
             state.play(move)
         h.update(state.record_text().encode())
         h.update(json.dumps([state.turns(), state.scores(), str(state)], default=str).encode())
-    return h.hexdigest()
+    return h.hexdigest(), later.hexdigest()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -104,9 +111,11 @@ def main(argv: list[str] | None = None) -> None:
             continue
         key = f"{name} {json.dumps(options, sort_keys=True)}"
         digests[f"{key} playouts"] = playout_digest(name, options, args.playouts)
-        digests[f"{key} random"] = selfplay_digest(name, options, ("random", "random"), args.games)
+        digests[f"{key} random"], digests[f"{key} random endings"] = selfplay_digest(
+            name, options, ("random", "random"), args.games)
         if args.matches:
-            digests[f"{key} mcts"] = selfplay_digest(name, options, ("mcts:2", "mcts:uct:sims=40"), args.matches)
+            digests[f"{key} mcts"], digests[f"{key} mcts endings"] = selfplay_digest(
+                name, options, ("mcts:2", "mcts:uct:sims=40"), args.matches)
         print(key, "done", file=sys.stderr, flush=True)
     text = json.dumps(digests, indent=1, sort_keys=True)
     print(text)
