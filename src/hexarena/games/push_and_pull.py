@@ -175,8 +175,8 @@ class PushAndPull(Game):
             words += ["--"] * ((3 if done else int(after[PHASE])) - len(words))
         return [(i, " ".join(words)) for i, words in out]
 
-    def move_target(self, s: np.ndarray, action: int) -> int | None:
-        """A placement's cell, or where the asked marker's move takes it (its own cell for 0)."""
+    def move_target(self, s: np.ndarray, action: int) -> int:
+        """A placement's cell, or where the asked marker's move takes it (its own cell for 0): every move has one."""
         n = self.topology.ncells
         if action < n:
             return action

@@ -35,8 +35,7 @@ def svg_board(game: PushAndPull, state: State, hints: bool = False, **kw: Any) -
         marks = state.legal_actions()
     elif hints:
         m = int(s[MARK + int(asked(s))])
-        arrows = [(m, to) for to in map(lambda a: game.move_target(s, a), state.legal_actions())
-                  if to is not None and to != m]
+        arrows = [(m, to) for to in map(lambda a: game.move_target(s, a), state.legal_actions()) if to != m]
     pieces = {int(s[MARK]): "marker1", int(s[MARK + 1]): "marker2"}
     stone = [] if s[STONE] < 0 else [int(s[STONE])]
     neutral = lambda c: svg_render.NEUTRAL if board[c] == NEUTRAL else 0  # noqa: E731
