@@ -34,7 +34,7 @@ GAMES = ("iqishiqi", "weituweiqi", "hex-pushpin")
 def mean_plies(name: str, options: dict, games: int) -> float:
     """The mean number of plies of ``games`` random playouts from the start."""
     game = load(name, **options)
-    s0 = game.new_state()._s
+    s0 = game.initial_array()
     seed(12345)
     total = 0
     for _ in range(games):
