@@ -38,7 +38,7 @@ previous turn, and never takes back the program's opening:
 >>> take_back(s, seats=[1], kept="the program's opening move stays")
 Traceback (most recent call last):
 ...
-hexarena.games.base.NothingToUndo: nothing to undo: you have not moved yet (the program's opening move stays)
+hexarena.games.errors.NothingToUndo: nothing to undo: you have not moved yet (the program's opening move stays)
 """
 
 from __future__ import annotations
