@@ -58,12 +58,14 @@ def main() -> None:
     ap.add_argument("--keep", type=int, default=KEEP, help=f"table entries a checkpoint keeps (default {KEEP:,})")
     ap.add_argument("--depth", type=int, default=DEPTH, help=f"levels of positions tracked (default {DEPTH})")
     ap.add_argument("--size", type=int, default=3, help="board size (default 3; 2 for a quick trial)")
+    ap.add_argument("--no-virtual", action="store_true", help="df-pn without the virtual connections' pruning")
     ap.add_argument("--json", action="store_true", help="print the frontier as one JSON object at the end")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args()
     game = hexarena.load("projective-hex", size=args.size, opening="none")
     say = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    run = LongSolve(game, args.store, table_bits=args.table_bits, depth=args.depth, keep=args.keep, progress=say)
+    run = LongSolve(game, args.store, table_bits=args.table_bits, depth=args.depth, keep=args.keep, progress=say,
+                   virtual=not args.no_virtual)
     stopping: list[int] = []
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, frame: stopping.append(signum))

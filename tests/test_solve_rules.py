@@ -6,7 +6,11 @@ sizes 2 (2 to 10 stones of 12 cells) and 3 (14 to 20 stones of 27; 12 to 20,
 Each rule is a claim about values, checked as such: a dead cell filled with
 either colour leaves the value; where the opponent threatens to win at
 once on two cells the mover loses, on one the block keeps the value; a
-symmetry of the board keeps it; and df-pn, with every rule on, finds it.
+symmetry of the board keeps it; a virtual win (hexarena.solver.virtual)
+wins whoever moves, even with every cell outside its carrier the
+opponent's; a threat wins for the mover, and every move outside the
+opponent's threats' carriers loses; and df-pn, with every rule on, finds
+the value.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from hexarena.ai.positions import PositionKeys
 from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells, neighbour_rings
 from hexarena.analysis.solve_search import make_threats
 from hexarena.games.base import TO_MOVE, WINNER
+from hexarena.games.projective_hex import COLOR0
+from hexarena.solver.dfpn import VcDfpn
+from hexarena.solver.virtual import VIRTUAL_WIN, virtual_analysis
 
 from .solve_reference_ph import PlainMinimax, image, with_stone
 
@@ -112,9 +119,61 @@ def test_symmetries_keep_the_value(spread):
         assert x[WINNER] < 0 and plain.outcome(x) == value, s.tolist()
 
 
-@pytest.mark.parametrize("dead", [True, False], ids=["dead-cells", "no-dead-cells"])
-def test_dfpn_finds_the_plain_value(spread, dead):
+@pytest.mark.parametrize("search,dead", [(DfpnSolver, True), (DfpnSolver, False), (VcDfpn, True), (VcDfpn, False)],
+                         ids=["dead-cells", "no-dead-cells", "virtual", "virtual-no-dead-cells"])
+def test_dfpn_finds_the_plain_value(spread, search, dead):
     game, _, valued = spread
-    dfpn = DfpnSolver(game, table_bits=20, dead_cells=dead)
+    dfpn = search(game, table_bits=20, dead_cells=dead)
     for s, value in valued:
         assert dfpn.value(s) == value, s.tolist()
+
+
+def colour_of(s: np.ndarray, player: int) -> int:
+    return int(s[COLOR0]) if player == 0 else 3 - int(s[COLOR0])
+
+
+def test_virtual_wins_win_whoever_moves(spread):
+    """The colour with a virtual win wins with the opponent to move, even once the opponent
+    has every empty cell outside the carrier; and with itself to move."""
+    game, plain, valued = spread
+    found = 0
+    for s, value in valued:
+        for player in (0, 1):
+            colour = colour_of(s, player)
+            code, carrier, _ = virtual_analysis(game, s, colour)
+            if code != VIRTUAL_WIN:
+                continue
+            found += 1
+            assert value == (1 if s[TO_MOVE] == player else -1), s.tolist()
+            x = s.copy()
+            for c in np.flatnonzero(game.stones(s) == 0):
+                if c not in carrier:
+                    x = with_stone(game, x, int(c), 3 - colour)
+            x[TO_MOVE] = 1 - player
+            assert x[WINNER] < 0 and plain.outcome(x) == -1, (s.tolist(), sorted(carrier))
+    assert found >= 30
+
+
+def test_threats_win_and_restrict_the_opponent(spread):
+    """The mover with a threat wins; facing the opponent's threats, every move outside the
+    intersection of their carriers loses (and with no empty cell in it, the mover has lost)."""
+    game, plain, valued = spread
+    restricted = 0
+    for s, value in valued:
+        mine = colour_of(s, int(s[TO_MOVE]))
+        if virtual_analysis(game, s, mine)[0] != 0:
+            assert value == 1, s.tolist()
+        code, _, region = virtual_analysis(game, s, 3 - mine)
+        if code == VIRTUAL_WIN:
+            assert value == -1, s.tolist()
+        if code <= 0:
+            continue
+        empty = [int(c) for c in np.flatnonzero(game.stones(s) == 0)]
+        if not set(empty) & region:
+            assert value == -1, s.tolist()
+        for c in set(empty) - region:
+            child = s.copy()
+            game.kernels.apply(child, game.tables, c)
+            assert child[WINNER] < 0 and plain.outcome(child) == 1, (s.tolist(), c)
+            restricted += 1
+    assert restricted >= 200

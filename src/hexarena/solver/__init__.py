@@ -6,6 +6,8 @@
   df-pn run with its checkpoints and frontier report;
 - :mod:`~hexarena.solver.proven`, :mod:`~hexarena.solver.files`: the proven
   positions and the table on disk, written atomically;
+- :mod:`~hexarena.solver.virtual`, :mod:`~hexarena.solver.dfpn`: virtual
+  connections with seam parity, and the df-pn that prunes with them;
 - :mod:`~hexarena.solver.samples`: witnesses, proven positions found deep in
   the table for plain searches to check;
 - :mod:`~hexarena.solver.query`: the value of any position (the store first,

@@ -3,7 +3,8 @@
 The position after ``MOVES`` (from the start) and each move from it are
 valued from the stored proofs first (the long run's proven positions, see
 :mod:`hexarena.solver.run`, and the package's solution files of
-:mod:`hexarena.ai.solutions`), then by df-pn (win / draw / loss), and where
+:mod:`hexarena.ai.solutions`), then by df-pn (win / draw / loss; for Projective Hex with the virtual
+connections of :mod:`hexarena.solver.dfpn`), and where
 asked and cheap the alpha-beta finds the plies to the end.  Moves that are
 one position up to the board's symmetries are valued once.  So anyone can
 set up a position they can work out by hand or by brute force and compare.
@@ -21,6 +22,7 @@ from ..ai.solutions import stored_value, store_name
 from ..analysis.solve import Solver
 from ..analysis.solve_dfpn import DfpnSolver
 from ..games.base import DRAW, TO_MOVE, WINNER, Game, State
+from .dfpn import VcDfpn
 from .proven import UNKNOWN_PLIES, Proven
 
 REPO = Path(__file__).resolve().parents[3]
@@ -75,7 +77,7 @@ class Valuer:
         self.start = time.perf_counter()
         self.deadline = None if seconds is None else self.start + seconds
         self.node_limit = (1 << 62) if nodes is None else nodes
-        self.dfpn = DfpnSolver(game, table_bits)
+        self.dfpn = VcDfpn(game, table_bits) if game.name == "projective-hex" else DfpnSolver(game, table_bits)
         self.lengths = Solver(game, min(table_bits, 20)) if distances else None
         store_dir = store_dir or RUN_STORES.get(store_name(game))
         path = None if store_dir is None else Path(store_dir) / "proven.npz"

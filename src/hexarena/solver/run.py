@@ -35,6 +35,7 @@ import numpy as np
 from ..ai.solutions import store_name
 from ..analysis.solve_dfpn import INF, SALT, DfpnSolver, find, store
 from ..games.base import Game
+from .dfpn import VcDfpn
 from .files import load_json, load_table, save_json, save_table
 from .frontier import Frontier, Tracked, carried_up
 from .proven import Proven
@@ -56,12 +57,13 @@ def now_utc() -> str:
 
 
 class LongSolve:
-    """One game's resumable run in ``store_dir`` (created if missing)."""
+    """One game's resumable run in ``store_dir`` (created if missing); ``virtual``:
+    df-pn with the virtual connections' pruning (:mod:`hexarena.solver.dfpn`)."""
 
     def __init__(self, game: Game, store_dir: Path | str, table_bits: int = TABLE_BITS, depth: int = DEPTH,
-                 keep: int = KEEP, progress: Callable[[str], None] | None = None) -> None:
+                 keep: int = KEEP, progress: Callable[[str], None] | None = None, virtual: bool = True) -> None:
         self.game, self.dir, self.keep, self.progress = game, Path(store_dir), keep, progress
-        self.dfpn = DfpnSolver(game, table_bits)
+        self.dfpn = VcDfpn(game, table_bits) if virtual else DfpnSolver(game, table_bits)
         if self.dfpn.can_draw:
             raise ValueError(f"{game.name} can end in a draw; the long solve proves wins only")
         self.attacker = int(game.new_state().to_move)
@@ -104,7 +106,8 @@ class LongSolve:
                                      "cpu_seconds": report["cpu_seconds"], "proven": [lv["proven"] for lv in report["levels"]],
                                      "stored": len(self.proven), "table_kept": kept})
         session = {"started": self.session_started, "nodes": self.dfpn.nodes, "seconds": round(self.search_seconds, 1),
-                   "cpu_seconds": round(self.cpu_seconds, 1), "table_slots": len(self.dfpn.table.key)}
+                   "cpu_seconds": round(self.cpu_seconds, 1), "table_slots": len(self.dfpn.table.key),
+                   "search": type(self.dfpn).__name__}
         save_json(self.dir / FILES[2], dict(self.meta, nodes=report["nodes"], seconds=report["seconds"],
                                             cpu_seconds=report["cpu_seconds"], sessions=self.meta["sessions"] + [session]))
         self.say(f"checkpoint: {len(self.proven):,} proven positions, {kept:,} table entries kept")
