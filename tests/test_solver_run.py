@@ -79,15 +79,15 @@ def test_a_finished_run_matches_the_plain_minimax(finished, size2):
 
 
 def test_a_run_stopped_and_resumed_proves_what_an_uninterrupted_one_does(finished, size2, tmp_path):
-    first = LongSolve(size2, tmp_path, table_bits=14, keep=500)
-    for _ in range(5):
-        first.chunk(first.next_target(), 300)
+    first = LongSolve(size2, tmp_path, table_bits=14, keep=50)
+    for _ in range(3):
+        first.chunk(first.next_target(), 30)
     first.checkpoint()
     saved = dict(first.proven.entries)
     assert 0 < first.dfpn.table.used() and first.report()["levels"][1]["proven"] < 3  # stopped half-way
-    again = LongSolve(size2, tmp_path, table_bits=14, keep=500)
+    again = LongSolve(size2, tmp_path, table_bits=14, keep=50)
     assert again.proven.entries == saved and again.report()["nodes"] == first.report()["nodes"]
-    assert again.dfpn.table.used() >= 500  # the pruned table, and the proven positions written into it
+    assert again.dfpn.table.used() >= 50  # the pruned table, and the proven positions written into it
     again.run()
     tracked = [n.key for n in again.frontier]
     assert {k: again.proven.get(k).result for k in tracked} == {k: finished.proven.get(k).result for k in tracked}

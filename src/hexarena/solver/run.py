@@ -224,13 +224,17 @@ class LongSolve:
         return entry.result if node.to_move == self.attacker else -entry.result
 
     def report(self) -> dict:
-        """The frontier: each level's proven positions, each first move's
+        """The frontier: each level's proven positions (``winners``: the
+        moves to one of each class, and which player wins), each first move's
         value (for the first player) and proven replies, nodes and rates."""
         levels = []
         for k, nodes in enumerate(self.frontier.levels):
             values = [self.first_player_result(n) for n in nodes]
+            winner = {1: "first", -1: "second"}
             levels.append({"stones": k, "positions": len(nodes), "proven": sum(v is not None for v in values),
-                           "first_player_wins": values.count(1), "second_player_wins": values.count(-1)})
+                           "first_player_wins": values.count(1), "second_player_wins": values.count(-1),
+                           "winners": {self.moves_text(n.moves): winner[v] for n, v in zip(nodes, values)
+                                       if v is not None}})
         nodes = self.meta["nodes"] + self.dfpn.nodes
         seconds = self.meta["seconds"] + self.search_seconds
         tracked = sum(lv["proven"] for lv in levels)
