@@ -74,11 +74,11 @@ class Valuer:
     def __init__(self, game: Game, seconds: float | None, nodes: int | None, distances: bool, table_bits: int,
                  store_dir: Path | None = None) -> None:
         self.game, self.distances = game, distances
-        self.start = time.perf_counter()
-        self.deadline = None if seconds is None else self.start + seconds
-        self.node_limit = (1 << 62) if nodes is None else nodes
         self.dfpn = VcDfpn(game, table_bits) if game.name == "projective-hex" else DfpnSolver(game, table_bits)
         self.lengths = Solver(game, min(table_bits, 20)) if distances else None
+        self.start = time.perf_counter()  # the searches are compiled: the budget starts now
+        self.deadline = None if seconds is None else self.start + seconds
+        self.node_limit = (1 << 62) if nodes is None else nodes
         store_dir = store_dir or RUN_STORES.get(store_name(game))
         path = None if store_dir is None else Path(store_dir) / "proven.npz"
         self.proven = Proven.load(path, store_name(game)) if path is not None and path.exists() else None
