@@ -17,14 +17,14 @@ import os
 for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import signal  # noqa: E402
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import signal
+import sys
+from pathlib import Path
 
-import hexarena  # noqa: E402
-from hexarena.solver.run import DEPTH, KEEP, TABLE_BITS, LongSolve  # noqa: E402
+import hexarena
+from hexarena.solver.run import DEPTH, KEEP, TABLE_BITS, LongSolve
 
 STORE = Path(__file__).resolve().parent.parent / "data" / "solve-ph3"
 

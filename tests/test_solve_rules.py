@@ -71,7 +71,7 @@ def wins_at_once(game, s: np.ndarray) -> bool:
 
 
 def test_the_positions_are_mixed(spread):
-    game, _, valued = spread
+    _, _, valued = spread
     assert {v for _, v in valued} == {1, -1}
 
 

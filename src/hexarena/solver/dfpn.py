@@ -15,26 +15,38 @@ that module has no hook for a game's own pruning.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
 
 from ..ai.positions import PositionKeys, canonical_key
-from ..analysis.solve_dfpn import (ABORTED, EXPANDED, INF, NODES, SALT, DfpnSolver, capped_sum, drop_dead_cells, find,
-                                   neighbour_rings, settled, store)
+from ..analysis.solve_dfpn import (
+    ABORTED,
+    EXPANDED,
+    INF,
+    NODES,
+    SALT,
+    DfpnSolver,
+    capped_sum,
+    drop_dead_cells,
+    find,
+    neighbour_rings,
+    settled,
+    store,
+)
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
 from .virtual import MOVER_WINS, make_work, virtual_moves
 
 
-@lru_cache(maxsize=None)
+@cache
 def make_vc_dfpn(legal, apply):
     """``make_dfpn``'s search (same arguments) with the virtual connections' pruning."""
 
     @numba.njit
     def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
-        offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
+        offset, cells, fields, perms, amaps, _, zcell, zfield = keys
         salt = SALT[0] if attacker == 0 else SALT[1]
         num_actions = amaps.shape[1]
         D = max_ply + 2
@@ -66,7 +78,7 @@ def make_vc_dfpn(legal, apply):
                 entered[h] = stats[NODES]
                 s = S[h]
                 mover = s[TO_MOVE]
-                k, g = canonical_key(s, offset, cells, fields, perms, zcell, zfield)
+                k = canonical_key(s, offset, cells, fields, perms, zcell, zfield)[0]
                 key[h] = k ^ salt
                 slot = find(table, key[h])
                 if slot >= 0 and (table[1][slot] >= thpn[h] or table[2][slot] >= thdn[h]):

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..ai.solutions import stored_value, store_name
+from ..ai.solutions import store_name, stored_value
 from ..analysis.solve import Solver
 from ..analysis.solve_dfpn import DfpnSolver
-from ..games.base import DRAW, TO_MOVE, WINNER, Game, State
+from ..games.base import DRAW, WINNER, Game, State
 from .dfpn import VcDfpn
 from .proven import UNKNOWN_PLIES, Proven
 

@@ -26,15 +26,15 @@ are replaced atomically, so a kill at any moment leaves the last checkpoint.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from ..ai.solutions import store_name
 from ..analysis.solve_dfpn import INF, SALT, DfpnSolver, find, store
-from ..games.base import Game
+from ..games.base import TO_MOVE, Game
 from .dfpn import VcDfpn
 from .files import load_json, load_table, save_json, save_table
 from .frontier import Frontier, Tracked, carried_up
@@ -53,7 +53,7 @@ FILES = ("proven.npz", "table.npz", "run.json")
 
 
 def now_utc() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class LongSolve:
@@ -117,7 +117,7 @@ class LongSolve:
         s = self.game.new_state().array.copy()
         for a in moves:
             self.game.kernels.apply(s, self.game.tables, a)
-        return int(s[0])
+        return int(s[TO_MOVE])
 
     def _settle(self, key: int, result: int, mover: int) -> None:
         """Write a proven position into the table (``result`` for ``mover``)."""
