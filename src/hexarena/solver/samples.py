@@ -44,11 +44,12 @@ class Witnesses:
         return 1 if pn == 0 else -1 if dn == 0 else None
 
     def walk(self, proven: Proven) -> int:
-        """One walk from a random tracked position of the last level down
-        through the table's entries; adds the proven positions met
-        (``min_stones`` in or more) to ``proven`` and returns how many were new."""
+        """One walk from a random first move down through the table's
+        entries (a random child the table holds, each step); adds the proven
+        positions met (``min_stones`` in or more) to ``proven`` and returns
+        how many were new."""
         f = self.frontier
-        node = self.rng.choice(f.levels[-1])
+        node = self.rng.choice(f.levels[1])
         s, moves, added = f.array(node.key), list(node.moves), 0
         while True:
             steps = [(a, child) for a in f.legal(s) if (child := f.play(s, a))[WINNER] < 0
