@@ -4,11 +4,11 @@ the legal moves, as in docs/solving.md), each solved win/loss from a fresh
 table by alpha-beta and by df-pn, with a node cap per position.
 
     .venv/bin/python bench/solve_reach.py [--stones 12 10 8 7 6] [--seeds 0 1]
-        [--methods alphabeta dfpn dfpn-live] [--alphabeta-nodes 20e6] [--dfpn-nodes 20e6] [--table-bits 22]
+        [--methods alphabeta dfpn dfpn-live dfpn-vc] [--alphabeta-nodes 20e6] [--dfpn-nodes 20e6] [--table-bits 22]
 
 Prints a Markdown row per position and method: the value for the player to
-move (win, loss, or unknown when the cap ran out), nodes, and wall-clock
-seconds (numba's compilation excluded).  A df-pn node is one expansion (all
+move (win, loss, or unknown when the cap ran out), nodes, wall-clock and
+CPU seconds (numba's compilation excluded).  A df-pn node is one expansion (all
 children generated and keyed); an alpha-beta node is one position entered.
 """
 
@@ -21,6 +21,7 @@ import time
 import hexarena
 from hexarena.analysis.solve import Solver
 from hexarena.analysis.solve_dfpn import DfpnSolver
+from hexarena.solver.dfpn import VcDfpn
 
 WORDS = {1: "win", -1: "loss", 0: "draw", None: "unknown"}
 
@@ -53,8 +54,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--stones", type=int, nargs="+", default=[12, 10, 8, 7, 6])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    ap.add_argument("--methods", nargs="+", choices=("alphabeta", "dfpn", "dfpn-live"), default=["alphabeta", "dfpn"],
-                    help="dfpn-live: df-pn without dropping dead cells")
+    ap.add_argument("--methods", nargs="+", choices=("alphabeta", "dfpn", "dfpn-live", "dfpn-vc"),
+                    default=["alphabeta", "dfpn"],
+                    help="dfpn-live: df-pn without dropping dead cells; dfpn-vc: df-pn with virtual connections")
     ap.add_argument("--alphabeta-nodes", type=float, default=20e6)
     ap.add_argument("--dfpn-nodes", type=float, default=20e6)
     ap.add_argument("--table-bits", type=int, default=22)
@@ -62,10 +64,11 @@ def main() -> None:
     game = hexarena.load("projective-hex", size=3, opening="none")
     runners = {"alphabeta": (Solver, run_alphabeta, int(args.alphabeta_nodes)),
                "dfpn": (DfpnSolver, run_dfpn, int(args.dfpn_nodes)),
-               "dfpn-live": (lambda g, bits: DfpnSolver(g, bits, dead_cells=False), run_dfpn, int(args.dfpn_nodes))}
+               "dfpn-live": (lambda g, bits: DfpnSolver(g, bits, dead_cells=False), run_dfpn, int(args.dfpn_nodes)),
+               "dfpn-vc": (VcDfpn, run_dfpn, int(args.dfpn_nodes))}
     solvers = {m: runners[m][0](game, args.table_bits) for m in args.methods}
-    print("| stones | seed | method | value for the player to move | nodes | seconds |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| stones | seed | method | value for the player to move | nodes | seconds | CPU seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for stones in args.stones:
         for seed in args.seeds:
             s = position(game, stones, seed)
@@ -73,10 +76,10 @@ def main() -> None:
                 print(f"| {stones} | {seed} | | the game ended before {stones} stones | | |")
                 continue
             for m in args.methods:
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 value, nodes = runners[m][1](solvers[m], s, runners[m][2])
-                print(f"| {stones} | {seed} | {m} | {WORDS[value]} | {nodes:,} | {time.perf_counter() - start:.1f} |",
-                      flush=True)
+                print(f"| {stones} | {seed} | {m} | {WORDS[value]} | {nodes:,} | {time.perf_counter() - start:.1f} | "
+                      f"{time.process_time() - cpu:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -221,6 +221,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(f"cannot solve {quoted(game.name)}; solvable games: {', '.join(solvable_games())}")
     if not 10 <= args.table_bits <= 30:
         raise UsageError(f"--table-bits must be 10..30 (2**bits table slots), got {args.table_bits}")
+    if args.after is not None:
+        return _solve_after(game, args, out)
     needs_alphabeta = args.method == "alphabeta" or not args.no_distances  # the value pass, or distances (--store)
     solver = Solver(game, args.table_bits) if needs_alphabeta else None
     say = None if args.json or args.quiet else (lambda line: print("  " + line, file=sys.stderr, flush=True))
@@ -237,6 +239,20 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         print(json.dumps(solution.as_dict() | ({"stored": stored} if stored is not None else {})), file=out)
         return 0
     print(_solution_text(solution, stored), file=out)
+    return 0
+
+
+def _solve_after(game, args: argparse.Namespace, out: TextIO) -> int:
+    """``solve --after MOVES``: the position's value and each move's (stored proofs first, then a search)."""
+    from .solver.query import position_text, position_value
+
+    moves = args.after.split(",") if "," in args.after else args.after.split()
+    try:
+        value = position_value(game, [m.strip() for m in moves], args.seconds, args.nodes, not args.no_distances,
+                               args.table_bits)
+    except IllegalMove as e:
+        raise UsageError(str(e)) from None
+    print(json.dumps(value.as_dict()) if args.json else position_text(value), file=out)
     return 0
 
 
@@ -381,6 +397,8 @@ def _solve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--table-bits", type=int, default=22, help="transposition table of 2**BITS slots (default 22)")
     sp.add_argument("--store", metavar="FILE", help="write the proven positions (.npz) for the AI")
     sp.add_argument("--store-limit", type=node_count, default=200_000, help="positions to store at most")
+    sp.add_argument("--after", metavar="MOVES", help="value the position after MOVES (from the start; spaces "
+                    "between moves, or commas when a move has a space) and each move from it: stored proofs, else a search")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
