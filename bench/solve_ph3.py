@@ -40,7 +40,7 @@ def frontier_text(report: dict) -> str:
     for lv in report["levels"]:
         lines.append(f"  {lv['stones']} stones: {lv['proven']}/{lv['positions']} proven "
                      f"({lv['first_player_wins']} first-player wins, {lv['second_player_wins']} second-player wins)")
-        if 1 < lv["stones"] and lv["winners"]:
+        if lv["stones"] > 1 and lv["winners"]:
             lines.append("    " + ", ".join(f"{moves}: {who}" for moves, who in lv["winners"].items()))
     hours, cpu_hours = report["seconds"] / 3600, report["cpu_seconds"] / 3600
     lines.append(f"nodes {report['nodes']:,} in {hours:.2f} h of search ({cpu_hours:.2f} h of CPU); this session "

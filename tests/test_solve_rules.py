@@ -22,7 +22,7 @@ import pytest
 
 import hexarena
 from hexarena.ai.positions import PositionKeys
-from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells, neighbour_rings
+from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells
 from hexarena.analysis.solve_search import make_threats
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.games.projective_hex import COLOR0
@@ -77,7 +77,7 @@ def test_the_positions_are_mixed(spread):
 
 def test_dead_cells_keep_the_value(spread):
     game, plain, valued = spread
-    rings = neighbour_rings(game)
+    rings = game.dead_cell_rings()
     checked = 0
     for s, value in valued:
         for c in dead_cells(game, s, rings):

@@ -84,7 +84,7 @@ def test_a_run_stopped_and_resumed_proves_what_an_uninterrupted_one_does(finishe
         first.chunk(first.next_target(), 30)
     first.checkpoint()
     saved = dict(first.proven.entries)
-    assert 0 < first.dfpn.table.used() and first.report()["levels"][1]["proven"] < 3  # stopped half-way
+    assert first.dfpn.table.used() > 0 and first.report()["levels"][1]["proven"] < 3  # stopped half-way
     again = LongSolve(size2, tmp_path, table_bits=14, keep=50)
     assert again.proven.entries == saved and again.report()["nodes"] == first.report()["nodes"]
     assert again.dfpn.table.used() >= 50  # the pruned table, and the proven positions written into it
@@ -118,7 +118,8 @@ def test_the_table_keeps_its_most_worked_entries(tmp_path):
     top = used[np.argsort(table.work[used])[-100:]]
     for slot in top:
         j = find(again.arrays, table.key[slot])
-        assert j >= 0 and (again.pn[j], again.dn[j], again.work[j]) == (table.pn[slot], table.dn[slot], table.work[slot])
+        assert j >= 0
+        assert (again.pn[j], again.dn[j], again.work[j]) == (table.pn[slot], table.dn[slot], table.work[slot])
 
 
 def test_after_values_a_position_and_its_moves_as_the_plain_minimax(size2):

@@ -398,7 +398,8 @@ def _solve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--store", metavar="FILE", help="write the proven positions (.npz) for the AI")
     sp.add_argument("--store-limit", type=node_count, default=200_000, help="positions to store at most")
     sp.add_argument("--after", metavar="MOVES", help="value the position after MOVES (from the start; spaces "
-                    "between moves, or commas when a move has a space) and each move from it: stored proofs, else a search")
+                    "between moves, or commas when a move has a space) and each move from it: "
+                    "stored proofs, else a search")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 

@@ -31,7 +31,6 @@ from ..analysis.solve_dfpn import (
     capped_sum,
     drop_dead_cells,
     find,
-    neighbour_rings,
     settled,
     store,
 )
@@ -184,7 +183,7 @@ class VcDfpn(DfpnSolver):
                  dead_cells: bool = True) -> None:
         if game.name != "projective-hex":
             raise ValueError(f"virtual connections are Projective Hex's, not {game.name!r}'s")
-        if (neighbour_rings(game)[:, 0] < 0).any():  # the strategies' soundness rests on it (solver.virtual)
+        if (game.dead_cell_rings()[:, 0] < 0).any():  # the strategies' soundness rests on it (solver.virtual)
             raise ValueError("virtual connections need every cell's neighbours to make a ring (sizes 2 to 4)")
         super().__init__(game, table_bits, keys, dead_cells)
         self._dfpn = make_vc_dfpn(game.kernels.legal, game.kernels.apply)

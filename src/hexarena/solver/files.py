@@ -39,10 +39,11 @@ def write_atomic(path: Path, data: bytes) -> None:
             tmp.unlink()
 
 
-def save_npz(path: Path, **arrays: np.ndarray) -> None:
+def save_npz(path: Path, **arrays: np.ndarray | np.generic) -> None:
     """``arrays`` as a compressed ``.npz`` at ``path``, atomically."""
     buf = io.BytesIO()
-    np.savez_compressed(buf, format=np.int64(FORMAT), zobrist_seed=np.int64(ZOBRIST_SEED), **arrays)
+    named = {"format": np.int64(FORMAT), "zobrist_seed": np.int64(ZOBRIST_SEED), **arrays}
+    np.savez_compressed(buf, **named)  # type: ignore[arg-type]  # numpy's stub lets a name be allow_pickle
     write_atomic(path, buf.getvalue())
 
 

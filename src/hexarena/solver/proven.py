@@ -66,6 +66,6 @@ class Proven:
         if str(data["game"]) != game_name:
             raise ValueError(f"{path} holds {data['game']}, not {game_name}")
         out = cls()
-        for k, r, p, m in zip(data["keys"], data["results"], data["plies"], data["moves"]):
+        for k, r, p, m in zip(data["keys"], data["results"], data["plies"], data["moves"], strict=True):
             out.entries[int(k)] = Entry(int(r), int(p), tuple(int(a) for a in m if a >= 0))
         return out

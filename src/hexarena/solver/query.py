@@ -111,7 +111,8 @@ class Valuer:
         while result is None and (budget := self.left()) > 0:
             result = self.dfpn.value(state.array, budget)
         found = known or Valued(RESULTS[result], None, "search" if result is not None else None)
-        if result is not None and self.distances and (budget := min(self.left(), LENGTH_NODES)) > 0:
+        if (result is not None and self.distances and self.lengths is not None
+                and (budget := min(self.left(), LENGTH_NODES)) > 0):
             exact = self.lengths.exact(np.array(state.array), budget)
             if exact is not None and exact[0] == result:
                 found.plies = exact[1] if result != 0 else None

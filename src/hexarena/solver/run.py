@@ -26,6 +26,7 @@ are replaced atomically, so a kill at any moment leaves the last checkpoint.
 from __future__ import annotations
 
 import time
+from typing import Any
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,7 +67,7 @@ class LongSolve:
         self.dfpn = VcDfpn(game, table_bits) if virtual else DfpnSolver(game, table_bits)
         if self.dfpn.can_draw:
             raise ValueError(f"{game.name} can end in a draw; the long solve proves wins only")
-        self.attacker = int(game.new_state().to_move)
+        self.attacker = game.new_state().to_move or 0
         self.salt = int(SALT[self.attacker])
         self.frontier = Frontier(game, self.dfpn.keys, depth)
         self.name = store_name(game)
@@ -103,13 +104,15 @@ class LongSolve:
         kept = save_table(self.dir / FILES[1], self.dfpn.table, self.keep)
         report = self.report()
         self.meta["history"].append({"at": now_utc(), "nodes": report["nodes"], "seconds": report["seconds"],
-                                     "cpu_seconds": report["cpu_seconds"], "proven": [lv["proven"] for lv in report["levels"]],
+                                     "cpu_seconds": report["cpu_seconds"],
+                                     "proven": [lv["proven"] for lv in report["levels"]],
                                      "stored": len(self.proven), "table_kept": kept})
         session = {"started": self.session_started, "nodes": self.dfpn.nodes, "seconds": round(self.search_seconds, 1),
                    "cpu_seconds": round(self.cpu_seconds, 1), "table_slots": len(self.dfpn.table.key),
                    "search": type(self.dfpn).__name__}
         save_json(self.dir / FILES[2], dict(self.meta, nodes=report["nodes"], seconds=report["seconds"],
-                                            cpu_seconds=report["cpu_seconds"], sessions=self.meta["sessions"] + [session]))
+                                            cpu_seconds=report["cpu_seconds"],
+                                            sessions=[*self.meta["sessions"], session]))
         self.say(f"checkpoint: {len(self.proven):,} proven positions, {kept:,} table entries kept")
 
     # the table and the store ---------------------------------------------
@@ -227,13 +230,13 @@ class LongSolve:
         """The frontier: each level's proven positions (``winners``: the
         moves to one of each class, and which player wins), each first move's
         value (for the first player) and proven replies, nodes and rates."""
-        levels = []
+        levels: list[dict[str, Any]] = []
         for k, nodes in enumerate(self.frontier.levels):
             values = [self.first_player_result(n) for n in nodes]
             winner = {1: "first", -1: "second"}
-            levels.append({"stones": k, "positions": len(nodes), "proven": sum(v is not None for v in values),
+            levels.append({"stones": k, "positions": len(nodes), "proven": sum(1 for v in values if v is not None),
                            "first_player_wins": values.count(1), "second_player_wins": values.count(-1),
-                           "winners": {self.moves_text(n.moves): winner[v] for n, v in zip(nodes, values)
+                           "winners": {self.moves_text(n.moves): winner[v] for n, v in zip(nodes, values, strict=True)
                                        if v is not None}})
         nodes = self.meta["nodes"] + self.dfpn.nodes
         seconds = self.meta["seconds"] + self.search_seconds

@@ -73,4 +73,4 @@ class Witnesses:
             return UNKNOWN_PLIES
         if found[0] != result:
             raise RuntimeError(f"df-pn and alpha-beta disagree on {s.tolist()}: {result} and {found[0]}")
-        return found[1]
+        return UNKNOWN_PLIES if found[1] is None else found[1]
