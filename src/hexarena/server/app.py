@@ -30,6 +30,7 @@ from hexarena.ai import hint as ai_hint, take_back
 from hexarena.ai.solutions import proof_text
 from hexarena.info import game_info, replay_summary
 from hexarena.games.base import State
+from hexarena.games.options import shown
 
 from . import reports
 from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, Sockets, client_address, retry_after
@@ -471,7 +472,7 @@ def add_reports(app: FastAPI, root: Path) -> None:
     def found(name: str) -> Path:
         path = reports.report_dir(root, name)
         if path is None:
-            raise Refused(404, f"no report {name!r}")
+            raise Refused(404, f"no report {shown(name)}")
         return path
 
     @app.get("/api/reports")
