@@ -251,7 +251,7 @@ def test_the_open_match_flood_is_capped_and_real_games_stay_listed(db_url: str) 
 
 def age(client: TestClient, match_id: str, hours: float) -> None:
     """Make ``match_id`` as if created ``hours`` ago."""
-    store = client.app.state.server.store  # type: ignore[attr-defined]
+    store = client.app.state.server.store
     stamp = at(time.time() - hours * 3600)
     with store.engine.begin() as conn:
         conn.execute(update(matches).where(matches.c.id == match_id).values(created=stamp))
@@ -270,6 +270,19 @@ def test_open_seats_expire(db_url: str) -> None:  # noqa: F811
             "no open seat: it expired, nobody joined within 1 h"
         assert client.get(f"/api/matches/{old}").json()["seats"] == ["human", "open"]  # unchanged
         assert new_match(client, ["me", "open"]).status_code == 200  # the expired one no longer counts
+
+
+def test_a_database_of_the_older_schema_gains_its_creators_table(db_url: str) -> None:  # noqa: F811
+    with app_client(db_url) as client:
+        waiting = new_match(client, ["me", "open"]).json()["id"]
+        new_match(client, ["me", "me"])
+        with client.app.state.server.store.engine.begin() as conn:
+            match_clients.drop(conn)  # as before issue 28
+    with app_client(db_url, open_matches=1) as client:
+        assert [m["id"] for m in client.get("/api/matches?list=open").json()] == [waiting]
+        assert new_match(client, ["me", "open"]).status_code == 200  # its creator was not known
+        assert client.post(f"/api/matches/{waiting}/join").status_code == 200
+        assert len(client.get("/api/matches?list=open").json()) == 1
 
 
 # WebSockets per address --------------------------------------------------------------------------------
