@@ -150,10 +150,10 @@ def cmd_warmup(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    from .server.main import ServeError, serve
+    from .server.main import ServeError, fair_settings, serve
 
     try:
-        return serve(args.host, args.port, args.db, args.workers, out, args.reports)
+        return serve(args.host, args.port, args.db, args.workers, out, args.reports, fair_settings(args))
     except ServeError as e:
         raise UsageError(str(e)) from None
 
@@ -323,6 +323,13 @@ def worker_count(text: str) -> int:
     return int(text)
 
 
+def cap_count(text: str) -> int:
+    """argparse type: a cap on matches, 0..100000."""
+    if not (text.isascii() and text.isdigit() and int(text) <= 100_000):
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of matches: an integer 0..100000")
+    return int(text)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit code 2)."""
 
@@ -371,6 +378,13 @@ def _serve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--workers", type=worker_count, default=1, help="server processes (PostgreSQL only)")
     sp.add_argument("--reports", default="data/reports", metavar="DIR",
                     help="analysis reports shown at /reports (default data/reports)")
+    sp.add_argument("--max-ai-vs-ai", type=cap_count, default=4, metavar="N",
+                    help="AI-against-AI matches running at once on the server (default 4; 429 beyond)")
+    sp.add_argument("--max-ai-per-client", type=cap_count, default=8, metavar="N",
+                    help="unfinished matches against the AI per client address, active in the last hour "
+                         "(default 8; 429 beyond)")
+    sp.add_argument("--scoring-seconds", type=positive_seconds, default=60.0, metavar="S",
+                    help="the most a final position's exact scoring may take, in its own process (default 60)")
 
 
 def _analyze_arguments(sp: argparse.ArgumentParser) -> None:

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import secrets
 import threading
+from datetime import UTC, datetime, timedelta
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ from hexarena.ai import AgentSpec, parse_agent
 from hexarena.games.base import IllegalMove, State
 from hexarena.games.options import shown
 from hexarena.record_writer import now
+
+from .scoring import costly, summary_status
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
@@ -60,6 +63,22 @@ moves = Table(
     UniqueConstraint("match_id", "ply", name="moves_match_ply"),
 )
 
+# who created each match (the client's address), for the caps on AI matches per client
+creators = Table(
+    "creators", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("client", String(64), nullable=False, index=True),
+)
+
+# the final fields of finished games whose exact scores are costly (.scoring), computed once per match and ply
+finals = Table(
+    "finals", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("digest", String(64), nullable=False),  # scoring.digest: the moves and resignation scored
+    Column("fields", JSON, nullable=False),  # scores, status, reason, svg (and error when not scored)
+)
+
 
 # The hot path's statements, built once (building a statement per request cost more than running it).
 MATCH_BY_ID = select(matches).where(matches.c.id == bindparam("match_id"))
@@ -69,6 +88,16 @@ INSERT_MOVE = insert(moves)
 SUMMARY_FIELDS = ("version", "resigned", "ply", "over", "winner", "status", "updated")
 UPDATE_SUMMARY = update(matches).where(matches.c.id == bindparam("match_id")).values(
     {f: bindparam(f"new_{f}") for f in SUMMARY_FIELDS})
+
+
+@dataclass(frozen=True)
+class AICaps:
+    """The most AI matches at once: AI against AI on the server, and with an AI
+    seat per client address (not over, changed within ``active_seconds``)."""
+
+    ai_vs_ai: int = 4
+    per_client: int = 8
+    active_seconds: float = 3600.0
 
 
 class Refused(Exception):
@@ -207,6 +236,11 @@ class Store:
         with self.engine.connect() as conn:
             return self._load(conn, match_id, lock=False)
 
+    def cached(self, match_id: Any) -> Match | None:
+        """The match as this process last saw it (no database read), or None."""
+        with self._lock:
+            return self._cache.get(match_id) if isinstance(match_id, str) else None
+
     def _load(self, conn: Connection, match_id: Any, lock: bool) -> Match:
         if not isinstance(match_id, str) or len(match_id) > 32:
             raise Refused(404, "no such match")
@@ -256,17 +290,22 @@ class Store:
         return [r.id for r in rows if any(seat_agent(s) is not None for s in r.seats)]
 
     # writing ---------------------------------------------------------------
-    def create(self, state: State, seats: list[str], token_seats: list[int], token: str) -> Match:
-        """Store a new match of ``state`` (its moves too, for an imported record)."""
+    def create(self, state: State, seats: list[str], token_seats: list[int], token: str, client: str = "",
+               caps: AICaps | None = None) -> Match:
+        """Store a new match of ``state`` (its moves too, for an imported record),
+        created by ``client`` (an address); 429 when an AI seat would exceed ``caps``."""
         digest = token_hash(token)
         tokens = [digest if i in token_seats else None for i in range(2)]
         stamp = now()
         match_id = secrets.token_urlsafe(9)
         times = (state.times + [stamp] * len(state.history))[:len(state.history)]
         with self._write() as conn:
+            if caps is not None and any(seat_agent(s) is not None for s in seats) and not state.is_over():
+                self._check_caps(conn, seats, client, caps)
             conn.execute(insert(matches).values(
                 id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
                 version=0, created=stamp, **self._summary(state, stamp)))
+            conn.execute(insert(creators).values(match_id=match_id, client=client[:64]))
             self._insert_moves(conn, match_id, state.moves(), times, 0)
             self._notify(conn, match_id)
         match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times)
@@ -274,10 +313,34 @@ class Store:
         self._remember(match)
         return match
 
+    def _check_caps(self, conn: Connection, seats: list[str], client: str, caps: AICaps) -> None:
+        """429 when a new match with ``seats`` (an AI among them) would exceed ``caps``."""
+        if self.postgres:  # creators take turns, so two at once cannot both pass
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('hexarena:ai-caps'))"))
+        both = all(seat_agent(s) is not None for s in seats)
+        if both:
+            rows = conn.execute(select(matches.c.seats).where(matches.c.over.is_(False))).all()
+            running = sum(all(seat_agent(s) is not None for s in r.seats) for r in rows)
+            if running >= caps.ai_vs_ai:
+                raise Refused(429, f"the server already runs {running} AI-against-AI matches, the most it allows "
+                                   f"({caps.ai_vs_ai}); try again when one ends")
+        since = (datetime.now(UTC) - timedelta(seconds=caps.active_seconds)).isoformat(timespec="milliseconds")
+        rows = conn.execute(select(matches.c.seats).join(creators, creators.c.match_id == matches.c.id).where(
+            creators.c.client == client[:64], matches.c.over.is_(False), matches.c.updated >= since)).all()
+        mine = sum(any(seat_agent(s) is not None for s in r.seats) for r in rows)
+        if mine >= caps.per_client:
+            raise Refused(429, f"you already have {mine} unfinished matches against the AI, the most one client may "
+                               f"have ({caps.per_client}); finish or resign one first")
+
     def change(self, match_id: str, apply: Callable[[Match, State], None]) -> Match:
         """One transaction: lock the match, let ``apply`` check and change a copy
         of its state (raising Refused or IllegalMove to refuse), store what
-        changed and commit.  Returns the match as committed."""
+        changed and commit.  Returns the match as committed.  For a game whose
+        scores are costly (its end may be slow to apply), ``apply`` runs before
+        the write lock, on the match as read, and the change is stored if the
+        match is unchanged then (else tried again)."""
+        if costly((self.cached(match_id) or self.get(match_id)).state.game):
+            return self._change_prepared(match_id, apply)
         with self._write() as conn:
             match = self._load(conn, match_id, lock=True)
             state = match.state.copy()
@@ -288,6 +351,42 @@ class Store:
             changed = self._store(conn, match, state)
         self._remember(changed)
         return changed
+
+    def _change_prepared(self, match_id: str, apply: Callable[[Match, State], None]) -> Match:
+        for _ in range(5):
+            match = self.get(match_id)
+            state = match.state.copy()
+            try:
+                apply(match, state)
+            except IllegalMove as e:
+                raise Refused(400, str(e)) from None
+            with self._write() as conn:
+                current = self._load(conn, match_id, lock=True)
+                if current.version != match.version:
+                    continue
+                changed = self._store(conn, current, state)
+            self._remember(changed)
+            return changed
+        raise Refused(409, "the match kept changing meanwhile; reload it and try again")
+
+    # the final fields of costly games (.scoring) ---------------------------------
+    def final(self, match_id: str, ply: int, digest: str) -> dict[str, Any] | None:
+        """The stored final fields of ``match_id`` at ``ply`` for the position ``digest``, or None."""
+        query = select(finals.c.digest, finals.c.fields).where(finals.c.match_id == match_id, finals.c.ply == ply)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return dict(row.fields) if row is not None and row.digest == digest else None
+
+    def save_final(self, match_id: str, ply: int, digest: str, fields: dict[str, Any]) -> None:
+        """Keep ``fields`` for ``match_id`` at ``ply`` (the position ``digest``), and the
+        status line the listings show while the match is still there."""
+        with self._write() as conn:
+            if conn.execute(select(matches.c.id).where(matches.c.id == match_id)).first() is None:
+                return  # gone meanwhile
+            conn.execute(delete(finals).where(finals.c.match_id == match_id, finals.c.ply == ply))
+            conn.execute(insert(finals).values(match_id=match_id, ply=ply, digest=digest, fields=fields))
+            conn.execute(update(matches).where(matches.c.id == match_id, matches.c.ply == ply,
+                                               matches.c.over.is_(True)).values(status=fields["status"]))
 
     def join(self, match_id: str, token: str) -> int:
         """Give the first open seat to ``token``; the seat (409 if none)."""
@@ -328,7 +427,7 @@ class Store:
     @staticmethod
     def _summary(state: State, stamp: str) -> dict[str, Any]:
         return {"ply": len(state.history), "over": state.is_over(), "winner": state.winner(),
-                "status": state.game.status(state), "updated": stamp}
+                "status": summary_status(state), "updated": stamp}
 
     @staticmethod
     def _insert_moves(conn: Connection, match_id: str, texts: list[str], times: list[str], first: int) -> None:
