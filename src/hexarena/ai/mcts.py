@@ -774,7 +774,7 @@ def run_slices(run: Callable[[int], int], limit: int, seconds: float | None = No
         if n < asked or (seconds is not None and spent >= seconds) or stop():
             break
         room = chunk_seconds if seconds is None else min(chunk_seconds, seconds - spent)
-        chunk = max(1, int(n / max(took, 1e-6) * room))
+        chunk = max(1, min(2 * asked, int(n / max(took, 1e-6) * room)))  # at most double: one sample is noisy
         if slice_seconds is not None and since >= slice_seconds:
             since = 0.0
             yield

@@ -103,6 +103,8 @@ def unscored(state: State, why: str) -> dict[str, Any]:
 class Unscored(State):
     """A copy of a state that does not compute its scores (None): for a record of a costly game."""
 
+    __slots__ = ()
+
     def scores(self) -> list[float] | None:
         return None
 
