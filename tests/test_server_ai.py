@@ -5,6 +5,7 @@ a time budget, its result kept."""
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import subprocess
@@ -195,8 +196,9 @@ class Served:
 
     def __init__(self, db: str, cwd: Path, *args: str) -> None:
         self.port = free_port()
+        env = {**os.environ, "PYTHONPATH": str(Path(hexarena.__file__).parents[1])}  # this hexarena, from any cwd
         self.proc = subprocess.Popen([HEXARENA, "serve", "--port", str(self.port), "--db", db, *args], cwd=cwd,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=120)
         assert until(self._up, 60, 0.1), "the server did not start"
 
