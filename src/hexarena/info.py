@@ -30,9 +30,11 @@ def game_info(name: str, rules: bool = False) -> dict[str, Any]:
     return info
 
 
-def replay_summary(state: State) -> dict[str, Any]:
+def replay_summary(state: State, known: dict[str, Any] | None = None) -> dict[str, Any]:
     """The object ``hexarena replay --json`` prints (DESIGN.md §3), with the
-    rule that ended the game (``reason``: ``Game.end_reason``, null while it goes on)."""
+    rule that ended the game (``reason``: ``Game.end_reason``, null while it
+    goes on); ``known`` gives ``scores`` and ``reason`` instead of computing
+    them (for a game whose exact scores are costly, computed elsewhere)."""
     g = state.game
     return {
         "game": g.name,
@@ -41,7 +43,7 @@ def replay_summary(state: State) -> dict[str, Any]:
         "to_move": state.to_move,
         "over": state.is_over(),
         "winner": state.winner(),
-        "reason": g.end_reason(state),
-        "scores": state.scores(),
+        "reason": g.end_reason(state) if known is None else known["reason"],
+        "scores": state.scores() if known is None else known["scores"],
         "legal_moves": state.legal_moves(),
     }

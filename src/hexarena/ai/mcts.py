@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from pathlib import Path
@@ -481,6 +481,9 @@ PNS_NODES = 1 << 20  # proof-number search nodes (36 MB), kept by an agent that 
 # Level -> simulations per move (all levels search with the "enhanced" variant).
 LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500, 8: 5000, 9: 10000, 10: 25000}
 MAX_NODES = 1 << 22
+# Level -> the most searching time a turn may take where a front end bounds it (the web app's AI seats:
+# on a large board a level's simulations can take minutes); the search then stops early.
+LEVEL_SECONDS: dict[int, float] = {1: 1.0, 2: 1.0, 3: 1.5, 4: 2.0, 5: 3.0, 6: 4.0, 7: 5.0, 8: 6.0, 9: 8.0, 10: 10.0}
 
 
 class MCTSAgent:
@@ -525,10 +528,15 @@ class MCTSAgent:
         """The best move and its estimated win rate for the player to move; in
         a solved position (:mod:`hexarena.ai.solutions`) the perfect move and
         its proven result (1, 0.5 or 0) without searching."""
+        return drain(self.hinting(state))
+
+    def hinting(self, state: State, slice_seconds: float | None = None,
+                max_seconds: float | None = None) -> Generator[None, None, tuple[str, float]]:
+        """:meth:`hint` in slices (:meth:`searching` says how); returns the move and its win rate."""
         proven = perfect_move(state) if self.solutions else None
         if proven is not None:
             return proven.move, reward(proven.result)
-        ints, flts, meta = self.search(state)
+        ints, flts, meta = yield from self.searching(state, slice_seconds, max_seconds)
         child = self._best_child(ints, flts, meta)
         return state.move_name(int(ints[child, ACTION])), self._rate(ints, flts, meta, child)
 
@@ -548,6 +556,18 @@ class MCTSAgent:
 
     # search ------------------------------------------------------------------
     def search(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Search ``state`` within the agent's budget; the tree (ints, flts, meta)."""
+        return drain(self.searching(state))
+
+    def searching(self, state: State, slice_seconds: float | None = None,
+                  max_seconds: float | None = None) -> Generator[None, None, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """:meth:`search` in slices, for a scheduler that interleaves searches:
+        yields after each ``slice_seconds`` of searching (about: a chunk of
+        work takes at most 0.05 s), the tree kept between slices; returns the
+        tree.  ``max_seconds`` bounds the searching time (time in slices, not
+        time waiting between them) on top of the budget.  With neither, it
+        never yields and searches exactly as before (one call for a simulation
+        budget, so seeded play is reproducible)."""
         if state.is_over():
             raise ValueError("the game is over: no move to choose")
         game = state.game
@@ -565,20 +585,31 @@ class MCTSAgent:
         cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
-        start, share = time.perf_counter(), self.config.pns
+        proven = lambda: self.config.solver and ints[meta[ROOT], PROVEN] >= 0  # noqa: E731
+        start, share, spent = time.perf_counter(), self.config.pns, 0.0
         self._pns_pick = None
-        seconds = self.seconds  # a time budget, else simulations (set when seconds are not: __init__)
+        sliced = slice_seconds is not None or max_seconds is not None
+        # a time budget, else simulations (set when seconds are not: __init__); sliced, max_seconds bounds both
+        seconds = self.seconds if max_seconds is None else min(self.seconds or max_seconds, max_seconds)
         simulations = self.simulations or 1 << 62
         if share > 0:
             if ints[meta[ROOT], FIRST] < 0:
                 run(1)  # expand the root: proofs are marked on its children
-            if seconds is not None:
+            if sliced:
+                iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
+                spent = yield from self._proving(game, s, ints, meta, state.history, iterations=iterations,
+                                                 seconds=None if seconds is None else share * seconds,
+                                                 slice_seconds=slice_seconds)
+            elif seconds is not None:
                 self._proof_search(game, s, ints, meta, state.history, deadline=start + share * seconds)
             else:
                 self._proof_search(game, s, ints, meta, state.history, iterations=max(1, int(share * simulations)))
+            if self.seconds is None:
                 simulations = max(1, simulations - int(share * simulations))
-        if seconds is not None:
-            proven = lambda: self.config.solver and ints[meta[ROOT], PROVEN] >= 0  # noqa: E731
+        if sliced:
+            left = None if seconds is None else max(0.0, seconds - spent)
+            self.last_simulations, _ = yield from run_slices(run, simulations, left, slice_seconds, proven)
+        elif seconds is not None:
             self.last_simulations = run_until(run, start + seconds, simulations, 0.05, proven)
         else:
             self.last_simulations = run(simulations)
@@ -597,6 +628,22 @@ class MCTSAgent:
             run(iterations)
         else:
             run_until(run, deadline, slice_seconds=0.02)
+        self._mark_proofs(ints, meta, pints, pnum, meta_p)
+
+    def _proving(self, game, s, ints, meta, history: list[int], iterations: int, seconds: float | None,
+                 slice_seconds: float | None) -> Generator[None, None, float]:
+        """:meth:`_proof_search` in slices (:meth:`searching`): ``iterations``
+        expansions or ``seconds`` of searching, whichever comes first; returns
+        the seconds it searched."""
+        prove = compiled_proof_search(game.kernels, self.config.policy)
+        pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
+        run = lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies)  # noqa: E731
+        _, spent = yield from run_slices(run, iterations, seconds, slice_seconds)
+        self._mark_proofs(ints, meta, pints, pnum, meta_p)
+        return spent
+
+    def _mark_proofs(self, ints, meta, pints, pnum, meta_p) -> None:
+        """Mark the root moves the proof-number search proved (and its numbers, for ``pns_pick``)."""
         root, proof_root = meta[ROOT], meta_p[P_ROOT]
         p = ints[root, MOVER]
         first = pints[proof_root, P_FIRST]
@@ -707,6 +754,40 @@ def run_until(run: Callable[[int], int], deadline: float, limit: int = 1 << 62, 
         rate = n / max(now - begin, 1e-6)
         chunk = max(16, min(int(rate * (deadline - now)), int(rate * slice_seconds)))
     return done
+
+
+def run_slices(run: Callable[[int], int], limit: int, seconds: float | None = None,
+               slice_seconds: float | None = None, stop: Callable[[], bool] = lambda: False,
+               chunk_seconds: float = 0.05) -> Generator[None, None, tuple[int, float]]:
+    """Call ``run(n)`` (at most ``n`` units of work; returns those done) in
+    chunks of at most ``chunk_seconds`` (sized from the measured rate) until
+    ``limit`` units, ``seconds`` spent in ``run``, a chunk that stops short,
+    or ``stop()``; yields after each ``slice_seconds`` spent in ``run`` (never
+    when None); returns the units done and the seconds spent in ``run``."""
+    done, chunk, spent, since = 0, 1, 0.0, 0.0
+    while done < limit:
+        asked = min(chunk, limit - done)
+        begin = time.perf_counter()
+        n = run(asked)
+        took = time.perf_counter() - begin
+        done, spent, since = done + n, spent + took, since + took
+        if n < asked or (seconds is not None and spent >= seconds) or stop():
+            break
+        room = chunk_seconds if seconds is None else min(chunk_seconds, seconds - spent)
+        chunk = max(1, min(2 * asked, int(n / max(took, 1e-6) * room)))  # at most double: one sample is noisy
+        if slice_seconds is not None and since >= slice_seconds:
+            since = 0.0
+            yield
+    return done, spent
+
+
+def drain(steps: Generator[None, None, Any]) -> Any:
+    """Run a generator of :meth:`MCTSAgent.searching` to its end; its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def _game_key(game) -> tuple:

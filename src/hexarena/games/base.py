@@ -109,6 +109,9 @@ class Game(ABC):
     # path to it) and hexarena.ai.positions has its keys and symmetries
     SOLVABLE: ClassVar[bool] = False
     CAN_DRAW: ClassVar[bool] = True  # whether a game may end in a draw (the proof-number solver then asks twice)
+    # whether the exact scores (scores, and the status and board at the end) may take long to compute: the web
+    # app then computes them only once the game is over, in a worker process with a time budget
+    COSTLY_SCORES: ClassVar[bool] = False
     # the state entry that is nonzero once a stone only ever helps its owner's win, so the solvers may block
     # threats and skip dead cells (dead_cell_rings); -1 for never
     THREAT_FIELD: ClassVar[int] = -1

@@ -431,6 +431,7 @@ class Lhexus(Game):
     SLOW_TO_COMPILE = True
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(10, MIN_SIZE, MAX_SIZE, "N: cells a side (3N(N-1)+1 cells)")}
+    COSTLY_SCORES = True  # a maximum packing of configurations
     PLANES = ("own", "opponent", "empty", "placed this turn", "growth legal now", "new group legal now",
               "colours unchosen")
     WORDS = ("end", "accept", "decline")

@@ -37,6 +37,7 @@ from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, Sockets, cli
 from .limits import Limits
 from .live import Hub, listen
 from .store import Match, Refused, Store, new_token, seat_kind
+from .scoring import Scorer, cheap_svg, costly, digest, needs_scoring, pending_status, record_of
 from .thinker import Thinker
 
 STATIC = Path(__file__).parent / "static"
@@ -96,16 +97,29 @@ def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
     return out, list(pictures)
 
 
-def match_object(match: Match) -> dict[str, Any]:
-    """The match as GET /api/matches/{id} shows it."""
+def shown_fields(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
+    """Scores, end reason, status and board as shown: for a game whose exact scores are costly, none while
+    it goes on, and at the end the ``final`` fields of its scoring, or, until they come, "scoring"."""
+    if not costly(state.game):
+        return {"scores": state.scores(), "reason": state.game.end_reason(state), "status": state.game.status(state),
+                "svg": state.svg()}
+    if not state.is_over():
+        return {"scores": None, "reason": None, "status": state.game.status(state), "svg": state.svg()}
+    return final or {"scores": None, "reason": None, "status": pending_status(state), "svg": cheap_svg(state)}
+
+
+def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
     state = match.state
     moves, pictures = targets(state)
     labels = {t["move"]: state.game.word_label(t["move"]) for t in moves if t["cell"] is None}
     turns = [[t, [[m, ply] for m, ply in written]] for t, written in state.written_turns()]
-    out = {**replay_summary(state), "id": match.id, "seats": match.seats, "ply": match.ply,
-           "record": state.record(), "status": state.game.status(state), "turn": state.turn, "step": state.step,
-           "turns": turns, "targets": moves, "labels": labels, "svg": state.svg(),
-           "resigned": state.resigned, "thinking": match.ai_to_move() is not None, "updated": match.updated}
+    shown = shown_fields(state, final)
+    out = {**replay_summary(state, shown), "id": match.id, "seats": match.seats, "ply": match.ply,
+           "record": record_of(state, final), "status": shown["status"], "turn": state.turn, "step": state.step,
+           "turns": turns, "targets": moves, "labels": labels, "svg": shown["svg"],
+           "resigned": state.resigned, "thinking": match.ai_to_move() is not None,
+           "scoring": needs_scoring(state) and final is None, "updated": match.updated}
     if pictures:
         out["pictures"] = pictures
     return out
@@ -158,10 +172,19 @@ def new_state(game: str, options: dict[str, Any]) -> State:
 
 
 def from_record(record: dict[str, Any] | str) -> State:
+    """The state of an imported record; a costly game's stated scores are not checked (nothing stated is
+    kept: the match's scores are computed from its moves, in a worker process)."""
+    if isinstance(record, dict) and isinstance(record.get("result"), dict) and scores_costly(record.get("game")):
+        record = {**record, "result": {k: v for k, v in record["result"].items() if k != "scores"}}
     try:
         return hexarena.from_record(record)
     except (ValueError, RecursionError) as e:
         raise Refused(400, f"record: {e}") from None
+
+
+def scores_costly(name: Any) -> bool:
+    """True when ``name`` is a game whose exact scores are costly."""
+    return isinstance(name, str) and name in hexarena.GAMES and costly(hexarena.games.game_class(name))
 
 
 # the app ------------------------------------------------------------------------
@@ -174,15 +197,44 @@ class Server:
         self.sockets = Sockets(self.limits.websockets)
         self.hub = Hub()
         self.thinker = Thinker(self.store, self.changed, ai_workers)
-        self._objects: dict[tuple[str, int], dict[str, Any]] = {}
+        self.scorer = Scorer(self.scored, self.limits.scoring_seconds)
+        self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
+        self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
 
-    async def call(self, work: Any, *args: Any) -> Any:
+    async def call(self, work: Any, *args: Any, heavy: bool = False) -> Any:
         """Run store ``work``: on SQLite inline on the event loop (a local file,
         about a millisecond, one writer at a time anyway: thread hops cost more
-        than they save); on PostgreSQL in a thread (network round trips, row locks)."""
-        if self.store.postgres:
+        than they save) unless it is ``heavy`` (:meth:`heavy`: replaying moves,
+        a costly game); on PostgreSQL in a thread (network round trips, row locks)."""
+        if self.store.postgres or heavy:
             return await run_in_threadpool(work, *args)
         return work(*args)
+
+    def heavy(self, match_id: str) -> bool:
+        """Whether work on ``match_id`` may be slow: not in this process's cache (a replay), or a costly game."""
+        known = self.store.cached(match_id)
+        return known is None or costly(known.state.game)
+
+    def final_of(self, match: Match) -> dict[str, Any] | None:
+        """A finished costly match's final fields: known, stored, or else asked of the scorer (None meanwhile)."""
+        if not needs_scoring(match.state):
+            return None
+        key = (match.id, match.ply, digest(match.state))
+        final = self._finals.get(key) or self.store.final(*key)
+        if final is None:
+            self.scorer.request(":".join(map(str, key)), match.state.copy())
+            return None
+        self._finals[key] = final
+        if len(self._finals) > 200:
+            self._finals.pop(next(iter(self._finals)), None)
+        return final
+
+    def scored(self, key: str, _state: State, fields: dict[str, Any]) -> None:
+        """The scorer's result for ``key`` (match:ply:digest): kept, and the match's watchers told."""
+        match_id, ply, dig = key.split(":", 2)
+        self.store.save_final(match_id, int(ply), dig, fields)
+        self._finals[(match_id, int(ply), dig)] = fields
+        self.hub.publish(match_id)
 
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers, let an AI to move think."""
@@ -195,16 +247,18 @@ class Server:
         kinds = [seat_kind(s) for s in specs]
         mine = [i for i, k in enumerate(kinds) if k == "me"]
         token = new_token()
-        match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client)
+        match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client,
+                                  self.limits.ai)
         self.changed(match.id)
         return {"id": match.id, "seats": mine, "token": token}
 
     def object(self, match: Match) -> dict[str, Any]:
-        """The match object, kept per (match, version): watchers and readers share it."""
-        key = (match.id, match.version)
+        """The match object, kept per (match, version, final scoring known): watchers and readers share it."""
+        final = self.final_of(match)
+        key = (match.id, match.version, final is not None)
         obj = self._objects.get(key)
         if obj is None:
-            obj = self._objects[key] = match_object(match)
+            obj = self._objects[key] = match_object(match, final)
             if len(self._objects) > 500:
                 self._objects.pop(next(iter(self._objects)), None)
         return obj
@@ -298,6 +352,7 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
                 with suppress(asyncio.CancelledError):
                     await listener
             server.thinker.shutdown()
+            server.scorer.shutdown()
             server.store.close()
 
     app = App(title="hexarena", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
@@ -359,7 +414,8 @@ def add_routes(app: FastAPI, server: Server) -> None:
     @app.post("/api/matches/import")
     async def import_(body: Import, request: Request) -> Response:
         client = client_address(request.scope)
-        return reply(await server.call(lambda: server.create(from_record(body.record), body.seats, client)))
+        return reply(await server.call(lambda: server.create(from_record(body.record), body.seats, client),
+                                       heavy=True))
 
     @app.get("/api/matches")
     async def listing(which: str = Query("", alias="list")) -> Response:
@@ -376,19 +432,19 @@ def add_routes(app: FastAPI, server: Server) -> None:
 
     @app.get("/api/matches/{match_id}")
     async def get(match_id: str) -> Response:
-        return reply(await server.call(lambda: server.object(store.get(match_id))))
+        return reply(await server.call(lambda: server.object(store.get(match_id)), heavy=server.heavy(match_id)))
 
     @app.post("/api/matches/{match_id}/moves")
     async def move(match_id: str, body: MovePost) -> Response:
-        return reply(await server.call(server.move, match_id, body))
+        return reply(await server.call(server.move, match_id, body, heavy=server.heavy(match_id)))
 
     @app.post("/api/matches/{match_id}/undo")
     async def undo(match_id: str, body: UndoPost) -> Response:
-        return reply(await server.call(server.undo, match_id, body))
+        return reply(await server.call(server.undo, match_id, body, heavy=server.heavy(match_id)))
 
     @app.post("/api/matches/{match_id}/resign")
     async def resign(match_id: str, body: ResignPost) -> Response:
-        return reply(await server.call(server.resign, match_id, body))
+        return reply(await server.call(server.resign, match_id, body, heavy=server.heavy(match_id)))
 
     @app.get("/api/matches/{match_id}/hint")
     def hint(match_id: str, token: str = "") -> Response:
@@ -396,13 +452,16 @@ def add_routes(app: FastAPI, server: Server) -> None:
 
     @app.get("/api/matches/{match_id}/position")
     def at(match_id: str, ply: int) -> Response:
-        state = position(store.get(match_id), ply)
-        return reply({"ply": ply, "svg": state.svg(), "status": state.game.status(state)})
+        match = store.get(match_id)
+        state = position(match, ply)
+        shown = shown_fields(state, server.final_of(match) if state is match.state else None)
+        return reply({"ply": ply, "svg": shown["svg"], "status": shown["status"]})
 
     @app.get("/api/matches/{match_id}/record.json")
     def record_json(match_id: str) -> Response:
         match = store.get(match_id)
-        return download(dumps(match.state.record()) + "\n", "application/json", match, "json")
+        return download(dumps(record_of(match.state, server.final_of(match))) + "\n", "application/json", match,
+                        "json")
 
     @app.get("/api/matches/{match_id}/record.txt")
     def record_txt(match_id: str) -> Response:
@@ -440,7 +499,7 @@ async def push_changes(ws: WebSocket, server: Server, match_id: str, queue: asyn
     try:
         while True:
             try:
-                obj = await server.call(lambda: server.object(server.store.get(match_id)))
+                obj = await server.call(lambda: server.object(server.store.get(match_id)), heavy=server.heavy(match_id))
             except Refused as e:
                 await ws.send_text(dumps({"error": e.message}))
                 await ws.close(code=4404)

@@ -43,6 +43,16 @@ RATED = (  # (method, path, kind): the requests each kind counts
 
 
 @dataclass(frozen=True)
+class AICaps:
+    """The most AI matches at once: AI against AI on the server, and with an AI
+    seat per client address (not over, changed within ``active_seconds``)."""
+
+    ai_vs_ai: int = 4
+    per_client: int = 8
+    active_seconds: float = 3600.0
+
+
+@dataclass(frozen=True)
 class Limits:
     """Every door's limit (``hexarena serve`` options; docs/server.md)."""
 
@@ -52,6 +62,8 @@ class Limits:
     open_hours: float = 24.0              # an open seat nobody joined expires after this (0: never)
     websockets: int = 32                  # live connections from one client address at once, per process
     forwarded_allow_ips: str | None = None  # proxies trusted to name the client in X-Forwarded-For
+    ai: AICaps = field(default_factory=AICaps)  # AI matches at once, server-wide and per client (429)
+    scoring_seconds: float = 60.0         # the most one costly final scoring may take, in its own process
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
@@ -63,6 +75,7 @@ class Limits:
     def from_json(cls, text: str) -> Limits:
         data = json.loads(text)
         data["rates"] = {k: Rate(int(c), float(s)) for k, (c, s) in data["rates"].items()}
+        data["ai"] = AICaps(**data["ai"])
         return cls(**data)
 
 
@@ -103,13 +116,22 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                     help="proxies (comma-separated addresses or networks, * for any) whose X-Forwarded-For names "
                          "the client (default: none, the connecting address is the client)")
+    sp.add_argument("--max-ai-vs-ai", type=count(0), default=d.ai.ai_vs_ai, metavar="N",
+                    help=f"AI-against-AI matches running at once on the server (default {d.ai.ai_vs_ai}; 429 beyond)")
+    sp.add_argument("--max-ai-per-client", type=count(0), default=d.ai.per_client, metavar="N",
+                    help=f"unfinished matches against the AI per client address, active in the last hour "
+                         f"(default {d.ai.per_client}; 429 beyond)")
+    sp.add_argument("--scoring-seconds", type=seconds, default=d.scoring_seconds, metavar="S",
+                    help=f"the most a final position's exact scoring may take, in its own process "
+                         f"(default {d.scoring_seconds:g})")
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The limits ``hexarena serve``'s options give."""
     return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
                   open_hours=args.open_seat_hours, websockets=args.max_websockets,
-                  forwarded_allow_ips=args.forwarded_allow_ips)
+                  forwarded_allow_ips=args.forwarded_allow_ips,
+                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds)
 
 
 def count(least: int) -> Callable[[str], int]:
@@ -137,4 +159,15 @@ def hours(text: str) -> float:
         value = -1.0
     if not 0 <= value < 1e6:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours (0 or more; 0: never)")
+    return value
+
+
+def seconds(text: str) -> float:
+    """argparse type: a positive finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive finite number of seconds (e.g. 60)")
     return value

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,9 @@ from hexarena.ai import AgentSpec, parse_agent
 from hexarena.games.base import IllegalMove, State
 from hexarena.games.options import shown
 from hexarena.record_writer import at, now
+
+from .limits import AICaps
+from .scoring import costly, summary_status
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
@@ -71,6 +74,15 @@ match_clients = Table(
     Column("client", String(64), nullable=False, index=True),  # the creator's address ("" before it was kept)
     Column("waiting", Boolean, nullable=False),                 # a seat is open
     Column("created", String(32), nullable=False, index=True),
+)
+
+# the final fields of finished games whose exact scores are costly (.scoring), computed once per match and ply
+finals = Table(
+    "finals", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("digest", String(64), nullable=False),  # scoring.digest: the moves and resignation scored
+    Column("fields", JSON, nullable=False),  # scores, status, reason, svg (and error when not scored)
 )
 
 
@@ -235,6 +247,11 @@ class Store:
         with self.engine.connect() as conn:
             return self._load(conn, match_id, lock=False)
 
+    def cached(self, match_id: Any) -> Match | None:
+        """The match as this process last saw it (no database read), or None."""
+        with self._lock:
+            return self._cache.get(match_id) if isinstance(match_id, str) else None
+
     def _load(self, conn: Connection, match_id: Any, lock: bool) -> Match:
         if not isinstance(match_id, str) or len(match_id) > 32:
             raise Refused(404, "no such match")
@@ -287,10 +304,11 @@ class Store:
         return [r.id for r in rows if any(seat_agent(s) is not None for s in r.seats)]
 
     # writing ---------------------------------------------------------------
-    def create(self, state: State, seats: list[str], token_seats: list[int], token: str,
-               client: str = "") -> Match:
+    def create(self, state: State, seats: list[str], token_seats: list[int], token: str, client: str = "",
+               caps: AICaps | None = None) -> Match:
         """Store a new match of ``state`` (its moves too, for an imported record) created by ``client`` (an
-        address); 429 when a seat is open and ``client`` already holds ``open_matches`` open matches."""
+        address); 429 when a seat is open and ``client`` already holds ``open_matches`` open matches, or when an
+        AI seat would exceed ``caps``."""
         digest = token_hash(token)
         tokens = [digest if i in token_seats else None for i in range(2)]
         stamp = now()
@@ -300,6 +318,8 @@ class Store:
         with self._write() as conn:
             if waiting:
                 self._check_open(conn, client)
+            if caps is not None and any(seat_agent(s) is not None for s in seats) and not state.is_over():
+                self._check_caps(conn, seats, client, caps)
             conn.execute(insert(matches).values(
                 id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
                 version=0, created=stamp, **self._summary(state, stamp)))
@@ -312,10 +332,34 @@ class Store:
         self._remember(match)
         return match
 
+    def _check_caps(self, conn: Connection, seats: list[str], client: str, caps: AICaps) -> None:
+        """429 when a new match with ``seats`` (an AI among them) would exceed ``caps``."""
+        if self.postgres:  # a client's creations take turns, so two at once cannot both pass
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('hexarena:ai-caps'))"))
+        both = all(seat_agent(s) is not None for s in seats)
+        if both:
+            rows = conn.execute(select(matches.c.seats).where(matches.c.over.is_(False))).all()
+            running = sum(all(seat_agent(s) is not None for s in r.seats) for r in rows)
+            if running >= caps.ai_vs_ai:
+                raise Refused(429, f"the server already runs {running} AI-against-AI matches, the most it allows "
+                                   f"({caps.ai_vs_ai}); try again when one ends")
+        since = (datetime.now(UTC) - timedelta(seconds=caps.active_seconds)).isoformat(timespec="milliseconds")
+        rows = conn.execute(select(matches.c.seats).join(match_clients).where(
+            match_clients.c.client == client[:64], matches.c.over.is_(False), matches.c.updated >= since)).all()
+        mine = sum(any(seat_agent(s) is not None for s in r.seats) for r in rows)
+        if mine >= caps.per_client:
+            raise Refused(429, f"you already have {mine} unfinished matches against the AI, the most one client may "
+                               f"have ({caps.per_client}); finish or resign one first")
+
     def change(self, match_id: str, apply: Callable[[Match, State], None]) -> Match:
         """One transaction: lock the match, let ``apply`` check and change a copy
         of its state (raising Refused or IllegalMove to refuse), store what
-        changed and commit.  Returns the match as committed."""
+        changed and commit.  Returns the match as committed.  For a game whose
+        scores are costly (its end may be slow to apply), ``apply`` runs before
+        the write lock, on the match as read, and the change is stored if the
+        match is unchanged then (else tried again)."""
+        if costly((self.cached(match_id) or self.get(match_id)).state.game):
+            return self._change_prepared(match_id, apply)
         with self._write() as conn:
             match = self._load(conn, match_id, lock=True)
             state = match.state.copy()
@@ -347,6 +391,41 @@ class Store:
         until = f"; the oldest expires in {math.ceil(wait / 60)} min" if wait is not None else ""
         raise Refused(429, f"too many open matches: {held} from your address wait for a player (at most "
                            f"{self.open_matches}){until}", wait)
+    def _change_prepared(self, match_id: str, apply: Callable[[Match, State], None]) -> Match:
+        for _ in range(5):
+            match = self.get(match_id)
+            state = match.state.copy()
+            try:
+                apply(match, state)
+            except IllegalMove as e:
+                raise Refused(400, str(e)) from None
+            with self._write() as conn:
+                current = self._load(conn, match_id, lock=True)
+                if current.version != match.version:
+                    continue
+                changed = self._store(conn, current, state)
+            self._remember(changed)
+            return changed
+        raise Refused(409, "the match kept changing meanwhile; reload it and try again")
+
+    # the final fields of costly games (.scoring) ---------------------------------
+    def final(self, match_id: str, ply: int, digest: str) -> dict[str, Any] | None:
+        """The stored final fields of ``match_id`` at ``ply`` for the position ``digest``, or None."""
+        query = select(finals.c.digest, finals.c.fields).where(finals.c.match_id == match_id, finals.c.ply == ply)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return dict(row.fields) if row is not None and row.digest == digest else None
+
+    def save_final(self, match_id: str, ply: int, digest: str, fields: dict[str, Any]) -> None:
+        """Keep ``fields`` for ``match_id`` at ``ply`` (the position ``digest``), and the
+        status line the listings show while the match is still there."""
+        with self._write() as conn:
+            if conn.execute(select(matches.c.id).where(matches.c.id == match_id)).first() is None:
+                return  # gone meanwhile
+            conn.execute(delete(finals).where(finals.c.match_id == match_id, finals.c.ply == ply))
+            conn.execute(insert(finals).values(match_id=match_id, ply=ply, digest=digest, fields=fields))
+            conn.execute(update(matches).where(matches.c.id == match_id, matches.c.ply == ply,
+                                               matches.c.over.is_(True)).values(status=fields["status"]))
 
     def join(self, match_id: str, token: str) -> int:
         """Give the first open seat to ``token``; the seat (409 if none, or if it expired)."""
@@ -391,7 +470,7 @@ class Store:
     @staticmethod
     def _summary(state: State, stamp: str) -> dict[str, Any]:
         return {"ply": len(state.history), "over": state.is_over(), "winner": state.winner(),
-                "status": state.game.status(state), "updated": stamp}
+                "status": summary_status(state), "updated": stamp}
 
     @staticmethod
     def _insert_moves(conn: Connection, match_id: str, texts: list[str], times: list[str], first: int) -> None:

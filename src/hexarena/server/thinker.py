@@ -1,44 +1,150 @@
-"""The AI seats: their moves searched off the request path, in threads.
+"""The AI seats: their moves searched off the request path, fairly across matches.
 
-The numba search releases the GIL, so a thread pool searches while the
-event loop and the request threads keep answering.  A move found is stored
-through the same transaction as a person's (checked against the ply it was
-searched at), so a move made meanwhile (an undo, a resignation) simply
-discards it.
+Each match whose AI is to move is a *job*: a generator that searches in
+slices (:meth:`~hexarena.ai.mcts.MCTSAgent.hinting`), yielding after each
+slice of at most about ``slice_seconds``.  A few worker threads (the numba
+search releases the GIL) run one slice at a time of the job that has had
+the least searching time so far (a match's virtual time, as a fair
+scheduler counts it), so no match waits behind another's long search: a
+new match starts at the smallest virtual time of those waiting and goes
+next, and a match playing itself (AI against AI) gets its share like any
+other.  A turn's searching time is bounded per level
+(:data:`~hexarena.ai.mcts.LEVEL_SECONDS`), whatever the board size.
+
+A move found is stored through the same transaction as a person's (checked
+against the ply it was searched at), so a move made meanwhile (an undo, a
+resignation) simply discards it.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
 
-from hexarena.ai import compile_notice
+from hexarena.ai import AgentSpec, compile_notice
+from hexarena.ai.mcts import LEVEL_SECONDS
+from hexarena.games.base import State
 
-from .store import Refused, Store
+from .store import Match, Refused, Store
 
 log = logging.getLogger("hexarena.server")
+
+SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a chunk of numba work may add 0.05 s)
+LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
+Steps = Generator[None, None, None]
+
+
+@dataclass(order=True)
+class Job:
+    """A match's work in slices, ordered by virtual time (then by arrival)."""
+
+    vtime: float
+    seq: int
+    key: str = field(compare=False)
+    steps: Steps = field(compare=False)
+
+
+class Scheduler:
+    """Runs jobs (generators that yield after each slice of work) on ``workers``
+    threads, one slice at a time, the job with the least virtual time first;
+    one job per key at a time (:meth:`kick` while it runs starts it again after)."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self._cv = threading.Condition()
+        self._ready: list[Job] = []          # a heap by virtual time
+        self._active: dict[str, Job] = {}    # per key, its job (ready or running)
+        self._again: dict[str, Callable[[], Steps]] = {}  # keys kicked while their job runs
+        self._used: dict[str, float] = {}    # per key, the virtual time its last job reached
+        self._clock = 0.0                    # the virtual time of the last job started
+        self._seq = itertools.count()
+        self._stopped = False
+        self._threads = [threading.Thread(target=self._work, name=f"hexarena-ai-{i}", daemon=True)
+                         for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def kick(self, key: str, start: Callable[[], Steps]) -> None:
+        """Run ``start()``'s job for ``key``, or once more after the one running."""
+        with self._cv:
+            if key in self._active:
+                self._again[key] = start
+                return
+            self._queue(key, start(), max(self._used.pop(key, 0.0), self._clock))
+
+    def busy(self) -> int:
+        """Jobs ready or running."""
+        with self._cv:
+            return len(self._active)
+
+    def shutdown(self) -> None:
+        """Stop after the slices running (the jobs left are dropped)."""
+        with self._cv:
+            self._stopped = True
+            self._cv.notify_all()
+
+    def _queue(self, key: str, steps: Steps, vtime: float) -> None:
+        job = Job(vtime, next(self._seq), key, steps)
+        self._active[key] = job
+        heapq.heappush(self._ready, job)
+        self._cv.notify()
+
+    def _work(self) -> None:
+        while True:
+            with self._cv:
+                while not self._ready and not self._stopped:
+                    self._cv.wait()
+                if self._stopped:
+                    return
+                job = heapq.heappop(self._ready)
+                self._clock = max(self._clock, job.vtime)
+            begin = time.perf_counter()
+            done = self._slice(job)
+            with self._cv:
+                job.vtime += time.perf_counter() - begin
+                if not done:
+                    heapq.heappush(self._ready, job)
+                    self._cv.notify()
+                    continue
+                del self._active[job.key]
+                self._used = {k: v for k, v in self._used.items() if v > self._clock}
+                self._used[job.key] = job.vtime
+                again = self._again.pop(job.key, None)
+                if again is not None:
+                    self._queue(job.key, again(), max(self._used.pop(job.key), self._clock))
+
+    @staticmethod
+    def _slice(job: Job) -> bool:
+        """Run one slice of ``job``; True when it is done (or failed: logged, the next kick tries again)."""
+        try:
+            next(job.steps)
+        except StopIteration:
+            return True
+        except Exception:
+            log.exception("hexarena: the AI of match %s failed", job.key)
+            return True
+        return False
 
 
 class Thinker:
     """Plays the AI seats of matches; :meth:`kick` after any change."""
 
-    def __init__(self, store: Store, changed: Callable[[str], None], workers: int = 2) -> None:
+    def __init__(self, store: Store, changed: Callable[[str], None], workers: int = 2,
+                 slice_seconds: float = SLICE_SECONDS, turn_seconds: dict[int, float] | None = None) -> None:
         self.store, self.changed = store, changed
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="hexarena-ai")
+        self.slice_seconds = slice_seconds
+        self.turn_seconds = LEVEL_SECONDS if turn_seconds is None else turn_seconds
+        self.scheduler = Scheduler(workers)
         self._lock = threading.Lock()
-        self._wanted: set[str] = set()   # matches to look at
-        self._running: set[str] = set()  # matches a worker is playing
+        self._turns: dict[str, tuple[tuple[int, int | None], float]] = {}  # per match: (turn, seat), seconds searched
 
     def kick(self, match_id: str) -> None:
         """Play ``match_id``'s AI moves if an AI is to move (now or after the running search)."""
-        with self._lock:
-            self._wanted.add(match_id)
-            if match_id in self._running:
-                return
-            self._running.add(match_id)
-        self.pool.submit(self._run, match_id)
+        self.scheduler.kick(match_id, lambda: self._play(match_id))
 
     def resume(self) -> None:
         """Kick every unfinished match with an AI seat (after a restart)."""
@@ -46,41 +152,37 @@ class Thinker:
             self.kick(match_id)
 
     def shutdown(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.scheduler.shutdown()
 
-    def _run(self, match_id: str) -> None:
-        while True:
-            with self._lock:
-                if match_id not in self._wanted:
-                    self._running.discard(match_id)
-                    return
-                self._wanted.discard(match_id)
-            try:
-                with self.store.claim(match_id) as mine:
-                    if mine:
-                        self._play(match_id)
-            except Exception:  # keep the worker alive; the next change kicks the match again
-                log.exception("hexarena: the AI of match %s failed", match_id)
+    def _play(self, match_id: str) -> Steps:
+        """Play the AI's steps while an AI is to move, each committed and announced (a slice ends after each)."""
+        with self.store.claim(match_id) as mine:
+            if not mine:
+                return
+            while (yield from self._step(match_id)):
+                self.changed(match_id)
+                yield
 
-    def _play(self, match_id: str) -> None:
-        """Play the AI's steps while an AI is to move, each committed and announced."""
-        while self._step(match_id):
-            self.changed(match_id)
-
-    def _step(self, match_id: str) -> bool:
-        """Search and commit one step of the AI to move; False when no AI is
-        to move or the match changed while it searched."""
+    def _step(self, match_id: str) -> Generator[None, None, bool]:
+        """Search (in slices) and commit one step of the AI to move; False when
+        no AI is to move or the match changed while it searched."""
         match = self.store.get(match_id)
         ai = match.ai_to_move()
         if ai is None:
+            with self._lock:
+                self._turns.pop(match_id, None)
             return False
         seat, ply = match.state.to_move, match.ply
         notice = compile_notice(match.state.game)
         if notice:  # on the server's console
             log.warning("hexarena: %s", notice)
-        move = ai.make(seed=None).choose(match.state.copy())
+        turn = (match.state.turn, seat)
+        move, spent = yield from self._search(ai, match, self._time_left(match_id, turn, ai))
+        with self._lock:
+            before = self._turns.get(match_id)
+            self._turns[match_id] = turn, spent + (before[1] if before and before[0] == turn else 0.0)
 
-        def play(now, state) -> None:
+        def play(now: Match, state: State) -> None:
             if now.ply != ply or state.to_move != seat or state.resigned is not None:
                 raise Refused(409, "the match changed while the AI searched")
             state.play(move)
@@ -90,3 +192,30 @@ class Thinker:
         except Refused:
             return False
         return True
+
+    def _time_left(self, match_id: str, turn: tuple[int, int | None], ai: AgentSpec) -> float | None:
+        """The searching time this step may take: what its level's turn bound leaves (None: unbounded)."""
+        bound = self.turn_seconds.get(ai.level) if ai.level is not None else None
+        if bound is None:
+            return None
+        with self._lock:
+            before = self._turns.get(match_id)
+        spent = before[1] if before and before[0] == turn else 0.0
+        return max(LAST_STEP_SECONDS, bound - spent)
+
+    def _search(self, ai: AgentSpec, match: Match, seconds: float | None) -> Generator[None, None, tuple[str, float]]:
+        """The AI's move in ``match`` (searched in slices) and the seconds it searched."""
+        agent = ai.make(seed=None)
+        hinting = getattr(agent, "hinting", None)
+        if hinting is None:  # an agent that does not search in slices: one slice
+            begin = time.perf_counter()
+            return agent.choose(match.state.copy()), time.perf_counter() - begin
+        steps, spent = hinting(match.state.copy(), self.slice_seconds, seconds), 0.0
+        while True:
+            begin = time.perf_counter()
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value[0], spent + time.perf_counter() - begin
+            spent += time.perf_counter() - begin
+            yield
