@@ -47,7 +47,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,7 @@ import httpx
 
 import hexarena
 from hexarena.games.base import State
+from hexarena.games.lhexus import Lhexus
 
 WELL_BEHAVED, ATTACKER, VERIFIER = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 REFUSALS = (403, 413, 429)  # a limit said no: counted, not an error
@@ -172,9 +173,10 @@ class Result:
 
 
 def ai_text(r: Result) -> str:
-    shown = f"{len(r.ai_replies)} replies, p50 {percentile(r.ai_replies, 50):.2f}, " \
-            f"max {max(r.ai_replies, default=math.nan):.2f}"
-    return shown + (f"; one awaited {r.ai_waiting:.1f} s" if r.ai_waiting else "")
+    """The ai:1 replies in a few words."""
+    shown = f"{len(r.ai_replies)} replies, p50 {percentile(r.ai_replies, 50):.2f}, max {max(r.ai_replies):.2f}" \
+        if r.ai_replies else "no reply"
+    return shown + (f"; one awaited {r.ai_waiting:.1f} s at the end" if r.ai_waiting else "")
 
 
 # the server ----------------------------------------------------------------------
@@ -223,7 +225,7 @@ class Server:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.base}/api/games", timeout=5).status_code == 200:
                     return
-            time.sleep(0.2)
+            time.sleep(0.1)
         self.stop()
         raise SystemExit(f"the server did not start: {self.log.read_text()[-2000:]}")
 
@@ -332,7 +334,7 @@ async def honour(client: Client, status: int | None, headers: httpx.Headers | No
     if status == 429:
         client.tally.limited += 1
         try:
-            wait = float((headers or {}).get("Retry-After", "1"))
+            wait = float(headers.get("Retry-After", "1") if headers is not None else "1")
         except ValueError:
             wait = 1.0
         await asyncio.sleep(min(wait, ctx.left()))
@@ -424,7 +426,7 @@ async def versus_ai(client: Client, ctx: Context) -> None:
 
 
 # the attacks ---------------------------------------------------------------------
-Attack = Callable[[Client, Context], Awaitable[None]]
+Attack = Callable[[Client, Context], Coroutine[Any, Any, None]]
 
 
 def dense_lhexus_game(seed: int = 0, fill: float = 0.9) -> State:
@@ -432,6 +434,7 @@ def dense_lhexus_game(seed: int = 0, fill: float = 0.9) -> State:
     grows and places new groups until ``fill`` of the board is his, then passes."""
     rng = random.Random(seed)
     game = hexarena.load("lhexus", size=10)
+    assert isinstance(game, Lhexus)
     state, names = game.new_state(), game.topology.names
     state.play(names[rng.randrange(len(names))])
     state.play("decline")
@@ -647,7 +650,9 @@ async def warm_up(base: str) -> None:
         for game, seats in ((HOT_SEAT, ["me", "me"]), (VERSUS_AI, ["me", "ai:1"])):
             match = await new_match(client, ctx, game, seats)
             obj = None if match is None else await look(client, ctx, match["id"])
-            after = None if obj is None else await play(client, ctx, match, obj, random.Random(0))
+            if match is None or obj is None:
+                continue
+            after = await play(client, ctx, match, obj, random.Random(0))
             if after is not None and "ai:1" in seats:
                 await await_reply(client, ctx, match["id"], after["ply"], time.monotonic())
     finally:
