@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import httpx
 
@@ -751,6 +751,14 @@ def as_json(r: Result) -> dict[str, Any]:
     return out
 
 
+def warm_numba(out: TextIO) -> None:
+    """Compile (or load) the kernels and AI searches of every game the scenarios play into numba's on-disk
+    cache first (``hexarena warmup``): a server compiling a search for minutes is not an attack."""
+    games = sorted({HOT_SEAT[0], VERSUS_AI[0], "lhexus"} | {name for name, _ in LARGEST})
+    exe = Path(sys.executable).parent / "hexarena"
+    subprocess.run([str(exe), "warmup", *games], stdout=out, stderr=subprocess.STDOUT, env=same_hexarena(), check=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--db", default=None, help="a PostgreSQL URL (a fresh schema per scenario); default SQLite")
@@ -758,7 +766,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="per scenario")
     ap.add_argument("--kill-above", type=float, default=3000.0, help="MB: kill a server growing past this")
     ap.add_argument("--json", action="store_true", help="print one JSON list instead of the tables")
+    ap.add_argument("--no-warmup", action="store_true", help="skip `hexarena warmup` of the games played")
     args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server and drop the schema on a kill
+    if not args.no_warmup:
+        warm_numba(sys.stderr)
     results = []
     for name in args.scenario or SCENARIOS:
         results.append(run_scenario(name, args.db, args.seconds, args.kill_above))
