@@ -358,6 +358,20 @@ def test_refusals_name_what_is_wrong_and_change_nothing():
     assert np.array_equal(state.array, before)
 
 
+def test_leading_zeros_are_read_in_position_and_orientation_alike():
+    """docs/notation.md: leading zeros (and -0) are read, in x, y and k alike."""
+    state = played(["2,0:1"])
+    for spelled in ("1,1:00", "01,1:0", "1,001:000", "001,01:00", "1,1:0"):
+        assert state.copy().play(spelled) == state.copy().play("1,1:0"), spelled
+    assert state.copy().play("-01,-0001:02") == state.copy().play("-1,-1:2")
+    with pytest.raises(IllegalMove, match="0,0 holds a tile already"):
+        state.copy().play("-00,000:1")  # read as 0,0:1
+    with pytest.raises(MalformedMove, match="orientation k is 0, 1 or 2"):
+        state.copy().play("1,1:03")
+    text = "[palago] 1. 2,0:1 2. 1,1:00 03,01:002 *"
+    assert hexarena.from_record(text) == played(["2,0:1", "1,1:0", "3,1:2"])
+
+
 def test_text_records_separate_a_turns_tiles_by_a_space_and_round_trip():
     state = played(["2,0:1", "1,1:0", "3,1:2"])
     text = state.record_text()

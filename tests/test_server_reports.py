@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -44,10 +45,24 @@ def test_reports_are_listed_and_shown(client):
 
 
 @pytest.mark.parametrize("path", ["/reports/half-done", "/reports/nothing", "/api/reports/..",
-                                  "/api/reports/.hidden", "/reports/%2e%2e%2fetc"])
+                                  "/api/reports/.hidden", "/reports/%2e%2e%2fetc", "/api/reports/" + "a" * 5000,
+                                  "/reports/" + "a" * 5000, "/api/reports/" + "a" * 255, "/reports/a%00b"])
 def test_unknown_reports_are_404(client, path):
     answer = client.get(path)
     assert answer.status_code == 404 and "error" in answer.json()
+    assert len(answer.json()["error"]) < 300
+
+
+def test_a_report_page_may_use_its_own_styles_and_no_script(client):
+    """The report's self-contained page: its <style> allowed by hash, embedded images, no script at all."""
+    page = client.get("/reports/ph-openings")
+    policy = page.headers["Content-Security-Policy"]
+    assert "script-src 'none'" in policy and "frame-ancestors 'none'" in policy and "img-src 'self' data:" in policy
+    assert "unsafe-inline" not in policy and re.search(r"style-src 'sha256-[A-Za-z0-9+/=]{44}'", policy)
+    assert page.headers["X-Content-Type-Options"] == "nosniff"
+    index = client.get("/reports")
+    assert "<style" not in index.text and "/static/reports.css" in index.text
+    assert client.get("/static/reports.css").status_code == 200
 
 
 def test_no_reports_directory(tmp_path):

@@ -50,7 +50,7 @@ def reference_first_moves(game) -> dict[str, tuple[str, int]]:
     return out
 
 
-@pytest.mark.parametrize("opening", OPENINGS)
+@pytest.mark.parametrize("opening", ["none", *(pytest.param(o, marks=pytest.mark.slow) for o in OPENINGS[1:])])
 def test_projective_hex_size_2_first_moves_match_plain_minimax(opening, solvers):
     game = hexarena.load("projective-hex", size=2, opening=opening)
     sol = solve(game, solver=solvers("projective-hex", size=2, opening=opening))
@@ -76,7 +76,7 @@ def test_projective_hex_size_2_values_are_the_documented_ones(solvers):
     assert values["swap"].result == values["cut-and-choose"].result == "loss"
 
 
-@pytest.mark.parametrize("seed", [1, 3])
+@pytest.mark.parametrize("seed", [pytest.param(1, marks=pytest.mark.slow), 3])
 def test_hex_pushpin_size_3_midgame_values_match_plain_minimax(seed, solvers):
     game = hexarena.load("hex-pushpin", size=3)
     solver = solvers("hex-pushpin", size=3)

@@ -47,7 +47,7 @@ def sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-@pytest.mark.parametrize("opening", OPENINGS)
+@pytest.mark.parametrize("opening", ["none", *(pytest.param(o, marks=pytest.mark.slow) for o in OPENINGS[1:])])
 def test_projective_hex_size_2_first_moves_match_alphabeta_and_plain_minimax(opening, solvers):
     game = hexarena.load("projective-hex", size=2, opening=opening)
     dfpn, ab = solvers("projective-hex", size=2, opening=opening)
@@ -88,7 +88,7 @@ def test_projective_hex_size_3_late_values_match_plain_minimax(seed, solvers):
             assert dfpn.value(child) == ref.outcome(child), s.move_name(a)
 
 
-@pytest.mark.parametrize("seed", [7, 8, 3])
+@pytest.mark.parametrize("seed", [pytest.param(7, marks=pytest.mark.slow), 8, 3])
 def test_hex_pushpin_size_3_win_draw_loss_match_plain_minimax(seed, solvers):
     """Draws: df-pn proves "the player to move wins", then "the opponent wins", and a draw is neither."""
     game = hexarena.load("hex-pushpin", size=3)
@@ -162,7 +162,7 @@ def filled(game, s, cell: int, colour: int):
     return x
 
 
-@pytest.mark.parametrize("size,stones", [(2, 6), (3, 15)])
+@pytest.mark.parametrize("size,stones", [(2, 6), pytest.param(3, 15, marks=pytest.mark.slow)])
 def test_dead_cells_do_not_change_the_value(size, stones):
     """A stone of either colour on a dead cell leaves the plain minimax's value as it was."""
     game = hexarena.load("projective-hex", size=size, opening="none")

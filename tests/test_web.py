@@ -46,14 +46,48 @@ def context(browser):
     ctx.close()
 
 
+def watch_policy(pg, violations: list[str]) -> None:
+    """Collect what the browser refused under the Content-Security-Policy (it says so on the console)."""
+    pg.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+
+
 @pytest.fixture
 def page(context, server):
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    watch_policy(pg, errors)
     pg.set_default_timeout(20_000)
     yield pg
     assert not errors, errors
+
+
+def test_index_and_pages_keep_the_security_policy(context, server):
+    """Every page is served with the security headers and the client needs nothing the policy refuses."""
+    pg = context.new_page()
+    violations: list[str] = []
+    watch_policy(pg, violations)
+    answer = pg.goto(server + "/")
+    headers = answer.headers
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert "unsafe-inline" not in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+    pg.wait_for_selector(".gametabs .tab")
+    # the watch works: an inline script is refused, and said so
+    pg.evaluate("document.head.append(Object.assign(document.createElement('script'), "
+                "{textContent: 'window.ran = 1'}))")
+    pg.wait_for_timeout(200)
+    assert pg.evaluate("window.ran") is None and violations and "inline script" in violations[0]
+    violations.clear()
+    open_match(pg, server, "palago", {"tiles": 8}, ["me", "me"])  # a game that draws its moves (SVG pictures)
+    click_cell(pg, pg.eval_on_selector_all("#board polygon.cell.target", "ps => ps.map(p => p.dataset.cell)")[0])
+    pg.wait_for_selector(".chooser")
+    open_match(pg, server, "lisbon", {"size": [4, 3]}, ["me", "ai:1"])
+    answer = pg.goto(server + "/reports")
+    assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+    pg.wait_for_timeout(300)
+    assert not violations, violations
+    pg.close()
 
 
 def shot(page, name: str, selector: str | None = None):
@@ -204,6 +238,9 @@ def test_online_match_two_players_and_a_watcher(browser, server):
     ctxs = [browser.new_context(viewport={"width": 1000, "height": 760}) for _ in range(3)]
     try:
         a, b, c = (ctx.new_page() for ctx in ctxs)
+        violations: list[str] = []
+        for pg in (a, b, c):
+            watch_policy(pg, violations)
         a.goto(server + "/")
         a.click('.tab[data-game="hex-pushpin"]')
         a.fill("#opt-size", "3")
@@ -245,6 +282,7 @@ def test_online_match_two_players_and_a_watcher(browser, server):
             pg.wait_for_selector("#result")
         assert "resigned" in c.locator("#result").inner_text()
         assert "You won" in a.locator("#result").inner_text()
+        assert not violations, violations
     finally:
         for ctx in ctxs:
             ctx.close()

@@ -150,10 +150,11 @@ def cmd_warmup(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from .server.limits import limits_from
     from .server.main import ServeError, serve
 
     try:
-        return serve(args.host, args.port, args.db, args.workers, out, args.reports)
+        return serve(args.host, args.port, args.db, args.workers, out, args.reports, limits_from(args))
     except ServeError as e:
         raise UsageError(str(e)) from None
 
@@ -371,6 +372,9 @@ def _serve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--workers", type=worker_count, default=1, help="server processes (PostgreSQL only)")
     sp.add_argument("--reports", default="data/reports", metavar="DIR",
                     help="analysis reports shown at /reports (default data/reports)")
+    from .server.limits import add_limit_arguments
+
+    add_limit_arguments(sp)
 
 
 def _analyze_arguments(sp: argparse.ArgumentParser) -> None:

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+from datetime import datetime
 from typing import Any
 
 from .games import game_class, load
@@ -32,16 +33,21 @@ from .games.options import shown
 from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
 
 __all__ = ["FORMAT", "RESULTS", "from_record", "from_bytes", "read_file", "parse_text", "make_record", "to_text",
-           "now", "result_token", "MAX_RECORD_MOVES", "MAX_TEXT_RECORD", "MAX_RECORD_BYTES"]
+           "now", "result_token", "MAX_RECORD_MOVES", "MAX_TEXT_RECORD", "MAX_RECORD_BYTES", "MAX_TIME",
+           "MAX_PLAYER_NAME"]
 
 MAX_RECORD_MOVES = 100_000  # more atomic moves than any game here can have
 MAX_RECORD_BYTES = 1 << 20  # a record file (or upload) larger than this is refused unread
 MAX_TEXT_RECORD = 1_000_000  # characters of a text record
+MAX_TIME = 32  # characters of a record's time: 2024-05-01T12:00:00.123456+00:00 at most
+MAX_PLAYER_NAME = 200  # characters of a player's name in a record
 FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
 RESULT_FIELDS = ("over", "winner", "scores", "text", "resigned")
 
 _HEAD = re.compile(r"^ *\[([^ \]]+)((?: +[^ =\]]+=[^ \]]*)*) *\] *(.*?) *$")
 _TURN = re.compile(r"(?:^| )([0-9]{1,9})\. +")
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?"
+                   r"(?:Z|[+-][0-9]{2}:[0-9]{2})?")
 _RESULT = re.compile(r" *(?:(?<![^ ])(resign) +)?(1-0|0-1|1/2-1/2|\*) *$")
 
 
@@ -119,6 +125,8 @@ def from_record(record: dict[str, Any] | str) -> State:
     written = [i for i, _ in state.written_moves()]
     if len(times) > len(written):
         raise ValueError(f"record field 'timestamps' has {len(times)} move times for {len(written)} moves")
+    for k, t in enumerate(times):
+        _time(t, f"timestamps.moves[{k}]")
     stamps = state.times
     for t, i in zip(times, written, strict=False):
         stamps[i] = t
@@ -192,6 +200,10 @@ def _players(value: Any) -> list[str]:
         return list(DEFAULT_PLAYERS)
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(p, str) for p in value)):
         raise ValueError(f"record field 'players' must be a list of two names, got {shown(value)}")
+    for name in value:
+        if not (0 < len(name) <= MAX_PLAYER_NAME and name.isprintable()):
+            raise ValueError(f"record field 'players' holds {shown(name)}: a name is 1 to {MAX_PLAYER_NAME} "
+                             f"printable characters")
     return list(value)
 
 
@@ -202,11 +214,25 @@ def _timestamps(value: Any) -> tuple[str | None, list[str]]:
     if not isinstance(value, dict) or set(value) - {"started", "moves"}:
         raise ValueError("record field 'timestamps' must be an object with 'started' and 'moves'")
     started, times = value.get("started"), value.get("moves") or []
-    if started is not None and not isinstance(started, str):
-        raise ValueError(f"record field 'timestamps.started' must be a string, got {type(started).__name__}")
+    if started is not None:
+        _time(started, "timestamps.started")
     if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
         raise ValueError("record field 'timestamps.moves' must be a list of strings")
     return started, times
+
+
+def _time(value: Any, where: str) -> str:
+    """A record's time checked: an ISO 8601 date and time (at most ``MAX_TIME`` characters, a real date)."""
+    if not isinstance(value, str):
+        raise ValueError(f"record field {where!r} must be a string, got {type(value).__name__}")
+    if len(value) > MAX_TIME or not _TIME.fullmatch(value):
+        raise ValueError(f"record field {where!r} must be an ISO 8601 date and time of at most {MAX_TIME} "
+                         f"characters, such as 2024-05-01T12:00:00.000+00:00; got {shown(value)}")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"record field {where!r} is no real date and time: {shown(value)}") from None
+    return value
 
 
 def _check_result(result: Any, state: State) -> None:

@@ -97,7 +97,8 @@ def parse_flag(text: str) -> bool:
     return text.lower() == "true"
 
 
-MOVE = re.compile(r"(-?[0-9]{1,4}),(-?[0-9]{1,4}):([0-9])")
+# x, y and k read the same way: any digits (leading zeros allowed), the move text being 64 characters at most
+MOVE = re.compile(r"(-?[0-9]+),(-?[0-9]+):([0-9]+)")
 COLOURS = ("white", "blue")  # each player's colour
 
 

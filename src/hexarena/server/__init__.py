@@ -1,11 +1,24 @@
 """hexarena's web app: ``hexarena serve`` (docs/server.md).
 
 ``create_app(db_url)`` builds the FastAPI app on a database (an SQLAlchemy
-URL: SQLite, or PostgreSQL for several processes).
+URL: SQLite, or PostgreSQL for several processes).  It is imported on first
+use, so the command line reads ``serve``'s options (:mod:`.limits`) without
+loading the web framework.
 """
 
 from __future__ import annotations
 
-from .app import create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

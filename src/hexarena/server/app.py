@@ -22,14 +22,19 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import hexarena
 from hexarena.ai import hint as ai_hint, take_back
 from hexarena.ai.solutions import proof_text
 from hexarena.info import game_info, replay_summary
 from hexarena.games.base import State
+from hexarena.games.options import shown
 
 from . import reports
+from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, Sockets, client_address, retry_after
+from .limits import Limits
 from .live import Hub, listen
 from .store import Match, Refused, Store, new_token, seat_kind
 from .thinker import Thinker
@@ -37,6 +42,7 @@ from .thinker import Thinker
 STATIC = Path(__file__).parent / "static"
 DB_ENV = "HEXARENA_DB"  # the database URL for app_from_env (uvicorn's workers)
 REPORTS_ENV = "HEXARENA_REPORTS"  # the reports directory for app_from_env
+LIMITS_ENV = "HEXARENA_LIMITS"  # the limits (Limits.to_json) for app_from_env
 REPORTS = "data/reports"
 HINT_LEVEL = 5
 
@@ -162,8 +168,10 @@ def from_record(record: dict[str, Any] | str) -> State:
 class Server:
     """The app's parts: the store, the live hub and the AI."""
 
-    def __init__(self, db_url: str, ai_workers: int = 2) -> None:
-        self.store = Store(db_url)
+    def __init__(self, db_url: str, ai_workers: int = 2, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours)
+        self.sockets = Sockets(self.limits.websockets)
         self.hub = Hub()
         self.thinker = Thinker(self.store, self.changed, ai_workers)
         self._objects: dict[tuple[str, int], dict[str, Any]] = {}
@@ -181,13 +189,13 @@ class Server:
         self.hub.publish(match_id)
         self.thinker.kick(match_id)
 
-    def create(self, state: State, specs: list[str]) -> dict[str, Any]:
+    def create(self, state: State, specs: list[str], client: str = "") -> dict[str, Any]:
         if len(specs) != 2:
             raise Refused(400, f"seats: a match has 2 seats, got {len(specs)}")
         kinds = [seat_kind(s) for s in specs]
         mine = [i for i, k in enumerate(kinds) if k == "me"]
         token = new_token()
-        match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token)
+        match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client)
         self.changed(match.id)
         return {"id": match.id, "seats": mine, "token": token}
 
@@ -263,9 +271,18 @@ def validation_message(exc: RequestValidationError) -> str:
     return f"{where}: {message}" if where else message
 
 
-def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS) -> FastAPI:
-    """The web app on the database ``db_url`` (an SQLAlchemy URL), showing the analysis reports in ``reports_dir``."""
-    server = Server(db_url, ai_workers)
+class App(FastAPI):
+    """FastAPI with the security headers outermost, on every response (a 500 too)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
+def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS,
+               limits: Limits | None = None) -> FastAPI:
+    """The web app on the database ``db_url`` (an SQLAlchemy URL), showing the analysis reports in
+    ``reports_dir``, with ``limits`` at every door (the defaults if None)."""
+    server = Server(db_url, ai_workers, limits)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -283,8 +300,9 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
             server.thinker.shutdown()
             server.store.close()
 
-    app = FastAPI(title="hexarena", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = App(title="hexarena", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.server = server
+    add_limits(app, server.limits)
     add_errors(app)
     add_routes(app, server)
     add_reports(app, Path(reports_dir))
@@ -293,14 +311,28 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
 
 
 def app_from_env() -> FastAPI:
-    """The app on the database named by $HEXARENA_DB, reports from $HEXARENA_REPORTS (for ``uvicorn --workers``)."""
-    return create_app(os.environ[DB_ENV], reports_dir=os.environ.get(REPORTS_ENV, REPORTS))
+    """The app on the database named by $HEXARENA_DB, reports from $HEXARENA_REPORTS, limits from
+    $HEXARENA_LIMITS (for ``uvicorn --workers``)."""
+    limits = Limits.from_json(os.environ[LIMITS_ENV]) if os.environ.get(LIMITS_ENV) else None
+    return create_app(os.environ[DB_ENV], reports_dir=os.environ.get(REPORTS_ENV, REPORTS), limits=limits)
+
+
+def add_limits(app: FastAPI, limits: Limits) -> None:
+    """The middlewares that refuse before a route runs, outermost last: the client's address from a trusted
+    proxy, then the rate per address (429), then the body's size (413)."""
+    app.add_middleware(BodyLimit, most=limits.body_bytes)
+    app.add_middleware(RateLimit, buckets=Buckets(limits.rates))
+    if limits.forwarded_allow_ips:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=limits.forwarded_allow_ips)
 
 
 def add_errors(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(_request: Request, exc: Refused) -> JSONResponse:
-        return error(exc.status, exc.message)
+        answer = error(exc.status, exc.message)
+        if exc.retry_after is not None:
+            answer.headers.update(retry_after(exc.retry_after))
+        return answer
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -319,12 +351,15 @@ def add_routes(app: FastAPI, server: Server) -> None:
         return reply([game_info(name, rules=True) for name in hexarena.GAMES])
 
     @app.post("/api/matches")
-    async def create(body: NewMatch) -> Response:
-        return reply(await server.call(lambda: server.create(new_state(body.game, body.options), body.seats)))
+    async def create(body: NewMatch, request: Request) -> Response:
+        client = client_address(request.scope)
+        return reply(await server.call(lambda: server.create(new_state(body.game, body.options), body.seats,
+                                                             client)))
 
     @app.post("/api/matches/import")
-    async def import_(body: Import) -> Response:
-        return reply(await server.call(lambda: server.create(from_record(body.record), body.seats)))
+    async def import_(body: Import, request: Request) -> Response:
+        client = client_address(request.scope)
+        return reply(await server.call(lambda: server.create(from_record(body.record), body.seats, client)))
 
     @app.get("/api/matches")
     async def listing(which: str = Query("", alias="list")) -> Response:
@@ -377,6 +412,12 @@ def add_routes(app: FastAPI, server: Server) -> None:
     @app.websocket("/api/matches/{match_id}/live")
     async def live(ws: WebSocket, match_id: str) -> None:
         await ws.accept()
+        address = client_address(ws.scope)
+        if not server.sockets.open(address):
+            await ws.send_text(dumps({"error": f"too many live connections from your address (at most "
+                                               f"{server.sockets.most})"}))
+            await ws.close(code=4429)
+            return
         queue = server.hub.watch(match_id)
         try:
             await push_changes(ws, server, match_id, queue)
@@ -384,6 +425,7 @@ def add_routes(app: FastAPI, server: Server) -> None:
             pass
         finally:
             server.hub.unwatch(match_id, queue)
+            server.sockets.close(address)
 
 
 def download(body: str, media_type: str, match: Match, ext: str) -> Response:
@@ -430,7 +472,7 @@ def add_reports(app: FastAPI, root: Path) -> None:
     def found(name: str) -> Path:
         path = reports.report_dir(root, name)
         if path is None:
-            raise Refused(404, f"no report {name!r}")
+            raise Refused(404, f"no report {shown(name)}")
         return path
 
     @app.get("/api/reports")
@@ -447,7 +489,9 @@ def add_reports(app: FastAPI, root: Path) -> None:
 
     @app.get("/reports/{name}", include_in_schema=False)
     def report_page(name: str) -> FileResponse:
-        return FileResponse(found(name) / "report.html", media_type="text/html")
+        page = found(name) / "report.html"
+        return FileResponse(page, media_type="text/html",
+                            headers={"Content-Security-Policy": reports.page_policy(page)})
 
 
 def add_static(app: FastAPI) -> None:

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
-                        Text, UniqueConstraint, bindparam, create_engine, delete, event, insert, select, text,
-                        update)
+                        Text, UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select,
+                        text, update)
 from sqlalchemy.engine import make_url
 
 import hexarena
 from hexarena.ai import AgentSpec, parse_agent
 from hexarena.games.base import IllegalMove, State
 from hexarena.games.options import shown
-from hexarena.record_writer import now
+from hexarena.record_writer import at, now
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
@@ -60,6 +63,16 @@ moves = Table(
     UniqueConstraint("match_id", "ply", name="moves_match_ply"),
 )
 
+# Who created each match, and whether a seat still waits for a player (the lobby's open list, the cap on open
+# matches per client).  A table of its own, so a database of an older version gains it by create_all.
+match_clients = Table(
+    "match_clients", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("client", String(64), nullable=False, index=True),  # the creator's address ("" before it was kept)
+    Column("waiting", Boolean, nullable=False),                 # a seat is open
+    Column("created", String(32), nullable=False, index=True),
+)
+
 
 # The hot path's statements, built once (building a statement per request cost more than running it).
 MATCH_BY_ID = select(matches).where(matches.c.id == bindparam("match_id"))
@@ -72,11 +85,11 @@ UPDATE_SUMMARY = update(matches).where(matches.c.id == bindparam("match_id")).va
 
 
 class Refused(Exception):
-    """A request refused with an HTTP status and one line; nothing changed."""
+    """A request refused with an HTTP status and one line (and for a 429, the seconds to wait); nothing changed."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.retry_after = status, message, retry_after
 
 
 def new_token() -> str:
@@ -177,10 +190,14 @@ def _sqlite_engine(url: str) -> Engine:
 
 
 class Store:
-    """Matches in a database; states cached per process, keyed by the match's version."""
+    """Matches in a database; states cached per process, keyed by the match's version.
 
-    def __init__(self, url: str) -> None:
+    ``open_matches``: the matches with an open seat one client may hold at once (0: any number);
+    ``open_hours``: an open seat nobody joined expires after this many hours (0: never)."""
+
+    def __init__(self, url: str, open_matches: int = 0, open_hours: float = 0.0) -> None:
         self.url = url
+        self.open_matches, self.open_hours = open_matches, open_hours
         self.postgres = make_url(url).get_backend_name() == "postgresql"
         self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20) if self.postgres \
             else _sqlite_engine(url)
@@ -196,7 +213,18 @@ class Store:
         with self.engine.begin() as conn:
             if self.postgres:
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('hexarena:schema'))"))
+            new = not inspect(conn).has_table("match_clients")
             metadata.create_all(conn)
+            if new:
+                self._fill_clients(conn)
+
+    @staticmethod
+    def _fill_clients(conn: Connection) -> None:
+        """Give the matches of a database made before ``match_clients`` their rows (creator unknown)."""
+        rows = conn.execute(select(matches.c.id, matches.c.seats, matches.c.created)).all()
+        if rows:
+            conn.execute(insert(match_clients), [{"match_id": r.id, "client": "", "waiting": "open" in r.seats,
+                                                  "created": r.created} for r in rows])
 
     def close(self) -> None:
         self.engine.dispose()
@@ -238,16 +266,19 @@ class Store:
                 self._cache.pop(next(iter(self._cache)))
 
     def listing(self, which: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The open (a free seat, not over) or recent matches, newest first."""
+        """The open (a free seat not expired, not over) or recent matches, newest first."""
         query = select(matches.c.id, matches.c.game, matches.c.options, matches.c.seats, matches.c.ply,
                        matches.c.over, matches.c.status, matches.c.updated).order_by(matches.c.updated.desc())
         if which == "open":
-            query = query.where(matches.c.over.is_(False))
+            query = query.join(match_clients).where(matches.c.over.is_(False), match_clients.c.waiting.is_(True))
+            if self.open_hours:
+                query = query.where(match_clients.c.created >= self.open_since())
         with self.engine.connect() as conn:
-            rows = [dict(r) for r in conn.execute(query.limit(limit * 4 if which == "open" else limit)).mappings()]
-        if which == "open":
-            rows = [r for r in rows if "open" in r["seats"]][:limit]
-        return rows
+            return [dict(r) for r in conn.execute(query.limit(limit)).mappings()]
+
+    def open_since(self) -> str:
+        """The creation time before which an open seat has expired."""
+        return at(time.time() - self.open_hours * 3600)
 
     def unfinished_ai_matches(self) -> list[str]:
         """Matches not over that have an AI seat (one of them may be the AI's to move)."""
@@ -256,17 +287,24 @@ class Store:
         return [r.id for r in rows if any(seat_agent(s) is not None for s in r.seats)]
 
     # writing ---------------------------------------------------------------
-    def create(self, state: State, seats: list[str], token_seats: list[int], token: str) -> Match:
-        """Store a new match of ``state`` (its moves too, for an imported record)."""
+    def create(self, state: State, seats: list[str], token_seats: list[int], token: str,
+               client: str = "") -> Match:
+        """Store a new match of ``state`` (its moves too, for an imported record) created by ``client`` (an
+        address); 429 when a seat is open and ``client`` already holds ``open_matches`` open matches."""
         digest = token_hash(token)
         tokens = [digest if i in token_seats else None for i in range(2)]
         stamp = now()
         match_id = secrets.token_urlsafe(9)
         times = (state.times + [stamp] * len(state.history))[:len(state.history)]
+        waiting = "open" in seats
         with self._write() as conn:
+            if waiting:
+                self._check_open(conn, client)
             conn.execute(insert(matches).values(
                 id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
                 version=0, created=stamp, **self._summary(state, stamp)))
+            conn.execute(insert(match_clients).values(match_id=match_id, client=client, waiting=waiting,
+                                                      created=stamp))
             self._insert_moves(conn, match_id, state.moves(), times, 0)
             self._notify(conn, match_id)
         match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times)
@@ -289,18 +327,43 @@ class Store:
         self._remember(changed)
         return changed
 
+    def _check_open(self, conn: Connection, client: str) -> None:
+        """429 if ``client`` holds ``open_matches`` matches whose open seat has not expired (in the creating
+        transaction; on PostgreSQL the client's creations take turns, so none slips past the count)."""
+        if not self.open_matches:
+            return
+        if self.postgres:
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:open:{client}"})
+        query = select(func.count(), func.min(match_clients.c.created)).select_from(match_clients.join(matches)) \
+            .where(match_clients.c.client == client, match_clients.c.waiting.is_(True), matches.c.over.is_(False))
+        if self.open_hours:
+            query = query.where(match_clients.c.created >= self.open_since())
+        held, oldest = conn.execute(query).one()
+        if held < self.open_matches:
+            return
+        wait = None
+        if self.open_hours:
+            wait = datetime.fromisoformat(oldest).timestamp() + self.open_hours * 3600 - time.time()
+        until = f"; the oldest expires in {math.ceil(wait / 60)} min" if wait is not None else ""
+        raise Refused(429, f"too many open matches: {held} from your address wait for a player (at most "
+                           f"{self.open_matches}){until}", wait)
+
     def join(self, match_id: str, token: str) -> int:
-        """Give the first open seat to ``token``; the seat (409 if none)."""
+        """Give the first open seat to ``token``; the seat (409 if none, or if it expired)."""
         with self._write() as conn:
             match = self._load(conn, match_id, lock=True)
             if "open" not in match.seats:
                 raise Refused(409, "no open seat: the match is full")
+            if self.open_hours and match.created < self.open_since():
+                raise Refused(409, f"no open seat: it expired, nobody joined within {self.open_hours:g} h")
             seat = match.seats.index("open")
             seats, tokens = list(match.seats), list(match.tokens)
             seats[seat], tokens[seat] = "human", token_hash(token)
             stamp = now()
             conn.execute(update(matches).where(matches.c.id == match_id).values(
                 seats=seats, tokens=tokens, version=match.version + 1, updated=stamp))
+            conn.execute(update(match_clients).where(match_clients.c.match_id == match_id).values(
+                waiting="open" in seats))
             self._notify(conn, match_id)
         with self._lock:
             self._cache.pop(match_id, None)

@@ -1,0 +1,194 @@
+"""The limits enforced (:mod:`.limits`): ASGI middlewares that answer before a
+route runs, so a refused request is answered before its body is read or
+parsed: :class:`BodyLimit` (413), :class:`RateLimit` (429 with
+``Retry-After``); :class:`SecurityHeaders` on every response; and the count
+of WebSockets per client address (:class:`Sockets`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from starlette.responses import JSONResponse
+
+from .limits import RATED, Rate
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_ADDRESS = 64  # characters of a client address kept (an IPv6 address is at most 45)
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address (the proxy's X-Forwarded-For where ``Limits.forwarded_allow_ips`` trusts it)."""
+    client = scope.get("client")
+    return str(client[0])[:MAX_ADDRESS] if client else "unknown"
+
+
+def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def retry_after(seconds: float) -> dict[str, str]:
+    """The ``Retry-After`` header for a wait of ``seconds`` (whole seconds, at least 1)."""
+    return {"Retry-After": str(max(1, math.ceil(seconds)))}
+
+
+class Buckets:
+    """Token buckets per (kind, client address); idle full buckets are dropped when there are many."""
+
+    def __init__(self, rates: dict[str, Rate], clock: Callable[[], float] = time.monotonic,
+                 most: int = 100_000) -> None:
+        self.rates, self.clock, self.most = rates, clock, most
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}  # (tokens, when)
+
+    def take(self, kind: str, address: str) -> float:
+        """Take one request of ``kind`` from ``address``'s bucket: 0 if allowed, else the seconds to wait."""
+        rate = self.rates.get(kind)
+        if rate is None or rate.count == 0:
+            return 0.0
+        now, key = self.clock(), (kind, address)
+        tokens, when = self._buckets.get(key, (float(rate.count), now))
+        tokens = min(float(rate.count), tokens + (now - when) * rate.count / rate.seconds)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) * rate.seconds / rate.count
+        self._buckets[key] = (tokens - 1, now)
+        if len(self._buckets) > self.most:
+            self._prune(now)
+        return 0.0
+
+    def _prune(self, now: float) -> None:
+        """Forget the buckets that have refilled (a forgotten bucket starts full: the same)."""
+        for key, (tokens, when) in list(self._buckets.items()):
+            rate = self.rates[key[0]]
+            if tokens + (now - when) * rate.count / rate.seconds >= rate.count:
+                del self._buckets[key]
+
+
+class RateLimit:
+    """429 with ``Retry-After`` for a client address over its rate of creations, imports, joins, moves or
+    hints, before the request's body is read."""
+
+    def __init__(self, app: ASGIApp, buckets: Buckets) -> None:
+        self.app, self.buckets = app, buckets
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = rated_kind(scope) if scope["type"] == "http" else None
+        if kind is not None:
+            wait = self.buckets.take(kind, client_address(scope))
+            if wait:
+                rate = self.buckets.rates[kind]
+                message = (f"too many requests ({kind}): at most {rate.count} per {rate.seconds:g} s from one "
+                           f"address; retry in {max(1, math.ceil(wait))} s")
+                return await refuse(429, message, retry_after(wait))(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
+def rated_kind(scope: Scope) -> str | None:
+    """The limited kind of an HTTP request, or None."""
+    method, path = scope["method"], scope["path"]
+    return next((kind for m, pattern, kind in RATED if m == method and pattern.fullmatch(path)), None)
+
+
+class BodyLimit:
+    """413 for a request body over ``most`` bytes, refused before it is parsed: at once by its
+    ``Content-Length``, else (a chunked body) as soon as the bytes received pass the limit."""
+
+    def __init__(self, app: ASGIApp, most: int) -> None:
+        self.app, self.most = app, most
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = header(scope, b"content-length")
+        if declared is not None and not (declared.isdigit() and int(declared) <= self.most):
+            return await self.too_large(scope, receive, send)
+        chunks: list[bytes] = []
+        size, first = 0, None
+        while first is None:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left: let the app see it
+                first = message
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.most:
+                return await self.too_large(scope, receive, send)
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        pending: list[Message] = [first]
+
+        async def replay() -> Message:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"request body too large: at most {self.most} bytes"
+        await refuse(413, message, {"Connection": "close"})(scope, receive, send)
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    """The first value of request header ``name`` (lower case), or None."""
+    return next((v.decode("latin-1").strip() for k, v in scope["headers"] if k == name), None)
+
+
+# The pages' policy: scripts and styles from the app's own files only (no inline script, style or handler),
+# images from the app or data: URLs, live updates to the app's own WebSocket, no framing by other sites.
+POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+          "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = ((b"content-security-policy", POLICY.encode()), (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY"))
+
+
+class SecurityHeaders:
+    """Every HTTP response gets the security headers it does not set itself (a report page sets its own
+    Content-Security-Policy)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in HEADERS if k not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class Sockets:
+    """Live connections per client address, at most ``most`` at once (per process)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._open: dict[str, int] = {}
+
+    def open(self, address: str) -> bool:
+        """Count one more connection from ``address``; False (nothing counted) when it has ``most``."""
+        held = self._open.get(address, 0)
+        if self.most and held >= self.most:
+            return False
+        self._open[address] = held + 1
+        return True
+
+    def close(self, address: str) -> None:
+        held = self._open.get(address, 0) - 1
+        if held > 0:
+            self._open[address] = held
+        else:
+            self._open.pop(address, None)

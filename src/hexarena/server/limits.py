@@ -1,0 +1,140 @@
+"""The limits at every door (docs/server.md "Limits") and ``hexarena serve``'s
+options for them: request bodies, requests per client address, open matches
+per client and their expiry, WebSockets per address, trusted proxies.
+
+No web framework here (the CLI builds its parser from this module);
+:mod:`.guards` enforces them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+MiB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``count`` requests at once, refilled at ``count`` per ``seconds`` (a token bucket)."""
+
+    count: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.count}/{self.seconds:g}"
+
+
+# The kinds of request limited per client address, and the defaults (a person at a board never meets them:
+# a fast hot-seat game posts a few moves a second, the browser tests about 20 matches in a minute).
+RATES = {"create": Rate(30, 60), "import": Rate(20, 60), "join": Rate(30, 60), "move": Rate(300, 30),
+         "hint": Rate(20, 60)}
+RATED = (  # (method, path, kind): the requests each kind counts
+    ("POST", re.compile(r"/api/matches"), "create"),
+    ("POST", re.compile(r"/api/matches/import"), "import"),
+    ("POST", re.compile(r"/api/matches/[^/]+/join"), "join"),
+    ("POST", re.compile(r"/api/matches/[^/]+/(?:moves|undo|resign)"), "move"),
+    ("GET", re.compile(r"/api/matches/[^/]+/hint"), "hint"),
+)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every door's limit (``hexarena serve`` options; docs/server.md)."""
+
+    body_bytes: int = MiB                 # a request body larger is refused (413) unread
+    rates: dict[str, Rate] = field(default_factory=lambda: dict(RATES))  # per client address and kind (429)
+    open_matches: int = 20                # matches with a seat still open that one client may hold (429)
+    open_hours: float = 24.0              # an open seat nobody joined expires after this (0: never)
+    websockets: int = 32                  # live connections from one client address at once, per process
+    forwarded_allow_ips: str | None = None  # proxies trusted to name the client in X-Forwarded-For
+
+    def to_json(self) -> str:
+        """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
+        out = asdict(self)
+        out["rates"] = {k: [r.count, r.seconds] for k, r in self.rates.items()}
+        return json.dumps(out)
+
+    @classmethod
+    def from_json(cls, text: str) -> Limits:
+        data = json.loads(text)
+        data["rates"] = {k: Rate(int(c), float(s)) for k, (c, s) in data["rates"].items()}
+        return cls(**data)
+
+
+def parse_rate(text: str) -> tuple[str, Rate]:
+    """``KIND=COUNT/SECONDS`` (``move=300/30``; ``COUNT`` 0 lifts the limit) as (kind, Rate); ValueError naming
+    what is wrong."""
+    kind, _, rate = text.partition("=")
+    if kind not in RATES:
+        raise ValueError(f"{text!r}: the kind is one of {', '.join(RATES)} (e.g. move=300/30)")
+    count, _, seconds = rate.partition("/")
+    try:
+        parsed = Rate(int(count), float(seconds))
+    except ValueError:
+        parsed = Rate(-1, 0)
+    if parsed.count < 0 or not (0 < parsed.seconds < math.inf):
+        raise ValueError(f"{text!r}: give {kind}=COUNT/SECONDS, COUNT requests per SECONDS seconds "
+                         f"(e.g. {kind}={RATES[kind]}; a COUNT of 0 lifts the limit)")
+    return kind, parsed
+
+
+def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
+    """``hexarena serve``'s limits (docs/server.md "Limits")."""
+    d = Limits()
+    sp.add_argument("--max-body", type=count(1), default=d.body_bytes, metavar="BYTES",
+                    help=f"largest request body; larger is refused with 413 unread (default {d.body_bytes})")
+    sp.add_argument("--rate", type=rate, action="append", default=[], metavar="KIND=COUNT/SECONDS",
+                    help="requests per client address, a KIND of " + ", ".join(RATES) + " (repeat the option; "
+                         "COUNT 0 lifts the limit; defaults " + " ".join(f"{k}={r}" for k, r in RATES.items())
+                         + "); over it: 429 with Retry-After")
+    sp.add_argument("--max-open-matches", type=count(0), default=d.open_matches, metavar="N",
+                    help=f"matches with an open seat one client address may hold (default {d.open_matches}; "
+                         f"0: any number)")
+    sp.add_argument("--open-seat-hours", type=hours, default=d.open_hours, metavar="H",
+                    help=f"an open seat nobody joined expires after H hours (default {d.open_hours:g}; 0: never)")
+    sp.add_argument("--max-websockets", type=count(0), default=d.websockets, metavar="N",
+                    help=f"live connections at once from one client address, per process (default "
+                         f"{d.websockets}; 0: any number)")
+    sp.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                    help="proxies (comma-separated addresses or networks, * for any) whose X-Forwarded-For names "
+                         "the client (default: none, the connecting address is the client)")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The limits ``hexarena serve``'s options give."""
+    return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
+                  open_hours=args.open_seat_hours, websockets=args.max_websockets,
+                  forwarded_allow_ips=args.forwarded_allow_ips)
+
+
+def count(least: int) -> Callable[[str], int]:
+    """argparse type: an integer of at least ``least``."""
+    def parse(text: str) -> int:
+        if not (text.isascii() and text.isdigit() and int(text) >= least):
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer of at least {least}")
+        return int(text)
+    return parse
+
+
+def rate(text: str) -> tuple[str, Rate]:
+    """argparse type: ``KIND=COUNT/SECONDS``."""
+    try:
+        return parse_rate(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def hours(text: str) -> float:
+    """argparse type: a number of hours, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1e6:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours (0 or more; 0: never)")
+    return value
