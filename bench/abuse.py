@@ -61,8 +61,8 @@ from hexarena.games.lhexus import Lhexus
 WELL_BEHAVED, ATTACKER, VERIFIER = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 REFUSALS = (403, 413, 429)  # a limit said no: counted, not an error
 TARGETS = {"p99_ms": 250.0, "ai_reply_s": 2.0, "rss_mb": 600.0}
-HOT_SEAT = ("projective-hex", {"size": 5, "opening": "none"})
-VERSUS_AI = ("projective-hex", {"size": 4, "opening": "none"})
+HOT_SEAT = ("projective-hex", {"size": 8, "opening": "none"})
+VERSUS_AI = ("projective-hex", {"size": 6, "opening": "none"})
 PACE = 0.5  # seconds between the well-behaved client's moves
 POLL = 0.1  # seconds between its looks at the AI's match
 WB_TIMEOUT = 10.0  # the well-behaved client gives up on a request after this long
