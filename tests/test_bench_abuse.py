@@ -83,6 +83,7 @@ def test_big_body_has_ten_million_seats():
     assert body.count(b'"me"') == 10_000_000 and body.endswith(b'"me"]}')
 
 
+@pytest.mark.slow  # a real server starting up: some 15 s
 def test_one_short_scenario_against_a_real_server():
     """The long-name attack for 1 s: the well-behaved client played and every acknowledged move was read back."""
     r = abuse.run_scenario("long-name", None, seconds=1.0)
