@@ -293,6 +293,16 @@ class Game(ABC):
         """Each player's score where the game scores (None otherwise)."""
         return None
 
+    def live_scores(self, state: State) -> list[float] | None:
+        """The scores front ends show of ``state`` (summaries, records): its
+        :meth:`State.scores`, unless they cost a search a game in progress
+        should not pay for (then None until the game is over)."""
+        return state.scores()
+
+    def defers_scores(self) -> bool:
+        """Whether :meth:`live_scores` leaves a game in progress unscored."""
+        return type(self).live_scores is not Game.live_scores
+
     def status(self, state: State, **kw: Any) -> str:
         """One line: who is to move and what they must do now, or who won and
         how: the game's :meth:`rules_status`, or who resigned."""
@@ -429,7 +439,7 @@ class State:
     :class:`IllegalMove` and leaves the state as it was.
     """
 
-    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "_resigned", "meta")
+    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "_resigned", "meta", "_final_scores")
 
     def __init__(self, game: Game, array: np.ndarray) -> None:
         self.game = game
@@ -438,6 +448,7 @@ class State:
         self._actions: list[int] = []
         self._turns: list[int] = []
         self._times: list[str | float] = []  # a record's text, or time.time() of a move played here
+        self._final_scores: tuple[np.ndarray, list[float] | None] | None = None  # (position, its scores) once over
         self._resigned: tuple[int, np.ndarray] | None = None  # who resigned, and the position before
         self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
@@ -474,7 +485,18 @@ class State:
         return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
 
     def scores(self) -> list[float] | None:
-        return self.game.scores(self._s)
+        """Each player's score where the game scores (None otherwise); a
+        finished position's are kept, so asking again costs nothing."""
+        if not self.is_over():
+            return self.game.scores(self._s)
+        kept = self._final_scores
+        if kept is None or not np.array_equal(kept[0], self._s):
+            kept = self._final_scores = (self._s.copy(), self.game.scores(self._s))
+        return None if kept[1] is None else list(kept[1])
+
+    def shown_scores(self) -> list[float] | None:
+        """The scores front ends show now (:meth:`Game.live_scores`)."""
+        return self.game.live_scores(self)
 
     @property
     def array(self) -> np.ndarray:
