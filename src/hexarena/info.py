@@ -42,6 +42,6 @@ def replay_summary(state: State) -> dict[str, Any]:
         "over": state.is_over(),
         "winner": state.winner(),
         "reason": g.end_reason(state),
-        "scores": state.shown_scores(),
+        "scores": state.game.live_scores(state),
         "legal_moves": state.legal_moves(),
     }

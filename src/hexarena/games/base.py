@@ -294,18 +294,11 @@ class Game(ABC):
         return None
 
     def live_scores(self, state: State) -> list[float] | None:
-        """The scores front ends show of ``state`` (summaries, records): its
-        :meth:`State.scores`, unless they cost a search a game in progress
-        should not pay for (then None until the game is over)."""
+        """The scores summaries and records show: :meth:`State.scores` (a game may say None while it goes on)."""
         return state.scores()
 
-    def defers_scores(self) -> bool:
-        """Whether :meth:`live_scores` leaves a game in progress unscored."""
-        return type(self).live_scores is not Game.live_scores
-
     def status(self, state: State, **kw: Any) -> str:
-        """One line: who is to move and what they must do now, or who won and
-        how: the game's :meth:`rules_status`, or who resigned."""
+        """Who is to move and what they must do now, or who won and how: :meth:`rules_status`, or who resigned."""
         if state.resigned is None:
             return self.rules_status(state, **kw)
         p = state.resigned
@@ -484,19 +477,10 @@ class State:
             return [0.0, 0.0]
         return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
 
-    def scores(self) -> list[float] | None:
-        """Each player's score where the game scores (None otherwise); a
-        finished position's are kept, so asking again costs nothing."""
-        if not self.is_over():
-            return self.game.scores(self._s)
-        kept = self._final_scores
-        if kept is None or not np.array_equal(kept[0], self._s):
-            kept = self._final_scores = (self._s.copy(), self.game.scores(self._s))
-        return None if kept[1] is None else list(kept[1])
-
-    def shown_scores(self) -> list[float] | None:
-        """The scores front ends show now (:meth:`Game.live_scores`)."""
-        return self.game.live_scores(self)
+    def scores(self) -> list[float] | None:  # kept once over: asking again costs nothing
+        if not self.is_over() or self._final_scores is None or not np.array_equal(self._final_scores[0], self._s):
+            self._final_scores = (self._s.copy(), self.game.scores(self._s))
+        return None if self._final_scores[1] is None else list(self._final_scores[1])
 
     @property
     def array(self) -> np.ndarray:

@@ -33,9 +33,8 @@ import numpy as np
 
 from ..board import Topology
 from ..kernels import njit
+from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend
 
-MEMO_SLOTS = 1 << 20  # the memo's most entries: 44 bytes each, 46 MB at most
-MEMO_START = 1 << 12  # its first size, doubled as it fills
 DIVE_NODES = 1 << 15  # the dive's node limit
 PRICE, PREFIX, REDUCED, SPAN, BEST = range(5)  # rows of _bound_tables
 LINE, TRIANGLE, RING = range(3)
@@ -252,82 +251,6 @@ def _next_cell(d: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, cov
 
 
 @njit
-def _memo_new(slots: int):
-    """An empty memo of failed states: (keys int64[slots, 5], needs int32[slots],
-    meta: its live size (a power of two, doubled as it fills up to
-    ``slots``), entries, nodes left (negative: no limit), 1 once out
-    of nodes).  Direct-mapped: a new state replaces the one in its slot, so
-    the memo only forgets (which costs nodes, never correctness)."""
-    keys = np.empty((slots, 5), dtype=np.int64)
-    keys[:min(slots, MEMO_START), 0] = -1
-    return keys, np.empty(slots, dtype=np.int32), np.array([MEMO_START, 0, -1, 0], dtype=np.int64)
-
-
-@njit
-def _memo_clear(memo) -> None:
-    """Forget every state (a new component), keeping the nodes left."""
-    keys, _, meta = memo
-    meta[0], meta[1] = MEMO_START, 0
-    keys[:MEMO_START, 0] = -1
-
-
-@njit
-def _slot(key, size: int) -> int:
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for x in key:
-        h = (h ^ np.uint64(x)) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    return int(h & np.uint64(size - 1))
-
-
-@njit
-def _memo_get(memo, key, default: int) -> int:
-    keys, needs, meta = memo
-    i = _slot(key, meta[0])
-    for j in range(5):
-        if keys[i, j] != key[j]:
-            return default
-    return needs[i]
-
-
-@njit
-def _memo_put(memo, key, need: int) -> None:
-    keys, needs, meta = memo
-    size = meta[0]
-    if 2 * meta[1] > size and 2 * size <= keys.shape[0]:  # half full: double, moving the entries whose slot moves
-        keys[size:2 * size, 0] = -1
-        for i in range(size):
-            if keys[i, 0] >= 0:
-                k = (keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3], keys[i, 4])
-                if _slot(k, 2 * size) != i:
-                    keys[i + size], needs[i + size] = keys[i], needs[i]
-                    keys[i, 0] = -1
-        size = meta[0] = 2 * size
-    i = _slot(key, size)
-    same = True
-    for j in range(5):
-        same = same and keys[i, j] == key[j]
-    if same:
-        needs[i] = min(needs[i], need)
-        return
-    meta[1] += keys[i, 0] < 0
-    for j in range(5):
-        keys[i, j] = key[j]
-    needs[i] = need
-
-
-@njit
-def _spend(memo) -> bool:
-    """Count a node; False (and the memo marked out of nodes) when none is left."""
-    meta = memo[2]
-    if meta[2] == 0:
-        meta[3] = 1
-        return False
-    meta[2] -= meta[2] > 0
-    return True
-
-
-@njit
 def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
             bound: np.ndarray, covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray,
             need: np.ndarray, memo, got: np.ndarray, budget: int = -1) -> bool:
@@ -368,8 +291,8 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                     return _unwind(took, top, lc, covered, got)
             nxt = _next_cell(d + 1, lc, order, first, covered)
             if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
-                    and target - placed < _memo_get(memo, _state(nxt, covered), nc):
-                if budget == 0 or not _spend(memo):
+                    and target - placed < memo_get(memo, _state(nxt, covered, bound), nc):
+                if budget == 0 or not spend(memo):
                     _unwind(took, top, lc, covered, got)
                     return False
                 budget -= 1
@@ -381,22 +304,30 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                 took[top] = -1
                 placed -= 1
         if not pushed:
-            _memo_put(memo, _state(d, covered), need[top])
+            memo_put(memo, _state(d, covered, bound), need[top])
             top -= 1
     return False
 
 
 @njit
-def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
+def _state(d: int, covered: np.ndarray, bound: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
     """The remaining problem at cell ``d``: ``d`` and the covered cells of
     the 256 from ``d`` on as bits (every covered cell is there: the
     configurations covering them start before ``d`` and span at most 152
     cells in board order, base 16 included)."""
-    w = np.zeros(4, dtype=np.int64)
-    for i in range(min(256, covered.shape[0] - d)):
+    w0 = w1 = w2 = w3 = np.int64(0)
+    for i in range(min(int(bound[SPAN, 0]), covered.shape[0] - d)):  # no covered cell is further on
         if covered[d + i]:
-            w[i >> 6] |= np.int64(1) << (i & 63)
-    return (np.int64(d), w[0], w[1], w[2], w[3])
+            bit = np.int64(1) << np.int64(i & 63)
+            if i < 64:
+                w0 |= bit
+            elif i < 128:
+                w1 |= bit
+            elif i < 192:
+                w2 |= bit
+            else:
+                w3 |= bit
+    return (np.int64(d), w0, w1, w2, w3)
 
 
 @njit
@@ -545,7 +476,7 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     took = np.empty(nc, dtype=np.int32)
     need = np.empty(nc, dtype=np.int32)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
-    _memo_clear(memo)
+    memo_clear(memo)
     bound = np.zeros((5, nc + 1))
     bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
     if lc.shape[0] > 12:
@@ -669,7 +600,7 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray, no
         return 0
     roots = _components(cand, configs, ncells)
     local = np.empty(0, dtype=np.int32)
-    memo = _memo_new(0)
+    memo = memo_new(0)
     memo[2][2] = nodes
     on_cell = np.zeros(ncells, dtype=np.int64)
     total = 0
@@ -686,7 +617,7 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray, no
         else:
             if local.shape[0] == 0:
                 local = np.full(ncells, -1, dtype=np.int32)
-                memo = _memo_new(MEMO_SLOTS)
+                memo = memo_new(MEMO_SLOTS)
                 memo[2][2] = nodes
             got = _pack(cand[i:j], configs, local, out[total:], memo)
             if got < 0:
