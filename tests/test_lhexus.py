@@ -1,6 +1,7 @@
 """Lhexus: every rule sentence of the source and every ruling of RULES.md."""
 
 import random
+import time
 from pathlib import Path
 import xml.etree.ElementTree as ET
 
@@ -380,3 +381,92 @@ def test_notation_sample_game_replays():
 def test_rules_summary_has_board_and_notation():
     text = (Path(hexarena.__file__).parent / "rules" / "lhexus.txt").read_text()
     assert "Board:" in text and "Notation:" in text and "accept" in text
+
+
+def test_a_game_in_progress_shows_a_greedy_count_not_exact_scores():
+    """While the game goes on the summary and the record carry no scores and
+    the status a labelled greedy count; ``scores()`` is exact when asked."""
+    from hexarena.info import replay_summary
+    from hexarena.records import from_record
+    for s in dense_by_legal_play(5):
+        if s.ply == 80:
+            break
+    assert not s.is_over()
+    assert replay_summary(s)["scores"] is None and s.record()["result"]["scores"] is None
+    b, w = s.game.greedy_scores(s.array)
+    assert b > 0 and f"Black at least {b}, White at least {w} configurations (greedy count; exact at the end)" \
+        in s.game.status(s)
+    assert from_record(s.record()).array.tobytes() == s.array.tobytes()
+    assert s.scores()[1] >= b  # Black, the second player, scores exactly when asked
+    s = played("c3 decline c4 end end")
+    assert s.is_over() and replay_summary(s)["scores"] == s.scores() == s.record()["result"]["scores"]
+    assert "greedy" not in s.game.status(s)
+
+
+def test_final_scores_are_kept_on_the_state(monkeypatch):
+    """A finished position is scored once however often it is asked; undo
+    and another ending are scored afresh."""
+    s = played("c3 decline c4 end")
+    calls = []
+    real = type(s.game).scores
+    monkeypatch.setattr(type(s.game), "scores", lambda self, a: calls.append(1) or real(self, a))
+    s.play("end")
+    assert s.is_over()
+    first = s.scores()
+    assert s.scores() == first and s.game.live_scores(s) == first and len(calls) == 1
+    s.undo()
+    s.play("e5")
+    while not s.is_over():
+        s.play("end")
+    assert s.scores() is not None and len(calls) == 2
+
+
+def dense_by_legal_play(seed: int, holes: float = 0.1):
+    """Issue 28's position: a hot-seat base-10 game through the public API in
+    which Black (the second player, declining the White stone) grows every
+    group each turn and places a new group while he can, never on a random
+    tenth of the cells, while White passes; returns the state after each move."""
+    rng = np.random.default_rng(seed)
+    s = hexarena.load("lhexus").new_state()
+    n = s.game.topology.ncells
+    avoid = rng.random(n) < holes
+    s.play(s.game.topology.name(int(rng.integers(n))))
+    s.play("decline")
+    while not s.is_over():
+        if s.to_move == 0:
+            s.play("end")
+        else:
+            grow, new = s.game.growth_cells(s.array)
+            cells = np.flatnonzero(grow & ~avoid)
+            if not len(cells):
+                cells = np.flatnonzero(new & ~avoid)
+            s.play(s.game.topology.name(int(rng.choice(cells))) if len(cells) else "end")
+        yield s
+
+
+def test_dense_game_by_legal_play_never_waits_for_exact_scores(monkeypatch):
+    """Every position of the dense game is drawn and summarised without an
+    exact search while it goes on; at the end the winner is known at once
+    and the exact scores within a node budget take under 2 s (exact, or
+    None for unknown)."""
+    from hexarena.info import replay_summary
+    game_class = type(hexarena.load("lhexus"))
+    real = game_class.packings
+
+    def packings(self, s, nodes=-1):
+        assert s[lhexus.WINNER] >= 0, "an exact search in a game in progress"
+        return real(self, s, nodes)
+
+    monkeypatch.setattr(game_class, "packings", packings)
+    for s in dense_by_legal_play(3):
+        if not s.is_over() and s.ply % 15 == 0:
+            started = time.perf_counter()
+            replay_summary(s), s.game.status(s), s.svg(), s.record()
+            assert time.perf_counter() - started < 0.5
+    black = float((s.game.stones(s.array) == lhexus.BLACK).mean())
+    assert 0.85 <= black <= 0.95 and s.winner() == 1  # Black, the second player, fills the board
+    started = time.perf_counter()
+    found = s.game.exact_scores(s.array, nodes=100000)
+    assert time.perf_counter() - started < 2.0
+    if found is not None:
+        assert found[1] == 0 and found[0] >= s.game.greedy_scores(s.array)[0]

@@ -10,6 +10,9 @@ import pytest
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from hexarena.board import hexhex
+import hexarena
+from hexarena.games.lhexus import BOARD
+from hexarena.games.lhexus_memo import MEMO_START, memo_get, memo_new, memo_put
 from hexarena.games.lhexus_scoring import (LINE, RING, TRIANGLE, greedy_packing, owned_by_colour, owned_configs,
                                             score, tables)
 
@@ -283,3 +286,100 @@ def test_cached_from_another_cached_kernel(tmp_path):
         run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, run.stderr
         assert run.stdout.split() == want.split()
+
+
+def playout_boards(count, seed):
+    """The final colours of ``count`` seeded base-10 playouts (two colours, full boards)."""
+    from hexarena.kernels import seed as seed_numba
+    game = hexarena.load("lhexus")
+    out = []
+    for i in range(count):
+        s = game.new_state().array.copy()
+        seed_numba(seed + i)
+        game.kernels.playout(s, game.tables)
+        out.append(s[BOARD: BOARD + game.topology.ncells].copy())
+    return out
+
+
+def test_each_colour_of_playouts_equals_milp():
+    """The independent method (HiGHS's integer programme) on both colours of
+    finished random games, the positions real games end in."""
+    t = tables(hexhex(10))
+    for board in playout_boards(6, 40):
+        for colour in (1, 2):
+            n, packing = score(t, board == colour)
+            assert n == by_milp(t, board == colour)
+            check_packing(t, board == colour, n, packing)
+
+
+@pytest.mark.slow
+def test_exact_equals_milp_on_a_larger_sample():
+    """60 fills of 0.5 to 0.78 and both colours of 30 playouts."""
+    t = tables(hexhex(10))
+    rng = np.random.default_rng(28)
+    sample = [rng.random(271) < d for d in rng.uniform(0.5, 0.78, 60)]
+    sample += [board == colour for board in playout_boards(30, 100) for colour in (1, 2)]
+    for stones in sample:
+        n, packing = score(t, stones)
+        assert n == by_milp(t, stones)
+        check_packing(t, stones, n, packing)
+
+
+def hard_board():
+    """A base-10 fill at 0.9 the search cannot close in a few thousand nodes."""
+    return np.random.default_rng(1).random(271) < 0.9
+
+
+def test_node_budget_gives_unknown_never_a_wrong_count():
+    t = tables(hexhex(10))
+    stones = hard_board()
+    assert score(t, stones, nodes=2000) == (-1, [])
+    easy = np.random.default_rng(2).random(271) < 0.6
+    exact = score(t, easy)[0]
+    for nodes in (0, 10, 100, 1000, 100000):
+        assert score(t, easy, nodes)[0] in (-1, exact)
+    assert score(t, easy, 100000)[0] == exact == by_milp(t, easy)
+
+
+def test_memo_is_bounded_and_forgets_only():
+    """The memo doubles up to its slots and no further; a state it still holds
+    reads back its count, one it dropped reads as unknown (the default)."""
+    slots = 1 << 13
+    memo = memo_new(slots)
+    assert memo[2][0] == MEMO_START < slots
+    keys = [(np.int64(i % 271), np.int64(i), np.int64(3 * i), np.int64(0), np.int64(-i)) for i in range(3 * slots)]
+    for i, key in enumerate(keys):
+        memo_put(memo, key, i % 40)
+    assert memo[2][0] == slots and memo[0].shape[0] == slots and memo[2][1] <= slots
+    assert memo_get(memo, keys[-1], 99) == (len(keys) - 1) % 40
+    held = sum(memo_get(memo, key, 99) != 99 for key in keys[:1000])
+    assert all(memo_get(memo, key, 99) in (i % 40, 99) for i, key in enumerate(keys[:1000])) and held < 1000
+    memo_put(memo, keys[-1], 7)
+    assert memo_get(memo, keys[-1], 99) == 7  # the least count that failed is kept
+    memo_put(memo, keys[-1], 30)
+    assert memo_get(memo, keys[-1], 99) == 7
+
+
+MEMORY = """
+import resource, sys
+import numpy as np
+from hexarena.board import hexhex
+from hexarena.games.lhexus_scoring import score, tables
+t = tables(hexhex(10))
+stones = np.random.default_rng(1).random(271) < 0.9
+score(t, stones, 10)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(score(t, stones, int(sys.argv[1]))[0], (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+
+
+@pytest.mark.parametrize("nodes", [100000, pytest.param(3000000, marks=pytest.mark.slow)])
+def test_search_memory_is_bounded(tmp_path, nodes):
+    """The search's memory (peak resident set growth) on a hard dense board
+    stays under 200 MB however long it runs (the old memo grew to 8-24 GB)."""
+    script = tmp_path / "memory.py"
+    script.write_text(MEMORY)
+    run = subprocess.run([sys.executable, str(script), str(nodes)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    count, grown_mb = map(int, run.stdout.split())
+    assert grown_mb < 200

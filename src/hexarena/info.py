@@ -44,6 +44,6 @@ def replay_summary(state: State, known: dict[str, Any] | None = None) -> dict[st
         "over": state.is_over(),
         "winner": state.winner(),
         "reason": g.end_reason(state) if known is None else known["reason"],
-        "scores": state.scores() if known is None else known["scores"],
+        "scores": g.live_scores(state) if known is None else known["scores"],
         "legal_moves": state.legal_moves(),
     }

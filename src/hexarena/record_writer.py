@@ -58,7 +58,7 @@ def make_record(state: State, players: Sequence[str] | None = None) -> dict[str,
         "result": {
             "over": state.is_over(),
             "winner": state.winner(),
-            "scores": state.scores(),
+            "scores": state.game.live_scores(state),
             "text": result_token(state),
             **({} if state.resigned is None else {"resigned": state.resigned}),
         },

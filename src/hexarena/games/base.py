@@ -109,9 +109,7 @@ class Game(ABC):
     # path to it) and hexarena.ai.positions has its keys and symmetries
     SOLVABLE: ClassVar[bool] = False
     CAN_DRAW: ClassVar[bool] = True  # whether a game may end in a draw (the proof-number solver then asks twice)
-    # whether the exact scores (scores, and the status and board at the end) may take long to compute: the web
-    # app then computes them only once the game is over, in a worker process with a time budget
-    COSTLY_SCORES: ClassVar[bool] = False
+    COSTLY_SCORES: ClassVar[bool] = False  # exact scores may take long: the web app scores the end in a worker
     # the state entry that is nonzero once a stone only ever helps its owner's win, so the solvers may block
     # threats and skip dead cells (dead_cell_rings); -1 for never
     THREAT_FIELD: ClassVar[int] = -1
@@ -227,12 +225,9 @@ class Game(ABC):
         raise IllegalMove(self.why_illegal(s, key))
 
     def parse_steps(self, s: np.ndarray, text: str, legal: Sequence[int]) -> list[int]:
-        """The atomic actions that ``text`` names from ``s``, in order.
-
-        One action by default (:meth:`parse_move`); a game whose notation
-        writes several steps as one move (Push and Pull's ``o5 -2 2``)
-        overrides it.  Raises IllegalMove.
-        """
+        """The atomic actions that ``text`` names from ``s``, in order: one by default (:meth:`parse_move`);
+        a game whose notation writes several steps as one move (Push and Pull's ``o5 -2 2``) overrides it.
+        Raises IllegalMove."""
         return [self.parse_move(s, text, legal)]
 
     def write_moves(self, positions: Sequence[np.ndarray], actions: Sequence[int]) -> list[tuple[int, str]]:
@@ -296,9 +291,12 @@ class Game(ABC):
         """Each player's score where the game scores (None otherwise)."""
         return None
 
+    def live_scores(self, state: State) -> list[float] | None:
+        """The scores summaries and records show: :meth:`State.scores` (a game may say None while it goes on)."""
+        return state.scores()
+
     def status(self, state: State, **kw: Any) -> str:
-        """One line: who is to move and what they must do now, or who won and
-        how: the game's :meth:`rules_status`, or who resigned."""
+        """Who is to move and what they must do now, or who won and how: :meth:`rules_status`, or who resigned."""
         if state.resigned is None:
             return self.rules_status(state, **kw)
         p = state.resigned
@@ -432,7 +430,7 @@ class State:
     :class:`IllegalMove` and leaves the state as it was.
     """
 
-    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "_resigned", "meta")
+    __slots__ = ("game", "_s", "_stack", "_actions", "_turns", "_times", "_resigned", "meta", "_final_scores")
 
     def __init__(self, game: Game, array: np.ndarray) -> None:
         self.game = game
@@ -441,6 +439,7 @@ class State:
         self._actions: list[int] = []
         self._turns: list[int] = []
         self._times: list[str | float] = []  # a record's text, or time.time() of a move played here
+        self._final_scores: tuple[np.ndarray, list[float] | None] | None = None  # (position, its scores) once over
         self._resigned: tuple[int, np.ndarray] | None = None  # who resigned, and the position before
         self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
@@ -476,8 +475,10 @@ class State:
             return [0.0, 0.0]
         return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
 
-    def scores(self) -> list[float] | None:
-        return self.game.scores(self._s)
+    def scores(self) -> list[float] | None:  # kept once over: asking again costs nothing
+        if not self.is_over() or self._final_scores is None or not np.array_equal(self._final_scores[0], self._s):
+            self._final_scores = (self._s.copy(), self.game.scores(self._s))
+        return None if self._final_scores[1] is None else list(self._final_scores[1])
 
     @property
     def array(self) -> np.ndarray:

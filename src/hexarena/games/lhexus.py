@@ -30,6 +30,7 @@ player 2 (black) to move: turn 5, a new group; or 'end'
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -437,8 +438,10 @@ class Lhexus(Game):
     WORDS = ("end", "accept", "decline")
     kernels = KERNELS
     tables: Tables
+    PACKINGS_KEPT = 32  # boards whose exact packings a game keeps
 
     def setup(self) -> None:
+        self._packings: OrderedDict[bytes, tuple[list[int], list[int]]] = OrderedDict()
         self.topology = hexhex(self.options["size"])
         n = self.topology.ncells
         links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
@@ -524,21 +527,63 @@ class Lhexus(Game):
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
         return {"colours": [self.colour(s, 0), self.colour(s, 1)]}
 
+    def packings(self, s: np.ndarray, nodes: int = -1) -> tuple[list[int], list[int]] | None:
+        """One maximum packing (configuration ids) of Black's and of White's
+        stones, or None when either search needs more than ``nodes`` nodes
+        (no limit if negative).  The last :data:`PACKINGS_KEPT` boards'
+        packings are kept, so asking again costs nothing."""
+        board = self.stones(s)
+        key = board.tobytes()
+        if key in self._packings:
+            self._packings.move_to_end(key)
+            return self._packings[key]
+        out = np.empty(self.topology.ncells // 6 + 1, dtype=np.int32)
+        found = []
+        for colour in (BLACK, WHITE):
+            count = best_packing(board == colour, self.tables.configs, out, nodes)
+            if count < 0:
+                return None
+            found.append([int(k) for k in out[:count]])
+        self._packings[key] = black, white = found[0], found[1]
+        if len(self._packings) > self.PACKINGS_KEPT:
+            self._packings.popitem(last=False)
+        return black, white
+
+    def forget_packings(self) -> None:  # (benchmarks time the search)
+        self._packings.clear()
+
+    def exact_scores(self, s: np.ndarray, nodes: int = -1) -> tuple[int, int] | None:
+        """(Black's score, White's score), or None when the search needs more
+        than ``nodes`` nodes: a caller bounds its time this way."""
+        found = self.packings(s, nodes)
+        return None if found is None else (len(found[0]), len(found[1]))
+
     def colour_scores(self, s: np.ndarray) -> tuple[int, int]:
-        """(Black's score, White's score)."""
-        b, w = final_scores(s.copy(), self.tables)  # a writable array, as the kernel is compiled for
-        return int(b), int(w)
+        """(Black's score, White's score), exact however long it takes."""
+        found = self.exact_scores(s)
+        assert found is not None  # no node limit
+        return found
+
+    def greedy_scores(self, s: np.ndarray) -> tuple[int, int]:
+        """(Black's, White's) first-fit packings: lower bounds of the scores, in microseconds."""
+        n = self.topology.ncells
+        black, white = owned_by_colour(self.stones(s).copy(), self.tables.configs, BLACK, WHITE)
+        return int(greedy_packing(black, self.tables.configs, n)), int(greedy_packing(white, self.tables.configs, n))
 
     def scores(self, s: np.ndarray) -> list[float]:
         """Each player's score (Black's for the first player until the choice)."""
         b, w = self.colour_scores(s)
         return [float(b), float(w)] if self.colour(s, 0) in (None, "black") else [float(w), float(b)]
 
+    def live_scores(self, state) -> list[float] | None:
+        """The exact scores once the game is over; None while it goes on (the status shows a greedy count)."""
+        return state.scores() if state.is_over() else None
+
     def configurations(self, s: np.ndarray, colour: int) -> list[list[int]]:
         """One maximum packing of ``colour``'s configurations, as cell lists."""
-        out = np.empty(self.topology.ncells // 6 + 1, dtype=np.int32)
-        count = best_packing(self.stones(s) == colour, self.tables.configs, out)
-        return [sorted(int(c) for c in self.tables.configs[i]) for i in out[:count]]
+        found = self.packings(s)
+        assert found is not None  # no node limit
+        return [sorted(int(c) for c in self.tables.configs[i]) for i in found[colour - 1]]
 
     def growth_cells(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """bool per cell: where a growth stone, and where a new group, is legal now."""
@@ -590,7 +635,15 @@ class Lhexus(Game):
         names = ", ".join(self.topology.name(c) for c in free[:8]) + (", ..." if len(free) > 8 else "")
         grow = f"growth (groups that may still grow: {names}); or a new group" if free else "a new group"
         return f"{self.who(s, state.to_move)} to move: turn {state.turn}, {grow}; or 'end'" + \
-            ("" if state.step else " (a pass)")
+            ("" if state.step else " (a pass)") + self.greedy_note(s)
+
+    def greedy_note(self, s: np.ndarray) -> str:
+        """The live count of a game in progress, labelled as one: each colour's
+        first-fit packing, a lower bound of its score (empty while both are 0)."""
+        b, w = self.greedy_scores(s)
+        if b == w == 0:
+            return ""
+        return f"; Black at least {b}, White at least {w} configurations (greedy count; exact at the end)"
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         """``configurations`` (more of them), ``stones-tiebreak`` (as many,

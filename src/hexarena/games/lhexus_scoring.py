@@ -29,14 +29,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-import numba
 import numpy as np
-from numba.typed import Dict
 
 from ..board import Topology
 from ..kernels import njit
+from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend
 
-_STATE = numba.types.UniTuple(numba.int64, 5)
+DIVE_NODES = 1 << 15  # the dive's node limit
 PRICE, PREFIX, REDUCED, SPAN, BEST = range(5)  # rows of _bound_tables
 LINE, TRIANGLE, RING = range(3)
 KINDS = ("line", "triangle", "ring")
@@ -84,13 +83,14 @@ def tables(topo: Topology) -> ScoringTables:
     return ScoringTables(*configurations(topo))
 
 
-def score(board: Topology | ScoringTables, stones: np.ndarray) -> tuple[int, list[int]]:
+def score(board: Topology | ScoringTables, stones: np.ndarray, nodes: int = -1) -> tuple[int, list[int]]:
     """``(score, configuration ids of one maximum packing)`` of the cells
-    where ``stones`` (bool[n]) is true."""
+    where ``stones`` (bool[n]) is true; ``(-1, [])`` (unknown) when the
+    search needs more than ``nodes`` nodes (no limit if negative)."""
     t = tables(board) if isinstance(board, Topology) else board
     out = np.empty(len(stones) // 6 + 1, dtype=np.int32)
-    n = best_packing(np.asarray(stones, dtype=np.bool_), t.configs, out)
-    return n, [int(k) for k in out[:n]]
+    n = best_packing(np.asarray(stones, dtype=np.bool_), t.configs, out, nodes)
+    return n, [int(k) for k in out[:max(n, 0)]]
 
 
 @njit
@@ -253,15 +253,15 @@ def _next_cell(d: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, cov
 @njit
 def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suffix: np.ndarray,
             bound: np.ndarray, covered: np.ndarray, cell: np.ndarray, opt: np.ndarray, took: np.ndarray,
-            need: np.ndarray, failed, got: np.ndarray, budget: int = -1) -> bool:
+            need: np.ndarray, memo, got: np.ndarray, budget: int = -1) -> bool:
     """Whether ``target`` disjoint configurations fit in the uncovered cells
     from ``d0`` on; if so writes them to ``got``.  Depth first in cell order
     (at each cell: each configuration starting there, then none), cut when
     the ones placed plus an upper bound on the rest (``_ceiling``) fall short
-    of ``target`` or a state already failed for as many (``failed``).  Gives
-    up (False) after ``budget`` nodes unless it is negative.  ``covered`` is
-    restored; ``cell``, ``opt``, ``took`` and ``need`` are the stack (one
-    entry per cell)."""
+    of ``target`` or a state already failed for as many (``memo``).  Gives
+    up (False) after ``budget`` nodes unless it is negative, or when the
+    memo's nodes run out (then marked).  ``covered`` is restored; ``cell``,
+    ``opt``, ``took`` and ``need`` are the stack (one entry per cell)."""
     if target == 0:
         return True
     nc = covered.shape[0]
@@ -291,8 +291,8 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                     return _unwind(took, top, lc, covered, got)
             nxt = _next_cell(d + 1, lc, order, first, covered)
             if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
-                    and target - placed < failed.get(_state(nxt, covered), nc):
-                if budget == 0:
+                    and target - placed < memo_get(memo, _state(nxt, covered, bound), nc):
+                if budget == 0 or not spend(memo):
                     _unwind(took, top, lc, covered, got)
                     return False
                 budget -= 1
@@ -304,23 +304,30 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                 took[top] = -1
                 placed -= 1
         if not pushed:
-            key = _state(d, covered)
-            failed[key] = min(failed.get(key, nc), need[top])
+            memo_put(memo, _state(d, covered, bound), need[top])
             top -= 1
     return False
 
 
 @njit
-def _state(d: int, covered: np.ndarray) -> tuple[int, int, int, int, int]:
+def _state(d: int, covered: np.ndarray, bound: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
     """The remaining problem at cell ``d``: ``d`` and the covered cells of
     the 256 from ``d`` on as bits (every covered cell is there: the
     configurations covering them start before ``d`` and span at most 152
     cells in board order, base 16 included)."""
-    w = np.zeros(4, dtype=np.int64)
-    for i in range(min(256, covered.shape[0] - d)):
+    w0 = w1 = w2 = w3 = np.int64(0)
+    for i in range(min(int(bound[SPAN, 0]), covered.shape[0] - d)):  # no covered cell is further on
         if covered[d + i]:
-            w[i >> 6] |= np.int64(1) << (i & 63)
-    return (d, w[0], w[1], w[2], w[3])
+            bit = np.int64(1) << np.int64(i & 63)
+            if i < 64:
+                w0 |= bit
+            elif i < 128:
+                w1 |= bit
+            elif i < 192:
+                w2 |= bit
+            else:
+                w3 |= bit
+    return (np.int64(d), w0, w1, w2, w3)
 
 
 @njit
@@ -438,7 +445,7 @@ def _may_grow(c: int, lc: np.ndarray, order: np.ndarray, first: np.ndarray, suff
 
 @njit
 def _dive(lc: np.ndarray, order: np.ndarray, first: np.ndarray, bound: np.ndarray, covered: np.ndarray,
-          cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray, failed, got: np.ndarray) -> int:
+          cell: np.ndarray, opt: np.ndarray, took: np.ndarray, need: np.ndarray, memo, got: np.ndarray) -> int:
     """A short search (2 ** 15 nodes) for a packing as large as the upper
     bound min(cells // 6, Lagrangian bound), which is then a maximum one
     (written to ``got``): the common case on a nearly full board.  Returns
@@ -448,17 +455,18 @@ def _dive(lc: np.ndarray, order: np.ndarray, first: np.ndarray, bound: np.ndarra
     top = min(nc // 6, int(_lagrange(0, lc, order, first, bound[PRICE], 300) + 1e-9))
     cells = (nc - np.arange(nc + 1)) // 6
     _bound_tables(0, lc, order, first, cells, bound)
-    if _extend(top, 0, lc, order, first, cells, bound, covered, cell, opt, took, need, failed, got, 1 << 15):
+    if _extend(top, 0, lc, order, first, cells, bound, covered, cell, opt, took, need, memo, got, DIVE_NODES):
         return top
     return 0
 
 
 @njit
-def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray) -> int:
+def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray, memo) -> int:
     """Exact maximum packing of one component, by Russian-doll search: the
     best packing of the cells from c on, for c from the last cell back,
     grows by one exactly when a configuration starting at c plus as many as
-    after c fit; writes the chosen configuration ids to ``out``."""
+    after c fit; writes the chosen configuration ids to ``out``.  -1 when
+    the memo's nodes ran out."""
     lc, nc = _local_tables(comp, configs, local)
     order, first = _by_first_cell(lc, nc)
     suffix = np.zeros(nc + 1, dtype=np.int32)
@@ -468,11 +476,13 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     took = np.empty(nc, dtype=np.int32)
     need = np.empty(nc, dtype=np.int32)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
-    failed = Dict.empty(key_type=_STATE, value_type=numba.int64)
+    memo_clear(memo)
     bound = np.zeros((5, nc + 1))
     bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
     if lc.shape[0] > 12:
-        top = _dive(lc, order, first, bound, covered, cell, opt, took, need, failed, got)
+        top = _dive(lc, order, first, bound, covered, cell, opt, took, need, memo, got)
+        if memo[2][3]:
+            return -1
         if top > 0:
             for i in range(top):
                 out[i] = comp[got[i]]
@@ -485,7 +495,9 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
             k = order[q]
             _cover(k, lc, covered, True)
             found = _extend(suffix[c + 1], c + 1, lc, order, first, suffix, bound, covered, cell, opt, took, need,
-                            failed, got[1:])
+                            memo, got[1:])
+            if memo[2][3]:
+                return -1
             _cover(k, lc, covered, False)
             if found:
                 suffix[c] += 1
@@ -572,21 +584,24 @@ def _small_pack(comp: np.ndarray, configs: np.ndarray, on_cell: np.ndarray, out:
 
 
 @njit
-def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray) -> int:
+def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray, nodes: int = -1) -> int:
     """The maximum number of pairwise disjoint configurations inside
     ``owned`` (bool[n]); writes one maximum packing (configuration ids) to
-    ``out[:count]`` (``out`` needs n // 6 entries)."""
-    return pack(owned_configs(owned, configs), configs, owned.shape[0], out)
+    ``out[:count]`` (``out`` needs n // 6 + 1 entries).  With ``nodes`` >= 0,
+    gives up after that many search nodes and returns -1 (unknown)."""
+    return pack(owned_configs(owned, configs), configs, owned.shape[0], out, nodes)
 
 
 @njit
-def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray) -> int:
+def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray, nodes: int = -1) -> int:
     """:func:`best_packing` of the configurations ``cand`` (ids in
     increasing order) on a board of ``ncells`` cells."""
     if cand.shape[0] == 0:
         return 0
     roots = _components(cand, configs, ncells)
     local = np.empty(0, dtype=np.int32)
+    memo = memo_new(0)
+    memo[2][2] = nodes
     on_cell = np.zeros(ncells, dtype=np.int64)
     total = 0
     i = 0
@@ -602,6 +617,11 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray) ->
         else:
             if local.shape[0] == 0:
                 local = np.full(ncells, -1, dtype=np.int32)
-            total += _pack(cand[i:j], configs, local, out[total:])
+                memo = memo_new(MEMO_SLOTS)
+                memo[2][2] = nodes
+            got = _pack(cand[i:j], configs, local, out[total:], memo)
+            if got < 0:
+                return -1
+            total += got
         i = j
     return total

@@ -1,0 +1,86 @@
+"""The memo of Lhexus scoring's search: failed states in a table of bounded
+size (``lhexus_scoring``'s ``_extend``; its old growing dictionary reached
+8-24 GB on dense boards), with the search's node budget."""
+
+import numpy as np
+
+from ..kernels import njit
+
+MEMO_SLOTS = 1 << 20  # the memo's most entries: 44 bytes each, 46 MB at most
+MEMO_START = 1 << 12  # its first size, doubled as it fills
+
+
+@njit
+def memo_new(slots: int):
+    """An empty memo of failed states: (keys int64[slots, 5], needs int32[slots],
+    meta: its live size (a power of two, doubled as it fills up to
+    ``slots``), entries, nodes left (negative: no limit), 1 once out
+    of nodes).  Direct-mapped: a new state replaces the one in its slot, so
+    the memo only forgets (which costs nodes, never correctness)."""
+    keys = np.empty((slots, 5), dtype=np.int64)
+    keys[:min(slots, MEMO_START), 0] = -1
+    return keys, np.empty(slots, dtype=np.int32), np.array([MEMO_START, 0, -1, 0], dtype=np.int64)
+
+
+@njit
+def memo_clear(memo) -> None:
+    """Forget every state (a new component), keeping the nodes left."""
+    keys, _, meta = memo
+    meta[0], meta[1] = MEMO_START, 0
+    keys[:MEMO_START, 0] = -1
+
+
+@njit
+def _slot(key, size: int) -> int:
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for x in key:
+        h = (h ^ np.uint64(x)) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    return int(h & np.uint64(size - 1))
+
+
+@njit
+def memo_get(memo, key, default: int) -> int:
+    keys, needs, meta = memo
+    i = _slot(key, meta[0])
+    for j in range(5):
+        if keys[i, j] != key[j]:
+            return default
+    return needs[i]
+
+
+@njit
+def memo_put(memo, key, need: int) -> None:
+    keys, needs, meta = memo
+    size = meta[0]
+    if 2 * meta[1] > size and 2 * size <= keys.shape[0]:  # half full: double, moving the entries whose slot moves
+        keys[size:2 * size, 0] = -1
+        for i in range(size):
+            if keys[i, 0] >= 0:
+                k = (keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3], keys[i, 4])
+                if _slot(k, 2 * size) != i:
+                    keys[i + size], needs[i + size] = keys[i], needs[i]
+                    keys[i, 0] = -1
+        size = meta[0] = 2 * size
+    i = _slot(key, size)
+    same = True
+    for j in range(5):
+        same = same and keys[i, j] == key[j]
+    if same:
+        needs[i] = min(needs[i], need)
+        return
+    meta[1] += keys[i, 0] < 0
+    for j in range(5):
+        keys[i, j] = key[j]
+    needs[i] = need
+
+
+@njit
+def spend(memo) -> bool:
+    """Count a node; False (and the memo marked out of nodes) when none is left."""
+    meta = memo[2]
+    if meta[2] == 0:
+        meta[3] = 1
+        return False
+    meta[2] -= meta[2] > 0
+    return True
