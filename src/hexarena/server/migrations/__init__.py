@@ -8,6 +8,7 @@ migrations (no ``alembic_version`` table) is recognised by its tables and stampe
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,21 +26,21 @@ SCHEMA_LOCK = "SELECT pg_advisory_xact_lock(hashtext('hexarena:schema'))"
 REVISION_TABLES = (("0001", ("matches", "moves")), ("0002", ("match_clients",)), ("0003", ("finals",)))
 
 
-def alembic_config(connection: Connection | None = None, url: str | None = None) -> Config:
-    """Alembic's configuration for this package: its scripts, and the ``connection`` (or ``url``) to migrate."""
-    config = Config()
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for this package: its scripts, and the ``connection`` to migrate (None: the
+    command line's ``-x db=URL``)."""
+    config = Config(stdout=sys.stdout)  # the stream of now (Config's default is the one at its import)
     config.set_main_option("script_location", str(HERE))
     config.set_main_option("file_template", "%%(rev)s_%%(slug)s")
-    if url is not None:
-        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["connection"] = connection
     return config
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring ``engine``'s database to ``revision`` in one transaction: stamped first if made before migrations;
-    on PostgreSQL processes starting at once take turns (an advisory lock), so one migrates and the others find
-    it done."""
+    """Bring ``engine``'s database to ``revision`` in one transaction: stamped first if made before migrations.
+    Stores starting at once take turns (the schema's advisory lock on PostgreSQL, BEGIN IMMEDIATE on SQLite), so
+    one migrates and the others find it done; that also keeps Alembic's module-level ``context`` and ``op``
+    proxies to one migration at a time in a process."""
     with migrating(engine) as conn:
         stamp_legacy(conn)
         command.upgrade(alembic_config(conn), revision)
@@ -93,7 +94,7 @@ def stamp_legacy(conn: Connection) -> str | None:
 
 def run_env(config: Config) -> None:
     """What ``env.py`` does: run the migrations on the connection in ``config.attributes`` (the store's), or
-    on one to ``-x db=URL`` / ``sqlalchemy.url`` (the command line)."""
+    on one to ``-x db=URL`` (the command line)."""
     from alembic import context
 
     if context.is_offline_mode():
@@ -102,7 +103,7 @@ def run_env(config: Config) -> None:
     if connection is not None:
         _run(context, connection)
         return
-    url = context.get_x_argument(as_dictionary=True).get("db") or config.get_main_option("sqlalchemy.url")
+    url = context.get_x_argument(as_dictionary=True).get("db")
     if not url:
         raise SystemExit("name the database: python -m hexarena.server.migrations -x db=URL COMMAND ...")
     from hexarena.server.store import make_engine
