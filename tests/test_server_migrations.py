@@ -15,13 +15,14 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 import hexarena
 from hexarena.server import migrations
 from hexarena.server.store import Store, finals, make_engine, match_clients, matches, metadata, moves
 from tests.test_server import SMALL, db_url, fresh_pg  # noqa: F401 (a fixture)
 
-HEAD = migrations.REVISION_TABLES[-1][0]
+HEAD = ScriptDirectory.from_config(migrations.alembic_config()).get_current_head()
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -48,13 +49,61 @@ def tables(engine: sa.Engine) -> set[str]:
         return set(sa.inspect(conn).get_table_names())
 
 
+# The tables as servers made them before migrations (create_all), frozen here: the baseline of 0b61bcb, then
+# match_clients and finals as issue 28 added them.
+LEGACY = sa.MetaData()
+legacy_matches = sa.Table(
+    "matches", LEGACY,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("tokens", sa.JSON, nullable=False),
+    sa.Column("resigned", sa.Integer),
+    sa.Column("ply", sa.Integer, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("over", sa.Boolean, nullable=False),
+    sa.Column("winner", sa.Integer),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("created", sa.String(32), nullable=False),
+    sa.Column("updated", sa.String(32), nullable=False, index=True),
+)
+legacy_moves = sa.Table(
+    "moves", LEGACY,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("ply", sa.Integer, nullable=False),
+    sa.Column("move", sa.String(64), nullable=False),
+    sa.Column("time", sa.String(32), nullable=False),
+    sa.UniqueConstraint("match_id", "ply", name="moves_match_ply"),
+)
+sa.Table(
+    "match_clients", LEGACY,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("client", sa.String(64), nullable=False, index=True),
+    sa.Column("waiting", sa.Boolean, nullable=False),
+    sa.Column("created", sa.String(32), nullable=False, index=True),
+)
+sa.Table(
+    "finals", LEGACY,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("digest", sa.String(64), nullable=False),
+    sa.Column("fields", sa.JSON, nullable=False),
+)
+
+
 def made_before_migrations(engine: sa.Engine, names: tuple[str, ...]) -> None:
     """The tables ``names`` as an older server made them: create_all, no alembic_version."""
-    old = sa.MetaData()
-    for name in names:
-        metadata.tables[name].to_metadata(old)
     with engine.begin() as conn:
-        old.create_all(conn)
+        LEGACY.create_all(conn, tables=[LEGACY.tables[n] for n in names])
+
+
+def legacy_rows(engine: sa.Engine) -> tuple[list, list]:
+    """The rows of matches and moves, the baseline's columns."""
+    with engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(sa.select(legacy_matches).order_by(legacy_matches.c.id))], \
+            [tuple(r) for r in conn.execute(sa.select(legacy_moves).order_by(legacy_moves.c.match_id,
+                                                                              legacy_moves.c.ply))]
 
 
 def old_matches(engine: sa.Engine) -> dict[str, list[str]]:
@@ -67,11 +116,11 @@ def old_matches(engine: sa.Engine) -> dict[str, list[str]]:
             for _ in range(n):
                 state.play(state.legal_moves()[0])
             stamp = f"2026-11-0{n + 1}T10:00:00.000+00:00"
-            conn.execute(sa.insert(matches).values(
+            conn.execute(sa.insert(legacy_matches).values(
                 id=f"old{n}", game="projective-hex", options=SMALL, seats=seats, tokens=["x" * 64, None],
                 resigned=None, ply=n, version=n, over=False, winner=None, status="", created=stamp, updated=stamp))
             if n:
-                conn.execute(sa.insert(moves), [{"match_id": f"old{n}", "ply": i, "move": m, "time": stamp}
+                conn.execute(sa.insert(legacy_moves), [{"match_id": f"old{n}", "ply": i, "move": m, "time": stamp}
                                                 for i, m in enumerate(state.moves())])
             stored[f"old{n}"] = state.moves()
     return stored
@@ -88,17 +137,16 @@ def test_a_baseline_database_keeps_its_matches_and_gains_their_creators(db_url: 
     engine = make_engine(db_url)
     made_before_migrations(engine, ("matches", "moves"))
     stored = old_matches(engine)
-    with engine.connect() as conn:
-        before = [tuple(r) for r in conn.execute(sa.select(matches).order_by(matches.c.id))], \
-            [tuple(r) for r in conn.execute(sa.select(moves).order_by(moves.c.match_id, moves.c.ply))]
+    before = legacy_rows(engine)
     engine.dispose()
     store = Store(db_url)
     try:
         assert revision(store.engine) == HEAD and differences(store.engine) == []
+        after = legacy_rows(store.engine)
         with store.engine.connect() as conn:
-            after = [tuple(r) for r in conn.execute(sa.select(matches).order_by(matches.c.id))], \
-                [tuple(r) for r in conn.execute(sa.select(moves).order_by(moves.c.match_id, moves.c.ply))]
-            clients = [tuple(r) for r in conn.execute(sa.select(match_clients).order_by(match_clients.c.match_id))]
+            clients = [tuple(r) for r in conn.execute(sa.select(
+                match_clients.c.match_id, match_clients.c.client, match_clients.c.waiting, match_clients.c.created,
+            ).order_by(match_clients.c.match_id))]
         assert after == before and len(before[1]) == 3
         assert clients == [("old0", "", True, "2026-11-01T10:00:00.000+00:00"),
                            ("old1", "", False, "2026-11-02T10:00:00.000+00:00"),
@@ -112,7 +160,7 @@ def test_a_baseline_database_keeps_its_matches_and_gains_their_creators(db_url: 
 
 @pytest.mark.parametrize("names, stamped", [(("matches", "moves"), "0001"),
                                             (("matches", "moves", "match_clients"), "0002"),
-                                            (tuple(metadata.tables), HEAD)])
+                                            (("matches", "moves", "match_clients", "finals"), "0003")])
 def test_a_database_made_before_migrations_is_stamped_by_its_tables(
         engine: sa.Engine, names: tuple[str, ...], stamped: str) -> None:
     made_before_migrations(engine, names)
@@ -194,7 +242,7 @@ def test_on_postgresql_a_store_migrates_only_under_the_schema_lock() -> None:
                 with conn.begin():
                     conn.execute(sa.text(migrations.SCHEMA_LOCK))
                     opening.start()
-                    opening.join(timeout=1.0)
+                    opening.join(timeout=0.5)
                     assert opening.is_alive() and stores == []
                     assert tables(other) == set()  # nothing created meanwhile
                 opening.join(timeout=60)  # the lock released at commit
@@ -250,7 +298,7 @@ def test_an_installed_package_ships_the_migrations() -> None:
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["hexarena"]
     package = ROOT / "src" / "hexarena"
     files = [p for p in (package / "server" / "migrations").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    assert len([p for p in files if p.parent.name == "versions"]) == len(migrations.REVISION_TABLES)
+    assert {p.name for p in files} >= {"env.py", "script.py.mako", "0001_baseline.py", "0003_finals.py"}
     for p in files:
         name = p.relative_to(package).as_posix()
         assert (p.suffix == ".py" and (p.parent / "__init__.py").exists()) or \

@@ -21,8 +21,8 @@ from sqlalchemy import Connection, Engine, inspect, text
 HERE = Path(__file__).parent
 SCHEMA_LOCK = "SELECT pg_advisory_xact_lock(hashtext('hexarena:schema'))"
 
-# The tables each revision adds, in order: a database made before migrations is stamped as the last revision
-# whose tables (and all earlier ones') it has.
+# The tables the revisions made before migrations existed add, in order (frozen: later revisions are not
+# listed): a database made then is stamped as the last revision whose tables (and all earlier ones') it has.
 REVISION_TABLES = (("0001", ("matches", "moves")), ("0002", ("match_clients",)), ("0003", ("finals",)))
 
 
