@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
-                        Text, UniqueConstraint, bindparam, create_engine, delete, event, func, insert, inspect, select,
+                        Text, UniqueConstraint, bindparam, create_engine, delete, event, func, insert, select,
                         text, update)
 from sqlalchemy.engine import make_url
 
@@ -32,12 +32,15 @@ from hexarena.games.base import IllegalMove, State
 from hexarena.games.options import shown
 from hexarena.record_writer import at, now
 
+from . import migrations
 from .limits import AICaps
 from .scoring import costly, summary_status
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
 
+# The schema as the code reads it; the database gets it through the migrations (.migrations, one revision per
+# change): change a table here and add a revision there (docs/server.md, "Storage").
 metadata = MetaData()
 
 matches = Table(
@@ -67,7 +70,7 @@ moves = Table(
 )
 
 # Who created each match, and whether a seat still waits for a player (the lobby's open list, the cap on open
-# matches per client).  A table of its own, so a database of an older version gains it by create_all.
+# matches per client).
 match_clients = Table(
     "match_clients", metadata,
     Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
@@ -178,6 +181,13 @@ def plain_options(state: State) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in state.game.options.items()}
 
 
+def make_engine(url: str) -> Engine:
+    """The engine the store uses for ``url``: PostgreSQL pooled, or SQLite as :func:`_sqlite_engine` sets it up."""
+    if make_url(url).get_backend_name() == "postgresql":
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return _sqlite_engine(url)
+
+
 def _sqlite_engine(url: str) -> Engine:
     """SQLite with WAL, and BEGIN IMMEDIATE for writers (execution option ``write``)."""
     database = make_url(url).database
@@ -211,32 +221,13 @@ class Store:
         self.url = url
         self.open_matches, self.open_hours = open_matches, open_hours
         self.postgres = make_url(url).get_backend_name() == "postgresql"
-        self.engine = create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20) if self.postgres \
-            else _sqlite_engine(url)
-        self._create_tables()
+        self.engine = make_engine(url)
+        migrations.upgrade(self.engine)  # the schema at the newest revision (processes starting at once take turns)
         self._cache: dict[str, Match] = {}
         self._lock = threading.Lock()
         # SQLite has one writer at a time: this process's writers queue here rather than in SQLite's busy
         # handler (which sleeps up to 100 ms between tries); PostgreSQL locks rows instead.
         self._writer: Any = threading.Lock() if not self.postgres else nullcontext()
-
-    def _create_tables(self) -> None:
-        """Create the tables if missing (processes starting together take turns on PostgreSQL)."""
-        with self.engine.begin() as conn:
-            if self.postgres:
-                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('hexarena:schema'))"))
-            new = not inspect(conn).has_table("match_clients")
-            metadata.create_all(conn)
-            if new:
-                self._fill_clients(conn)
-
-    @staticmethod
-    def _fill_clients(conn: Connection) -> None:
-        """Give the matches of a database made before ``match_clients`` their rows (creator unknown)."""
-        rows = conn.execute(select(matches.c.id, matches.c.seats, matches.c.created)).all()
-        if rows:
-            conn.execute(insert(match_clients), [{"match_id": r.id, "client": "", "waiting": "open" in r.seats,
-                                                  "created": r.created} for r in rows])
 
     def close(self) -> None:
         self.engine.dispose()
