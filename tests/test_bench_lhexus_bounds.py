@@ -32,6 +32,7 @@ def test_small_triangles_touch_pairwise(bounds, n):
             assert sum(b in tri for b in topo.nbr[a] if b >= 0) == 2
 
 
+@pytest.mark.slow  # milp on every board: some 10 s
 def test_bounds_sit_between_the_optimum_and_the_lp(bounds):
     topo = hexhex(5)
     t, triangles = tables(topo), bounds.small_triangles(topo)
