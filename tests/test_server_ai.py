@@ -105,6 +105,19 @@ def test_a_sliced_search_keeps_to_its_time_bound():
     assert slices >= 1
 
 
+def test_a_search_keeps_to_its_tree_size_and_the_server_bounds_it():
+    """A full tree stops growing, not searching: a legal move all the same (the server gives its searches
+    thinker.TREE_NODES, 75 MB, so several searches in turn stay within its memory)."""
+    state = hexarena.load("projective-hex", size=8).new_state()
+    agent = MCTSAgent(level=10)
+    agent.max_nodes = 20_000
+    move = drain(agent.hinting(state, slice_seconds=0.05, max_seconds=0.5))[0]
+    assert move in state.legal_moves()
+    used, capacity = agent._tree[2][:2] if agent._tree is not None else (0, 0)
+    assert capacity == 20_000 and capacity - state.game.num_actions <= used <= capacity  # full, not over
+    assert agent.last_simulations > 2 * used / state.game.num_actions  # searching went on once it was full
+
+
 def test_an_unsliced_search_is_unchanged():
     """Without slices or a bound, a seeded search plays as before (the same move from the same seed)."""
     state = hexarena.load("projective-hex", size=5).new_state()

@@ -512,6 +512,7 @@ class MCTSAgent:
         self.simulations = simulations if simulations is not None else (None if seconds else LEVELS[level])
         self.name = f"mcts:{level}"
         self.last_simulations = 0  # simulations run by the last search (reused ones not counted)
+        self.max_nodes = MAX_NODES  # the tree's most nodes (36 bytes each); a full tree stops growing, not searching
         self._tree: tuple | None = None
         self._key: tuple | None = None
         self._history: list[int] = []
@@ -691,8 +692,8 @@ class MCTSAgent:
 
     def _new_tree(self, game) -> tuple:
         a = game.num_actions
-        wanted = MAX_NODES if self.simulations is None else 2 * self.simulations * (a + 1)  # reuse needs room
-        capacity = max(64 * (a + 1), min(MAX_NODES, wanted))  # room for the root's children at least
+        wanted = self.max_nodes if self.simulations is None else 2 * self.simulations * (a + 1)  # reuse needs room
+        capacity = max(64 * (a + 1), min(self.max_nodes, wanted))  # room for the root's children at least
         ints, flts, meta = new_tree(capacity)
         return ints, flts, meta, np.zeros(work_shape(a), dtype=np.int32), np.zeros(2 * a, dtype=np.int64)
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from hexarena.ai import AgentSpec, compile_notice
-from hexarena.ai.mcts import LEVEL_SECONDS
+from hexarena.ai.mcts import LEVEL_SECONDS, MCTSAgent
 from hexarena.games.base import State
 
 from .store import Match, Refused, Store
@@ -35,6 +35,8 @@ from .store import Match, Refused, Store
 log = logging.getLogger("hexarena.server")
 
 SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a chunk of numba work may add 0.05 s)
+# a search's tree on the server (75 MB): with several searches in turn, memory stays bounded
+TREE_NODES = 1 << 21
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
 Steps = Generator[None, None, None]
 
@@ -206,6 +208,8 @@ class Thinker:
     def _search(self, ai: AgentSpec, match: Match, seconds: float | None) -> Generator[None, None, tuple[str, float]]:
         """The AI's move in ``match`` (searched in slices) and the seconds it searched."""
         agent = ai.make(seed=None)
+        if isinstance(agent, MCTSAgent):
+            agent.max_nodes = TREE_NODES
         hinting = getattr(agent, "hinting", None)
         if hinting is None:  # an agent that does not search in slices: one slice
             begin = time.perf_counter()
