@@ -23,6 +23,7 @@ from hexarena.ai.mcts import MCTSAgent, drain
 from hexarena.games.base import State
 from hexarena.server import create_app
 from hexarena.server.limits import AICaps, Limits
+from hexarena.server import thinker
 from hexarena.server.thinker import Scheduler
 from tests.test_server_processes import HEXARENA, free_port
 
@@ -79,6 +80,26 @@ def test_kicked_while_running_runs_again():
         time.sleep(0.01)
         scheduler.kick("m", job)
         assert until(lambda: len(runs) == 2 and scheduler.busy() == 0, 2.0)
+    finally:
+        scheduler.shutdown()
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="thread priorities are Linux's")
+def test_the_ai_searches_at_a_lower_priority_than_the_requests():
+    """The workers' threads are niced (requests keep the process's priority), so a busy AI leaves the
+    processors to the requests first."""
+    scheduler = Scheduler(workers=1)
+    seen: list[int] = []
+
+    def job():  # noqa: ANN202
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        yield
+
+    try:
+        scheduler.kick("m", job)
+        assert until(lambda: seen, 2.0)
+        assert seen[0] == min(19, os.getpriority(os.PRIO_PROCESS, 0) + thinker.AI_NICE) > os.getpriority(
+            os.PRIO_PROCESS, threading.get_native_id())
     finally:
         scheduler.shutdown()
 

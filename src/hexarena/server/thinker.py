@@ -21,9 +21,11 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Generator
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from hexarena.ai import AgentSpec, compile_notice
@@ -37,8 +39,17 @@ log = logging.getLogger("hexarena.server")
 SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a chunk of numba work may add 0.05 s)
 # a search's tree on the server (75 MB): with several searches in turn, memory stays bounded
 TREE_NODES = 1 << 21
+AI_NICE = 10  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
 Steps = Generator[None, None, None]
+
+
+def lower_priority() -> None:
+    """Raise the calling thread's nice value by :data:`AI_NICE` (Linux threads have their own): the AI
+    searches with what the requests leave of the processors, so they answer at once."""
+    with suppress(AttributeError, OSError):  # not Linux: the same priority
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + AI_NICE))
 
 
 @dataclass(order=True)
@@ -96,6 +107,7 @@ class Scheduler:
         self._cv.notify()
 
     def _work(self) -> None:
+        lower_priority()
         while True:
             with self._cv:
                 while not self._ready and not self._stopped:
