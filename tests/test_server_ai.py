@@ -23,7 +23,7 @@ from hexarena.ai.mcts import MCTSAgent, drain
 from hexarena.games.base import State
 from hexarena.server import create_app
 from hexarena.server.limits import AICaps, Limits
-from hexarena.server import thinker
+from hexarena.server import scoring, thinker
 from hexarena.server.thinker import Scheduler
 from tests.test_server_processes import HEXARENA, free_port
 
@@ -209,7 +209,8 @@ def test_a_final_scoring_is_kept(tmp_path):
     state = dense_lhexus(0.6)
     expected = state.scores()
     url = f"sqlite:///{tmp_path / 'h.db'}"
-    with TestClient(create_app(url)) as c:
+    first_app = create_app(url)
+    with TestClient(first_app) as c:
         made = c.post("/api/matches/import", json={"record": state.record_text(), "seats": ["me", "me"]}).json()
         first = c.get(f"/api/matches/{made['id']}").json()
         if first["scoring"]:
@@ -219,6 +220,9 @@ def test_a_final_scoring_is_kept(tmp_path):
         assert done["status"] == state.game.status(state) and done["reason"] == "configurations"
         listed = c.get("/api/matches?list=recent").json()
         assert [m["status"] for m in listed if m["id"] == made["id"]] == [done["status"]]
+        worker = first_app.state.server.scorer._proc  # the requests first: the worker is niced
+        assert worker is not None and os.getpriority(os.PRIO_PROCESS, worker.pid) == min(
+            19, os.getpriority(os.PRIO_PROCESS, 0) + scoring.WORKER_NICE)
     app = create_app(url)
     with TestClient(app) as c:
         again = c.get(f"/api/matches/{made['id']}").json()

@@ -130,6 +130,9 @@ def record_of(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # the worker process ------------------------------------------------------------
+WORKER_NICE = 10  # how much nicer the scoring process is than the server
+
+
 def worker_command(memory_mb: int) -> tuple[list[str], dict[str, str]]:
     """The command and environment of a worker process importing this hexarena."""
     env = dict(os.environ)
@@ -236,6 +239,7 @@ def serve_jobs(memory_mb: int) -> None:
 
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.nice(WORKER_NICE)  # the requests first
     for line in sys.stdin:
         try:
             job = json.loads(line)
