@@ -19,7 +19,8 @@ from sqlalchemy import select
 
 import hexarena
 from hexarena.server import create_app
-from hexarena.server.store import Refused, matches, moves, seat_kind
+from hexarena.server.schema import matches, moves
+from hexarena.server.store import Refused, seat_kind
 
 PG = os.environ.get("HEXARENA_TEST_PG")
 SMALL = {"size": 2, "opening": "none"}

@@ -30,7 +30,7 @@ from hexarena.record_writer import at
 from hexarena.server import create_app
 from hexarena.server.guards import Buckets
 from hexarena.server.limits import RATES, Limits, Rate, limits_from, parse_rate
-from hexarena.server.store import finals, match_clients, matches
+from hexarena.server.schema import finals, match_clients, matches
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_processes import free_port
 

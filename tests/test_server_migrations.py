@@ -19,7 +19,8 @@ from alembic.script import ScriptDirectory
 
 import hexarena
 from hexarena.server import migrations
-from hexarena.server.store import Store, finals, make_engine, match_clients, matches, metadata, moves
+from hexarena.server.schema import finals, make_engine, match_clients, matches, metadata, moves
+from hexarena.server.store import Store
 from tests.test_server import SMALL, db_url, fresh_pg  # noqa: F401 (a fixture)
 
 HEAD = ScriptDirectory.from_config(migrations.alembic_config()).get_current_head()

@@ -18,11 +18,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
-                        Text, UniqueConstraint, bindparam, create_engine, delete, event, func, insert, select,
+from sqlalchemy import (Connection, bindparam, delete, func, insert, select,
                         text, update)
 from sqlalchemy.engine import make_url
 
@@ -33,61 +31,12 @@ from hexarena.games.options import shown
 from hexarena.record_writer import at, now
 
 from . import migrations
+from .schema import finals, make_engine, match_clients, matches, moves
 from .limits import AICaps
 from .scoring import costly, summary_status
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
-
-# The schema as the code reads it; the database gets it through the migrations (.migrations, one revision per
-# change): change a table here and add a revision there (docs/server.md, "Storage").
-metadata = MetaData()
-
-matches = Table(
-    "matches", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("options", JSON, nullable=False),
-    Column("seats", JSON, nullable=False),    # per seat: "human", "open" or "ai:LEVEL"
-    Column("tokens", JSON, nullable=False),   # per seat: the sha256 of its token, or null
-    Column("resigned", Integer),              # the player who resigned, or null
-    Column("ply", Integer, nullable=False),   # atomic moves stored
-    Column("version", Integer, nullable=False),  # bumped by every change (the state cache's key)
-    Column("over", Boolean, nullable=False),
-    Column("winner", Integer),
-    Column("status", Text, nullable=False),
-    Column("created", String(32), nullable=False),
-    Column("updated", String(32), nullable=False, index=True),
-)
-
-moves = Table(
-    "moves", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
-    Column("ply", Integer, nullable=False),
-    Column("move", String(64), nullable=False),
-    Column("time", String(32), nullable=False),
-    UniqueConstraint("match_id", "ply", name="moves_match_ply"),
-)
-
-# Who created each match, and whether a seat still waits for a player (the lobby's open list, the cap on open
-# matches per client).
-match_clients = Table(
-    "match_clients", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
-    Column("client", String(64), nullable=False, index=True),  # the creator's address ("" before it was kept)
-    Column("waiting", Boolean, nullable=False),                 # a seat is open
-    Column("created", String(32), nullable=False, index=True),
-)
-
-# the final fields of finished games whose exact scores are costly (.scoring), computed once per match and ply
-finals = Table(
-    "finals", metadata,
-    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
-    Column("ply", Integer, primary_key=True),
-    Column("digest", String(64), nullable=False),  # scoring.digest: the moves and resignation scored
-    Column("fields", JSON, nullable=False),  # scores, status, reason, svg (and error when not scored)
-)
-
 
 # The hot path's statements, built once (building a statement per request cost more than running it).
 MATCH_BY_ID = select(matches).where(matches.c.id == bindparam("match_id"))
@@ -179,36 +128,6 @@ def replay(game: str, options: dict[str, Any], texts: list[str], resigned: int |
 
 def plain_options(state: State) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in state.game.options.items()}
-
-
-def make_engine(url: str) -> Engine:
-    """The engine the store uses for ``url``: PostgreSQL pooled, or SQLite as :func:`_sqlite_engine` sets it up."""
-    if make_url(url).get_backend_name() == "postgresql":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
-    return _sqlite_engine(url)
-
-
-def _sqlite_engine(url: str) -> Engine:
-    """SQLite with WAL, and BEGIN IMMEDIATE for writers (execution option ``write``)."""
-    database = make_url(url).database
-    if database and database != ":memory:":
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-        dbapi_conn.execute("PRAGMA journal_mode=WAL")
-        # WAL with synchronous=NORMAL: a commit is in the write-ahead log before the answer, so a killed
-        # server (even kill -9) loses nothing; only an OS crash or power cut could lose the last commits
-        dbapi_conn.execute("PRAGMA synchronous=NORMAL")
-        dbapi_conn.execute("PRAGMA foreign_keys=ON")
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
-
-    return engine
 
 
 class Store:

@@ -106,7 +106,7 @@ def run_env(config: Config) -> None:
     url = context.get_x_argument(as_dictionary=True).get("db")
     if not url:
         raise SystemExit("name the database: python -m hexarena.server.migrations -x db=URL COMMAND ...")
-    from hexarena.server.store import make_engine
+    from hexarena.server.schema import make_engine
 
     engine = make_engine(url)
     try:
@@ -117,7 +117,7 @@ def run_env(config: Config) -> None:
 
 
 def _run(context: Any, connection: Connection) -> None:
-    from hexarena.server.store import metadata
+    from hexarena.server.schema import metadata
 
     context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
