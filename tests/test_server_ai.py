@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import httpx
@@ -317,3 +320,28 @@ def test_ai_1_answers_under_eight_ai_10_matches_on_the_largest_boards(tmp_path, 
     took = [ai_move_latency(server.http, victim) for _ in range(3)]
     print(f"ai:1 first move under 8 ai:10 AI-against-AI matches: {', '.join(f'{t:.2f}' for t in took)} s")
     assert max(took) < 2.0
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="Linux's prctl")
+def test_the_scoring_process_dies_with_its_server():
+    """A server killed outright (SIGKILL) takes its scoring process with it, even one that is not reading its
+    requests (here: stopped), so no scoring outlives its server."""
+    script = ("import time\nfrom hexarena.server.scoring import Scorer\n"
+              "scorer = Scorer(lambda *a: None)\nprint(scorer._start().pid, flush=True)\ntime.sleep(600)\n")
+    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(Path(hexarena.__file__).parents[1])})
+    assert server.stdout is not None
+    worker = int(server.stdout.readline())
+    try:
+        assert until(lambda: b"scoring" in Path(f"/proc/{worker}/cmdline").read_bytes(), 10)
+        time.sleep(1.0)  # the worker has started (and asked for its parent's death signal)
+        os.kill(worker, signal.SIGSTOP)  # busy, as far as its requests go: it reads nothing now
+        server.kill()
+        server.wait()
+        gone = until(lambda: not Path(f"/proc/{worker}").exists()
+                     or Path(f"/proc/{worker}/stat").read_bytes().split(b") ")[-1][:1] == b"Z", 10)
+        assert gone, "the scoring process outlived its server"
+    finally:
+        server.kill()
+        with suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)

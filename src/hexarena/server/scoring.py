@@ -16,17 +16,20 @@ result a line on stdout (:func:`final_fields`, or ``{"error"}``).
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import logging
 import os
 import queue
 import select
+import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import IO, Any
 
@@ -131,6 +134,7 @@ def record_of(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
 
 # the worker process ------------------------------------------------------------
 WORKER_NICE = 10  # how much nicer the scoring process is than the server
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 
 def worker_command(memory_mb: int) -> tuple[list[str], dict[str, str]]:
@@ -231,8 +235,18 @@ def _read_line(stream: IO[str], deadline: float) -> str | None:
     return None
 
 
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when the server that started it dies (even by SIGKILL), so a
+    scoring never outlives its server; elsewhere, the closed stdin ends it after the job in hand."""
+    with suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0 and os.getppid() == 1:
+            os._exit(1)  # the parent died before the request took hold
+
+
 def serve_jobs(memory_mb: int) -> None:
     """The worker's loop: a job a line in, a result a line out."""
+    die_with_parent()
     import resource
 
     import hexarena
