@@ -34,6 +34,7 @@ from ..analysis.solve_dfpn import (
     settled,
     store,
 )
+from ..analysis.solve_search import ply_stacks
 from ..games.base import DRAW, Game
 from ..kernels import TO_MOVE, WINNER
 from .virtual import MOVER_WINS, make_work, virtual_moves
@@ -48,16 +49,13 @@ def make_vc_dfpn(legal, apply):
         offset, cells, fields, perms, amaps, _, zcell, zfield = keys
         salt = SALT[0] if attacker == 0 else SALT[1]
         num_actions = amaps.shape[1]
-        D = max_ply + 2
-        S = np.empty((D, root.shape[0]), dtype=root.dtype)
-        moves = np.empty((D, num_actions), dtype=np.int32)
+        S, moves, count, key = ply_stacks(root, max_ply, num_actions)
+        D = S.shape[0]
         ckey = np.zeros((D, num_actions), dtype=np.uint64)  # 0: a finished game (cpn, cdn fixed)
         cpn = np.zeros((D, num_actions), dtype=np.int64)
         cdn = np.zeros((D, num_actions), dtype=np.int64)
-        count = np.zeros(D, dtype=np.int64)
         thpn = np.zeros(D, dtype=np.int64)
         thdn = np.zeros(D, dtype=np.int64)
-        key = np.zeros(D, dtype=np.uint64)
         entered = np.zeros(D, dtype=np.int64)
         chosen = np.zeros(D, dtype=np.int64)
         ENTER, LOOP, EXIT = 0, 1, 2
@@ -65,7 +63,6 @@ def make_vc_dfpn(legal, apply):
         carrier = np.zeros(cells, dtype=np.bool_)
         region = np.zeros(cells, dtype=np.bool_)
 
-        S[0, :] = root
         thpn[0], thdn[0] = INF, INF
         h, state, pn, dn = 0, ENTER, 1, 1
         while True:
