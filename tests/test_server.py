@@ -191,7 +191,7 @@ def refusals(client: TestClient, mid: str, token: str, other: str) -> list[tuple
         (409, lambda: post(f"{url}/join")),
         (403, lambda: post(f"{url}/undo", json={"token": token, "ply": 1})),  # online: no undo
         (403, lambda: post(f"{url}/resign", json={"token": "forged"})),
-        (400, lambda: post(f"{url}/resign", json={})),
+        (403, lambda: post(f"{url}/resign", json={})),  # no token and no session: no seat
         (403, lambda: client.get(f"{url}/hint?token=forged")),
         (403, lambda: client.get(f"{url}/hint?token={token}")),  # not their turn
         (400, lambda: client.get(f"{url}/position?ply=5")),

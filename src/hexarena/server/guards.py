@@ -64,6 +64,15 @@ class Buckets:
             self._prune(now)
         return 0.0
 
+    def waiting(self, kind: str, address: str) -> float:
+        """The seconds until ``address`` may make one more request of ``kind`` (0: now), taking nothing."""
+        rate = self.rates.get(kind)
+        if rate is None or rate.count == 0 or (kind, address) not in self._buckets:
+            return 0.0
+        tokens, when = self._buckets[(kind, address)]
+        tokens = min(float(rate.count), tokens + (self.clock() - when) * rate.count / rate.seconds)
+        return 0.0 if tokens >= 1 else (1 - tokens) * rate.seconds / rate.count
+
     def _prune(self, now: float) -> None:
         """Forget the buckets that have refilled (a forgotten bucket starts full: the same)."""
         for key, (tokens, when) in list(self._buckets.items()):

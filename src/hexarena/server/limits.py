@@ -32,13 +32,18 @@ class Rate:
 # The kinds of request limited per client address, and the defaults (a person at a board never meets them:
 # a fast hot-seat game posts a few moves a second, the browser tests about 20 matches in a minute).
 RATES = {"create": Rate(30, 60), "import": Rate(20, 60), "join": Rate(30, 60), "move": Rate(300, 30),
-         "hint": Rate(20, 60)}
+         "hint": Rate(20, 60), "register": Rate(10, 3600), "login": Rate(30, 300), "seek": Rate(30, 60),
+         "chat": Rate(20, 60)}
 RATED = (  # (method, path, kind): the requests each kind counts
     ("POST", re.compile(r"/api/matches"), "create"),
     ("POST", re.compile(r"/api/matches/import"), "import"),
     ("POST", re.compile(r"/api/matches/[^/]+/join"), "join"),
-    ("POST", re.compile(r"/api/matches/[^/]+/(?:moves|undo|resign)"), "move"),
+    ("POST", re.compile(r"/api/matches/[^/]+/(?:moves|undo|resign|turn)"), "move"),
     ("GET", re.compile(r"/api/matches/[^/]+/hint"), "hint"),
+    ("POST", re.compile(r"/api/account/register"), "register"),
+    ("POST", re.compile(r"/api/account/login"), "login"),
+    ("POST", re.compile(r"/api/seeks(?:/[^/]+/accept)?"), "seek"),
+    ("POST", re.compile(r"/api/matches/[^/]+/chat"), "chat"),
 )
 
 
@@ -64,6 +69,7 @@ class Limits:
     forwarded_allow_ips: str | None = None  # proxies trusted to name the client in X-Forwarded-For
     ai: AICaps = field(default_factory=AICaps)  # AI matches at once, server-wide and per client (429)
     scoring_seconds: float = 60.0         # the most one costly final scoring may take, in its own process
+    secure_cookies: bool = False          # the session cookie only over HTTPS (behind a proxy that terminates it)
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
@@ -121,6 +127,8 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--max-ai-per-client", type=count(0), default=d.ai.per_client, metavar="N",
                     help=f"unfinished matches against the AI per client address, active in the last hour "
                          f"(default {d.ai.per_client}; 429 beyond)")
+    sp.add_argument("--secure-cookies", action="store_true",
+                    help="send the session cookies only over HTTPS (serving behind a proxy that terminates it)")
     sp.add_argument("--scoring-seconds", type=seconds, default=d.scoring_seconds, metavar="S",
                     help=f"the most a final position's exact scoring may take, in its own process "
                          f"(default {d.scoring_seconds:g})")
@@ -131,7 +139,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
                   open_hours=args.open_seat_hours, websockets=args.max_websockets,
                   forwarded_allow_ips=args.forwarded_allow_ips,
-                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds)
+                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
+                  secure_cookies=args.secure_cookies)
 
 
 def count(least: int) -> Callable[[str], int]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
-                        Text, UniqueConstraint, create_engine, event)
+                        Text, UniqueConstraint, create_engine, event, false)
 from sqlalchemy.engine import make_url
 
 # The schema as the code reads it; the database gets it through the migrations (.migrations, one revision per
@@ -50,6 +50,79 @@ match_clients = Table(
     Column("client", String(64), nullable=False, index=True),  # the creator's address ("" before it was kept)
     Column("waiting", Boolean, nullable=False),                 # a seat is open
     Column("created", String(32), nullable=False, index=True),
+)
+
+# The arena (migration 0004): accounts and their sessions, who sits in each seat, the time control and the
+# deadline of a match, seeks and challenges, chat, and the e-mail notices sent.
+matches_arena = (  # the columns 0004 adds to matches
+    Column("clock", JSON),                    # the time control: null, {"days": D} or {"initial": S, "increment": S}
+    Column("remaining", JSON),                # per seat, the seconds left at the start of the running turn
+    Column("turn_started", String(32)),       # when the running turn began (its clock period)
+    Column("deadline", String(32), index=True),  # when the player to move loses on time, or null
+    Column("timed_out", Integer),             # the player who lost on time, or null
+    Column("rated", Boolean, nullable=False, server_default=false()),
+)
+for _column in matches_arena:
+    matches.append_column(_column)
+
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),
+    Column("name_key", String(20), nullable=False, unique=True),  # the name in lower case: unique ignoring case
+    Column("password", String(255)),          # the Argon2id hash; null once the account is deleted
+    Column("created", String(32), nullable=False),
+    Column("deleted", Boolean, nullable=False, server_default=false()),
+    Column("email", String(254)),             # the address notices go to, once verified
+    Column("email_verified", Boolean, nullable=False, server_default=false()),
+    Column("email_token", String(64)),        # the sha256 of the pending verification link's token
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id", String(64), primary_key=True),  # the sha256 of the session cookie
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),  # the csrf cookie's value: X-CSRF-Token must equal it
+    Column("created", String(32), nullable=False),
+    Column("seen", String(32), nullable=False),
+)
+
+match_players = Table(  # the account in each seat (a guest's seat has no row)
+    "match_players", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+)
+
+seeks = Table(
+    "seeks", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("author_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("to_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True),  # a challenge's player
+    Column("game", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("clock", JSON),
+    Column("rated", Boolean, nullable=False),
+    Column("colour", String(8), nullable=False),  # the author's: first, second or random
+    Column("created", String(32), nullable=False),
+    Column("expires", String(32), nullable=False, index=True),
+)
+
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id")),
+    Column("text", Text, nullable=False),
+    Column("at", String(32), nullable=False),
+)
+
+notices = Table(  # the e-mail notices sent, at most one per account, subject and hour
+    "notices", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("subject", String(64), primary_key=True),  # "move:MATCH" or "challenge:SEEK"
+    Column("sent", String(32), nullable=False),
 )
 
 # the final fields of finished games whose exact scores are costly (.scoring), computed once per match and ply

@@ -31,7 +31,7 @@ from hexarena.games.options import shown
 from hexarena.record_writer import at, now
 
 from . import migrations
-from .schema import finals, make_engine, match_clients, matches, moves
+from .schema import accounts, finals, make_engine, match_clients, match_players, matches, moves
 from .limits import AICaps
 from .scoring import costly, summary_status
 
@@ -41,6 +41,9 @@ AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
 # The hot path's statements, built once (building a statement per request cost more than running it).
 MATCH_BY_ID = select(matches).where(matches.c.id == bindparam("match_id"))
 MATCH_BY_ID_LOCKED = MATCH_BY_ID.with_for_update()
+PLAYERS_OF = select(match_players.c.seat, accounts.c.id, accounts.c.name, accounts.c.deleted).join(accounts).where(
+    match_players.c.match_id == bindparam("match_id"))
+DELETED = "(deleted)"  # the name a deleted account's seats show (no account can be named so)
 MOVES_OF = select(moves.c.move, moves.c.time).where(moves.c.match_id == bindparam("match_id")).order_by(moves.c.ply)
 INSERT_MOVE = insert(moves)
 SUMMARY_FIELDS = ("version", "resigned", "ply", "over", "winner", "status", "updated")
@@ -94,17 +97,26 @@ class Match:
     updated: str
     state: State
     times: list[str] = field(default_factory=list)
+    accounts: list[int | None] = field(default_factory=lambda: [None, None])  # per seat, its account's id
+    players: list[str | None] = field(default_factory=lambda: [None, None])  # per seat, its account's name
 
     @property
     def ply(self) -> int:
         return len(self.state.history)
 
-    def seats_of(self, token: Any) -> list[int]:
-        """The seats held by ``token`` (none for no or a wrong token)."""
+    def seats_of(self, token: Any, account: int | None = None) -> list[int]:
+        """The seats held by ``token`` or by the account ``account`` (none for neither)."""
+        held = [i for i, a in enumerate(self.accounts) if account is not None and a == account]
         if not isinstance(token, str) or not token:
-            return []
+            return held
         digest = token_hash(token)
-        return [i for i, h in enumerate(self.tokens) if h is not None and hmac.compare_digest(h, digest)]
+        return sorted(set(held) | {i for i, h in enumerate(self.tokens)
+                                   if h is not None and hmac.compare_digest(h, digest)})
+
+    def seat_names(self) -> list[str | None]:
+        """Per seat, the account's name, "ai-N" for the AI at level N, or None for a guest or an open seat."""
+        return [name if name is not None else f"ai-{kind[len(AI_SEAT):]}" if seat_agent(kind) is not None else None
+                for kind, name in zip(self.seats, self.players, strict=True)]
 
     def ai_to_move(self) -> AgentSpec | None:
         """The agent of the AI seat to move, or None when a person is to move or the game is over."""
@@ -176,13 +188,15 @@ class Store:
         state = replay(row["game"], row["options"], [r.move for r in rows], row["resigned"])
         match = Match(row["id"], list(row["seats"]), list(row["tokens"]), row["version"], row["created"],
                       row["updated"], state, [r.time for r in rows])
+        for p in conn.execute(PLAYERS_OF, {"match_id": match_id}):
+            match.accounts[p.seat], match.players[p.seat] = p.id, DELETED if p.deleted else p.name
         self._name(match)
         self._remember(match)
         return match
 
     def _name(self, match: Match) -> None:
         """Give the state the match's players, start and move times (what records keep)."""
-        match.state.meta["players"] = list(match.seats)
+        match.state.meta["players"] = [name or kind for kind, name in zip(match.seats, match.players, strict=True)]
         match.state.meta["started"] = match.created
         match.state.set_times(match.times[:len(match.state.history)])
 
@@ -215,17 +229,18 @@ class Store:
 
     # writing ---------------------------------------------------------------
     def create(self, state: State, seats: list[str], token_seats: list[int], token: str, client: str = "",
-               caps: AICaps | None = None) -> Match:
+               caps: AICaps | None = None, account: int | None = None) -> Match:
         """Store a new match of ``state`` (its moves too, for an imported record) created by ``client`` (an
-        address); 429 when a seat is open and ``client`` already holds ``open_matches`` open matches, or when an
-        AI seat would exceed ``caps``."""
+        address), the ``token_seats`` held by ``token`` and the account ``account`` (if any); 429 when a seat is
+        open and ``client`` already holds ``open_matches`` open matches, or when an AI seat would exceed
+        ``caps``."""
         digest = token_hash(token)
         tokens = [digest if i in token_seats else None for i in range(2)]
         stamp = now()
         match_id = secrets.token_urlsafe(9)
         times = (state.times + [stamp] * len(state.history))[:len(state.history)]
         waiting = "open" in seats
-        with self._write() as conn:
+        with self.write() as conn:
             if waiting:
                 self._check_open(conn, client)
             if caps is not None and any(seat_agent(s) is not None for s in seats) and not state.is_over():
@@ -237,7 +252,12 @@ class Store:
                                                       created=stamp))
             self._insert_moves(conn, match_id, state.moves(), times, 0)
             self._notify(conn, match_id)
-        match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times)
+            match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times)
+            if account is not None:
+                self.seat_account(conn, match_id, token_seats, account)
+                name = conn.execute(select(accounts.c.name).where(accounts.c.id == account)).scalar()
+                for seat in token_seats:
+                    match.accounts[seat], match.players[seat] = account, name
         self._name(match)
         self._remember(match)
         return match
@@ -270,7 +290,7 @@ class Store:
         match is unchanged then (else tried again)."""
         if costly((self.cached(match_id) or self.get(match_id)).state.game):
             return self._change_prepared(match_id, apply)
-        with self._write() as conn:
+        with self.write() as conn:
             match = self._load(conn, match_id, lock=True)
             state = match.state.copy()
             try:
@@ -309,7 +329,7 @@ class Store:
                 apply(match, state)
             except IllegalMove as e:
                 raise Refused(400, str(e)) from None
-            with self._write() as conn:
+            with self.write() as conn:
                 current = self._load(conn, match_id, lock=True)
                 if current.version != match.version:
                     continue
@@ -329,7 +349,7 @@ class Store:
     def save_final(self, match_id: str, ply: int, digest: str, fields: dict[str, Any]) -> None:
         """Keep ``fields`` for ``match_id`` at ``ply`` (the position ``digest``), and the
         status line the listings show while the match is still there."""
-        with self._write() as conn:
+        with self.write() as conn:
             if conn.execute(select(matches.c.id).where(matches.c.id == match_id)).first() is None:
                 return  # gone meanwhile
             conn.execute(delete(finals).where(finals.c.match_id == match_id, finals.c.ply == ply))
@@ -337,9 +357,10 @@ class Store:
             conn.execute(update(matches).where(matches.c.id == match_id, matches.c.ply == ply,
                                                matches.c.over.is_(True)).values(status=fields["status"]))
 
-    def join(self, match_id: str, token: str) -> int:
-        """Give the first open seat to ``token``; the seat (409 if none, or if it expired)."""
-        with self._write() as conn:
+    def join(self, match_id: str, token: str, account: int | None = None) -> int:
+        """Give the first open seat to ``token`` (and the account ``account``, if any); the seat (409 if none, or
+        if it expired)."""
+        with self.write() as conn:
             match = self._load(conn, match_id, lock=True)
             if "open" not in match.seats:
                 raise Refused(409, "no open seat: the match is full")
@@ -353,10 +374,17 @@ class Store:
                 seats=seats, tokens=tokens, version=match.version + 1, updated=stamp))
             conn.execute(update(match_clients).where(match_clients.c.match_id == match_id).values(
                 waiting="open" in seats))
+            if account is not None:
+                self.seat_account(conn, match_id, [seat], account)
             self._notify(conn, match_id)
         with self._lock:
             self._cache.pop(match_id, None)
         return seat
+
+    @staticmethod
+    def seat_account(conn: Connection, match_id: str, seats: list[int], account: int) -> None:
+        """Seat the account ``account`` in ``match_id``'s ``seats``."""
+        conn.execute(insert(match_players), [{"match_id": match_id, "seat": s, "account_id": account} for s in seats])
 
     def _store(self, conn: Connection, match: Match, state: State) -> Match:
         """Write ``state`` over ``match``'s stored moves and summary (same connection, same transaction)."""
@@ -373,7 +401,8 @@ class Store:
         summary = {"version": version, "resigned": state.resigned, **self._summary(state, stamp)}
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
         self._notify(conn, match.id)
-        changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times)
+        changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times,
+                        list(match.accounts), list(match.players))
         self._name(changed)
         return changed
 
@@ -394,7 +423,7 @@ class Store:
             conn.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": match_id})
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
+    def write(self) -> Iterator[Connection]:
         """A write transaction, committed on success (BEGIN IMMEDIATE on SQLite;
         the match row locked FOR UPDATE on PostgreSQL)."""
         with self._writer, self.engine.connect().execution_options(write=True) as conn, conn.begin():

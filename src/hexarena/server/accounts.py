@@ -1,0 +1,189 @@
+"""Accounts and their sessions (docs/server.md, "Accounts"): names, Argon2id password hashes, the ``session``
+and ``csrf`` cookies, failed logins limited per name, and the seats of a match each account holds.
+
+No web framework here: :mod:`.routes.accounts` turns these into HTTP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from hexarena.games.options import shown
+from hexarena.record_writer import now
+
+from .guards import Buckets
+from .limits import Rate
+from .schema import accounts, match_players, matches, seeks, sessions
+from .store import Refused, Store, token_hash
+
+NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+PASSWORD_LENGTHS = (8, 256)
+LOGIN_RATE = Rate(10, 300)  # failed logins per name before 429
+HASHER = PasswordHasher()  # Argon2id with argon2-cffi's (RFC 9106 low-memory) parameters
+# verified against when a name is unknown, so an unknown name costs the same time as a wrong password
+UNKNOWN = HASHER.hash(secrets.token_urlsafe(16))
+
+
+@dataclass(frozen=True)
+class Account:
+    """A signed-in account (``csrf``: its session's CSRF token, "" when not from a session)."""
+
+    id: int
+    name: str
+    csrf: str = ""
+
+
+def check_name(name: Any) -> str:
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise Refused(400, f"name {shown(name)}: 3 to 20 letters, digits, '_' or '-'")
+    return name
+
+
+def check_password(password: Any) -> str:
+    least, most = PASSWORD_LENGTHS
+    if not isinstance(password, str) or not least <= len(password) <= most:
+        raise Refused(400, f"password: {least} to {most} characters")
+    return password
+
+
+def session_id(cookie: str) -> str:
+    return hashlib.sha256(cookie.encode()).hexdigest()
+
+
+class Accounts:
+    """The accounts of ``store``'s database."""
+
+    def __init__(self, store: Store, login_rate: Rate = LOGIN_RATE) -> None:
+        self.store = store
+        self.failures = Buckets({"login": login_rate})
+
+    def register(self, name: Any, password: Any) -> Account:
+        """A new account; 400 for a bad name or password, 409 for a name taken (ignoring case)."""
+        name, password = check_name(name), check_password(password)
+        digest = HASHER.hash(password)
+        with self.store.write() as conn:
+            if conn.execute(select(accounts.c.id).where(accounts.c.name_key == name.lower())).first():
+                raise Refused(409, f"the name {name!r} is taken")
+            new = conn.execute(insert(accounts).values(name=name, name_key=name.lower(), password=digest,
+                                                       created=now())).inserted_primary_key
+        assert new is not None
+        return Account(int(new[0]), name)
+
+    def login(self, name: Any, password: Any) -> Account:
+        """The account ``name`` with ``password``; 401 if either is wrong, 429 after too many failures."""
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise Refused(401, "wrong name or password")
+        key = name.lower()[:64]
+        wait = self.failures.waiting("login", key)
+        if wait:
+            raise Refused(429, f"too many failed logins for {name!r}; retry in {int(wait) + 1} s", wait)
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.password).where(
+                accounts.c.name_key == key, accounts.c.deleted.is_(False))).first()
+        if not verify(row.password if row else UNKNOWN, password[:PASSWORD_LENGTHS[1]]) or row is None:
+            self.failures.take("login", key)
+            raise Refused(401, "wrong name or password")
+        if HASHER.check_needs_rehash(row.password):
+            with self.store.write() as conn:
+                conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=HASHER.hash(password)))
+        return Account(row.id, row.name)
+
+    def open_session(self, account: Account) -> tuple[str, str]:
+        """A new session of ``account``: its cookie and CSRF token."""
+        cookie, csrf, stamp = secrets.token_urlsafe(32), secrets.token_urlsafe(24), now()
+        with self.store.write() as conn:
+            conn.execute(insert(sessions).values(id=session_id(cookie), account_id=account.id, csrf=csrf,
+                                                 created=stamp, seen=stamp))
+        return cookie, csrf
+
+    def session(self, cookie: str) -> Account | None:
+        """The account signed in by session ``cookie``, with its CSRF token; None for no such session."""
+        query = select(accounts.c.id, accounts.c.name, sessions.c.csrf).join(sessions).where(
+            sessions.c.id == session_id(cookie), accounts.c.deleted.is_(False))
+        with self.store.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else Account(row.id, row.name, row.csrf)
+
+    def close_session(self, cookie: str) -> None:
+        with self.store.write() as conn:
+            conn.execute(delete(sessions).where(sessions.c.id == session_id(cookie)))
+
+    def change_password(self, account: Account, old: Any, new: Any) -> None:
+        """Replace ``account``'s password (``old`` checked: 401); its other sessions end."""
+        new = check_password(new)
+        self._check(account, old)
+        with self.store.write() as conn:
+            conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=HASHER.hash(new)))
+            conn.execute(delete(sessions).where(sessions.c.account_id == account.id,
+                                                sessions.c.csrf != account.csrf))
+
+    def delete(self, account: Account, password: Any) -> None:
+        """Delete ``account`` (``password`` checked: 401): its sessions, seeks, password and address go; its
+        matches stay, its seats showing :data:`DELETED`; its name is not given again."""
+        self._check(account, password)
+        with self.store.write() as conn:
+            conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
+            conn.execute(delete(seeks).where((seeks.c.author_id == account.id) | (seeks.c.to_id == account.id)))
+            conn.execute(update(accounts).where(accounts.c.id == account.id).values(
+                deleted=True, password=None, email=None, email_verified=False, email_token=None))
+            held = select(match_players.c.match_id).where(match_players.c.account_id == account.id)
+            conn.execute(update(matches).where(matches.c.id.in_(held)).values(version=matches.c.version + 1))
+
+    def _check(self, account: Account, password: Any) -> None:
+        with self.store.engine.connect() as conn:
+            digest = conn.execute(select(accounts.c.password).where(accounts.c.id == account.id)).scalar()
+        if not (isinstance(password, str) and digest and verify(digest, password[:PASSWORD_LENGTHS[1]])):
+            raise Refused(401, "wrong password")
+
+    def adopt(self, account: Account, held: list[tuple[Any, Any]]) -> int:
+        """Give ``account`` the seats that the guest tokens ``held`` ((match id, token) pairs kept by this
+        browser) hold, where no account sits yet; how many seats it got."""
+        count = 0
+        with self.store.write() as conn:
+            for match_id, token in held[:500]:
+                count += self._adopt(conn, account, match_id, token)
+        return count
+
+    def _adopt(self, conn: Connection, account: Account, match_id: Any, token: Any) -> int:
+        if not (isinstance(match_id, str) and isinstance(token, str) and len(match_id) <= 32):
+            return 0
+        row = conn.execute(select(matches.c.tokens).where(matches.c.id == match_id)).first()
+        if row is None:
+            return 0
+        digest = token_hash(token)
+        seats = [i for i, h in enumerate(row.tokens) if h is not None and hmac.compare_digest(h, digest)]
+        taken = {r.seat for r in conn.execute(select(match_players.c.seat).where(
+            match_players.c.match_id == match_id))}
+        free = [s for s in seats if s not in taken]
+        for seat in free:
+            conn.execute(insert(match_players).values(match_id=match_id, seat=seat, account_id=account.id))
+        if free:
+            conn.execute(update(matches).where(matches.c.id == match_id).values(version=matches.c.version + 1))
+        return len(free)
+
+    def profile(self, name: Any) -> dict[str, Any]:
+        """The public face of account ``name``: its name and when it joined; 404 if none."""
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise Refused(404, f"no player {shown(name)}")
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created).where(
+                func.lower(accounts.c.name) == name.lower(), accounts.c.deleted.is_(False))).first()
+        if row is None:
+            raise Refused(404, f"no player {name!r}")
+        return {"id": row.id, "name": row.name, "joined": row.created}
+
+
+def verify(digest: str, password: str) -> bool:
+    try:
+        return HASHER.verify(digest, password)
+    except (VerificationError, InvalidHashError):
+        return False

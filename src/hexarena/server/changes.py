@@ -1,0 +1,73 @@
+"""The rules of changes to a match: who may change it, at which ply, and how undo goes back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hexarena
+from hexarena.ai import take_back
+from hexarena.games.base import State
+
+from .scoring import costly
+from .store import Match, Refused
+
+
+def seats_of(match: Match, token: str | None, account: int | None = None) -> list[int]:
+    """The seats ``token`` or the signed-in ``account`` holds; 403 for none."""
+    seats = match.seats_of(token, account)
+    if not seats:
+        raise Refused(403, "no seat of this match is yours: sign in as its player, or send its seat token")
+    return seats
+
+
+def check_ply(match: Match, ply: int) -> None:
+    if ply != match.ply:
+        raise Refused(409, f"ply {ply} is stale: the match is at ply {match.ply} (reload it)")
+
+
+def check_turn(state: State, seats: list[int]) -> None:
+    mover = state.to_move  # None once the game is over
+    if mover is not None and mover not in seats:
+        raise Refused(403, f"not your turn: player {mover + 1} is to move")
+
+
+def undo_back(match: Match, state: State, seats: list[int]) -> None:
+    """Undo: a resignation, else one move in hot-seat, else back to the requester's previous turn."""
+    if not match.against_ai() and len(seats) < 2:
+        raise Refused(403, "no undo in a game between two people online")
+    take_back(state, seats, kept="the AI's opening moves stay")
+
+
+def position(match: Match, ply: int) -> State:
+    """The position after the first ``ply`` moves of ``match``."""
+    if not 0 <= ply <= match.ply:
+        raise Refused(400, f"ply {ply} is out of range: 0 to {match.ply}")
+    if ply == match.ply:
+        return match.state
+    state = match.state.game.new_state()
+    for action in match.state.history[:ply]:
+        state.apply(action)
+    return state
+
+
+def new_state(game: str, options: dict[str, Any]) -> State:
+    try:
+        return hexarena.load(game, **options).new_state()
+    except ValueError as e:
+        raise Refused(400, str(e)) from None
+
+
+def from_record(record: dict[str, Any] | str) -> State:
+    """The state of an imported record; a costly game's stated scores are not checked (nothing stated is
+    kept: the match's scores are computed from its moves, in a worker process)."""
+    if isinstance(record, dict) and isinstance(record.get("result"), dict) and scores_costly(record.get("game")):
+        record = {**record, "result": {k: v for k, v in record["result"].items() if k != "scores"}}
+    try:
+        return hexarena.from_record(record)
+    except (ValueError, RecursionError) as e:
+        raise Refused(400, f"record: {e}") from None
+
+
+def scores_costly(name: Any) -> bool:
+    """True when ``name`` is a game whose exact scores are costly."""
+    return isinstance(name, str) and name in hexarena.GAMES and costly(hexarena.games.game_class(name))

@@ -1,0 +1,152 @@
+"""The app's parts (:class:`Server`): the store, the live hub, the AI and the scorer, and the changes to a
+match that the routes ask for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.concurrency import run_in_threadpool
+
+from hexarena.ai import hint as ai_hint
+from hexarena.ai.solutions import proof_text
+from hexarena.games.base import State
+
+from .accounts import Account, Accounts
+from .changes import check_ply, check_turn, seats_of, undo_back
+from .guards import Sockets
+from .limits import Limits
+from .live import Hub
+from .scoring import Scorer, costly, digest, needs_scoring
+from .store import Match, Refused, Store, new_token, seat_kind
+from .thinker import Thinker
+from .view import match_object
+
+HINT_LEVEL = 5
+
+
+class Server:
+    """The app's parts: the store, the live hub and the AI."""
+
+    def __init__(self, db_url: str, ai_workers: int = 2, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours)
+        self.accounts = Accounts(self.store)
+        self.sockets = Sockets(self.limits.websockets)
+        self.hub = Hub()
+        self.thinker = Thinker(self.store, self.changed, ai_workers)
+        self.scorer = Scorer(self.scored, self.limits.scoring_seconds)
+        self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
+        self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
+
+    async def call(self, work: Any, *args: Any, heavy: bool = False) -> Any:
+        """Run store ``work``: on SQLite inline on the event loop (a local file,
+        about a millisecond, one writer at a time anyway: thread hops cost more
+        than they save) unless it is ``heavy`` (:meth:`heavy`: replaying moves,
+        a costly game); on PostgreSQL in a thread (network round trips, row locks)."""
+        if self.store.postgres or heavy:
+            return await run_in_threadpool(work, *args)
+        return work(*args)
+
+    def heavy(self, match_id: str) -> bool:
+        """Whether work on ``match_id`` may be slow: not in this process's cache (a replay), or a costly game."""
+        known = self.store.cached(match_id)
+        return known is None or costly(known.state.game)
+
+    def final_of(self, match: Match) -> dict[str, Any] | None:
+        """A finished costly match's final fields: known, stored, or else asked of the scorer (None meanwhile)."""
+        if not needs_scoring(match.state):
+            return None
+        key = (match.id, match.ply, digest(match.state))
+        final = self._finals.get(key) or self.store.final(*key)
+        if final is None:
+            self.scorer.request(":".join(map(str, key)), match.state.copy())
+            return None
+        self._finals[key] = final
+        if len(self._finals) > 200:
+            self._finals.pop(next(iter(self._finals)), None)
+        return final
+
+    def scored(self, key: str, _state: State, fields: dict[str, Any]) -> None:
+        """The scorer's result for ``key`` (match:ply:digest): kept, and the match's watchers told."""
+        match_id, ply, dig = key.split(":", 2)
+        self.store.save_final(match_id, int(ply), dig, fields)
+        self._finals[(match_id, int(ply), dig)] = fields
+        self.hub.publish(match_id)
+
+    def changed(self, match_id: str) -> None:
+        """After a committed change: tell the watchers, let an AI to move think."""
+        self.hub.publish(match_id)
+        self.thinker.kick(match_id)
+
+    def create(self, state: State, specs: list[str], client: str = "", account: Account | None = None
+               ) -> dict[str, Any]:
+        if len(specs) != 2:
+            raise Refused(400, f"seats: a match has 2 seats, got {len(specs)}")
+        kinds = [seat_kind(s) for s in specs]
+        mine = [i for i, k in enumerate(kinds) if k == "me"]
+        token = new_token()
+        match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client,
+                                  self.limits.ai, account.id if account else None)
+        self.changed(match.id)
+        return {"id": match.id, "seats": mine, "token": token}
+
+    def object(self, match: Match) -> dict[str, Any]:
+        """The match object, kept per (match, version, final scoring known): watchers and readers share it."""
+        final = self.final_of(match)
+        key = (match.id, match.version, final is not None)
+        obj = self._objects.get(key)
+        if obj is None:
+            obj = self._objects[key] = match_object(match, final)
+            if len(self._objects) > 500:
+                self._objects.pop(next(iter(self._objects)), None)
+        return obj
+
+    def move(self, match_id: str, move: str, token: str | None, ply: int, account: Account | None = None
+             ) -> dict[str, Any]:
+        def play(match: Match, state: State) -> None:
+            seats = seats_of(match, token, account_id(account))
+            check_ply(match, ply)
+            check_turn(state, seats)
+            state.play(move)
+
+        return self.change(match_id, play)
+
+    def undo(self, match_id: str, token: str | None, ply: int, account: Account | None = None) -> dict[str, Any]:
+        def back(match: Match, state: State) -> None:
+            seats = seats_of(match, token, account_id(account))
+            check_ply(match, ply)
+            undo_back(match, state, seats)
+
+        return self.change(match_id, back)
+
+    def resign(self, match_id: str, token: str | None, account: Account | None = None) -> dict[str, Any]:
+        def resign(match: Match, state: State) -> None:
+            seats = seats_of(match, token, account_id(account))
+            state.resign(state.to_move if state.to_move in seats else seats[0])
+
+        return self.change(match_id, resign)
+
+    def change(self, match_id: str, apply: Callable[[Match, State], None]) -> dict[str, Any]:
+        """Apply a change (checked by ``apply``, in one transaction), tell everyone, answer the match object."""
+        match = self.store.change(match_id, apply)
+        self.changed(match_id)
+        return self.object(match)
+
+    def hint(self, match_id: str, token: str, account: Account | None = None) -> dict[str, Any]:
+        match = self.store.get(match_id)
+        seats = seats_of(match, token, account_id(account))
+        if match.state.is_over():
+            raise Refused(400, "no hint: the game is over")
+        check_turn(match.state, seats)
+        move, rate = ai_hint(match.state.copy(), level=HINT_LEVEL)
+        return {"move": move, "rate": rate, "proof": proof_text(match.state)}
+
+    def close(self) -> None:
+        self.thinker.shutdown()
+        self.scorer.shutdown()
+        self.store.close()
+
+
+def account_id(account: Account | None) -> int | None:
+    return None if account is None else account.id

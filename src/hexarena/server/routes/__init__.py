@@ -1,0 +1,1 @@
+"""The HTTP and WebSocket routes, one ``APIRouter`` per resource."""

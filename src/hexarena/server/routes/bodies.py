@@ -1,0 +1,60 @@
+"""Request bodies: strict JSON types (``"ply": "3"`` is refused), unknown fields ignored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+
+class NewMatch(Body):
+    game: StrictStr
+    options: dict[str, Any] = {}
+    seats: list[StrictStr]
+
+
+class Import(Body):
+    record: dict[str, Any] | StrictStr
+    seats: list[StrictStr]
+
+
+class MovePost(Body):
+    move: StrictStr
+    ply: StrictInt
+    token: StrictStr | None = None  # a guest's seat token; a signed-in player's session names the seat
+
+
+class UndoPost(Body):
+    ply: StrictInt
+    token: StrictStr | None = None
+
+
+class ResignPost(Body):
+    token: StrictStr | None = None
+
+
+class Credentials(Body):
+    name: StrictStr
+    password: StrictStr
+
+
+class HeldSeat(Body):
+    match: StrictStr
+    token: StrictStr
+
+
+class SignIn(Credentials):
+    seats: list[HeldSeat] = []  # the guest seats this browser holds: they become the account's
+
+
+class PasswordChange(Body):
+    old: StrictStr
+    new: StrictStr
+
+
+class PasswordCheck(Body):
+    password: StrictStr

@@ -1,0 +1,150 @@
+"""/api/matches: create, import, list, join, read, move, undo, resign, hint, replay positions, records and the
+live feed of a match."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+
+from ..changes import from_record, new_state, position
+from ..core import Server
+from ..deps import AccountDep, ClientDep, ServerDep
+from ..http import download, dumps, reply
+from ..scoring import record_of
+from ..store import Match, Refused, new_token
+from ..view import shown_fields
+from .bodies import Import, MovePost, NewMatch, ResignPost, UndoPost
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+@router.post("")
+async def create(body: NewMatch, server: ServerDep, client: ClientDep, account: AccountDep) -> Response:
+    return reply(await server.call(lambda: server.create(new_state(body.game, body.options), body.seats, client,
+                                                         account)))
+
+
+@router.post("/import")
+async def import_(body: Import, server: ServerDep, client: ClientDep, account: AccountDep) -> Response:
+    return reply(await server.call(lambda: server.create(from_record(body.record), body.seats, client, account),
+                                   heavy=True))
+
+
+@router.get("")
+async def listing(server: ServerDep, which: str = Query("", alias="list")) -> Response:
+    if which not in ("open", "recent"):
+        raise Refused(400, "list must be 'open' or 'recent'")
+    return reply(await server.call(server.store.listing, which))
+
+
+@router.post("/{match_id}/join")
+async def join(match_id: str, server: ServerDep, account: AccountDep) -> Response:
+    token = new_token()
+    seat = await server.call(server.store.join, match_id, token, account.id if account else None)
+    server.changed(match_id)
+    return reply({"seat": seat, "token": token})
+
+
+@router.get("/{match_id}")
+async def get(match_id: str, server: ServerDep) -> Response:
+    return reply(await server.call(lambda: server.object(server.store.get(match_id)), heavy=server.heavy(match_id)))
+
+
+@router.post("/{match_id}/moves")
+async def move(match_id: str, body: MovePost, server: ServerDep, account: AccountDep) -> Response:
+    return reply(await server.call(server.move, match_id, body.move, body.token, body.ply, account,
+                                   heavy=server.heavy(match_id)))
+
+
+@router.post("/{match_id}/undo")
+async def undo(match_id: str, body: UndoPost, server: ServerDep, account: AccountDep) -> Response:
+    return reply(await server.call(server.undo, match_id, body.token, body.ply, account,
+                                   heavy=server.heavy(match_id)))
+
+
+@router.post("/{match_id}/resign")
+async def resign(match_id: str, body: ResignPost, server: ServerDep, account: AccountDep) -> Response:
+    return reply(await server.call(server.resign, match_id, body.token, account, heavy=server.heavy(match_id)))
+
+
+@router.get("/{match_id}/hint")
+def hint(match_id: str, server: ServerDep, account: AccountDep, token: str = "") -> Response:
+    return reply(server.hint(match_id, token, account))
+
+
+@router.get("/{match_id}/position")
+def at(match_id: str, ply: int, server: ServerDep) -> Response:
+    match = server.store.get(match_id)
+    state = position(match, ply)
+    shown = shown_fields(state, server.final_of(match) if state is match.state else None)
+    return reply({"ply": ply, "svg": shown["svg"], "status": shown["status"]})
+
+
+def file_name(match: Match, ext: str) -> str:
+    return f"hexarena-{match.state.game.name}-{match.id}.{ext}"
+
+
+@router.get("/{match_id}/record.json")
+def record_json(match_id: str, server: ServerDep) -> Response:
+    match = server.store.get(match_id)
+    return download(dumps(record_of(match.state, server.final_of(match))) + "\n", "application/json",
+                    file_name(match, "json"))
+
+
+@router.get("/{match_id}/record.txt")
+def record_txt(match_id: str, server: ServerDep) -> Response:
+    match = server.store.get(match_id)
+    return download(match.state.record_text() + "\n", "text/plain; charset=utf-8", file_name(match, "txt"))
+
+
+@router.websocket("/{match_id}/live")
+async def live(ws: WebSocket, match_id: str, server: ServerDep, client: ClientDep) -> None:
+    await ws.accept()
+    if not server.sockets.open(client):
+        await ws.send_text(dumps({"error": f"too many live connections from your address (at most "
+                                           f"{server.sockets.most})"}))
+        await ws.close(code=4429)
+        return
+    queue = server.hub.watch(match_id)
+    try:
+        await push_changes(ws, server, match_id, queue)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.hub.unwatch(match_id, queue)
+        server.sockets.close(client)
+
+
+async def push_changes(ws: WebSocket, server: Server, match_id: str, queue: asyncio.Queue[None]) -> None:
+    """Send the match object now and after every change, until the client leaves."""
+    closed = asyncio.ensure_future(drain(ws))
+    sent = None
+    try:
+        while True:
+            try:
+                obj = await server.call(lambda: server.object(server.store.get(match_id)), heavy=server.heavy(match_id))
+            except Refused as e:
+                await ws.send_text(dumps({"error": e.message}))
+                await ws.close(code=4404)
+                return
+            text = dumps(obj)
+            if text != sent:
+                await ws.send_text(text)
+                sent = text
+            woken = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({woken, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if closed in done:
+                woken.cancel()
+                return
+    finally:
+        closed.cancel()
+
+
+async def drain(ws: WebSocket) -> None:
+    """Read (and ignore) what the client sends, until it disconnects."""
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return

@@ -1,0 +1,57 @@
+"""The match object: what GET /api/matches/{id} and the live feed show of a match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hexarena.games.base import State
+from hexarena.info import replay_summary
+
+from .scoring import cheap_svg, costly, needs_scoring, pending_status, record_of
+from .store import Match
+
+
+def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
+    """Per legal move, the cell a click plays it by (None for a word) and, for games that draw them, the index
+    of its picture in the list of distinct pictures (returned second)."""
+    game, names = state.game, state.game.topology.names
+    out: list[dict[str, Any]] = []
+    pictures: dict[str, int] = {}
+    for action in state.legal_actions():
+        cell = game.move_target(state.array, action)
+        target: dict[str, Any] = {"move": game.action_name(state.array, action),
+                                  "cell": None if cell is None else names[cell]}
+        picture = game.move_picture(state.array, action)
+        if picture is not None:
+            target["picture"] = pictures.setdefault(picture, len(pictures))
+        out.append(target)
+    return out, list(pictures)
+
+
+def shown_fields(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
+    """Scores, end reason, status and board as shown: for a game whose exact scores are costly, none while
+    it goes on, and at the end the ``final`` fields of its scoring, or, until they come, "scoring"."""
+    if not costly(state.game):
+        return {"scores": state.scores(), "reason": state.game.end_reason(state), "status": state.game.status(state),
+                "svg": state.svg()}
+    if not state.is_over():
+        return {"scores": None, "reason": None, "status": state.game.status(state), "svg": state.svg()}
+    return final or {"scores": None, "reason": None, "status": pending_status(state), "svg": cheap_svg(state)}
+
+
+def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
+    state = match.state
+    moves, pictures = targets(state)
+    labels = {t["move"]: state.game.word_label(t["move"]) for t in moves if t["cell"] is None}
+    turns = [[t, [[m, ply] for m, ply in written]] for t, written in state.written_turns()]
+    shown = shown_fields(state, final)
+    out = {**replay_summary(state, shown), "id": match.id, "seats": match.seats, "ply": match.ply,
+           "record": record_of(state, final), "status": shown["status"], "turn": state.turn, "step": state.step,
+           "turns": turns, "targets": moves, "labels": labels, "svg": shown["svg"],
+           "resigned": state.resigned, "thinking": match.ai_to_move() is not None,
+           "scoring": needs_scoring(state) and final is None, "updated": match.updated,
+           "players": match.seat_names()}
+    if pictures:
+        out["pictures"] = pictures
+    return out

@@ -1,0 +1,218 @@
+"""Accounts (docs/server.md, "Accounts") on SQLite and PostgreSQL: register, log in and out, sessions and
+CSRF, names on the board, seats played by the session, guest seats kept on signing in, password changes,
+deletion, and every refusal leaving the rows as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, func, select
+
+from hexarena.server import create_app
+from hexarena.server.schema import accounts, match_players, matches, sessions
+from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def app(db_url: str) -> Iterator[tuple[TestClient, str]]:  # noqa: F811
+    with TestClient(create_app(db_url)) as c:
+        yield c, db_url
+
+
+def register(client: TestClient, name: str, password: str = PASSWORD, **extra) -> dict:
+    r = client.post("/api/account/register", json={"name": name, "password": password, **extra})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def csrf(client: TestClient) -> dict[str, str]:
+    return {"X-CSRF-Token": client.cookies.get("csrf")}
+
+
+def counts(url: str) -> tuple[int, ...]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return tuple(conn.execute(select(func.count()).select_from(t)).scalar()
+                         for t in (accounts, sessions, match_players, matches))
+    finally:
+        engine.dispose()
+
+
+def test_register_sets_the_session_and_csrf_cookies(app) -> None:
+    client, _ = app
+    r = client.post("/api/account/register", json={"name": "Ada_1", "password": PASSWORD})
+    assert r.status_code == 200 and r.json() == {"name": "Ada_1"}
+    cookies = {c.split("=", 1)[0]: c for c in r.headers.get_list("set-cookie")}
+    assert "HttpOnly" in cookies["session"] and "SameSite=lax" in cookies["session"]
+    assert "HttpOnly" not in cookies["csrf"]
+    assert client.get("/api/account").json() == {"name": "Ada_1", "ratings": {}}
+
+
+def test_secure_cookies_under_the_option(db_url) -> None:  # noqa: F811
+    from hexarena.server.limits import Limits
+
+    with TestClient(create_app(db_url, limits=Limits(secure_cookies=True)), base_url="https://testserver") as c:
+        r = c.post("/api/account/register", json={"name": "sec", "password": PASSWORD})
+        assert all("Secure" in c for c in r.headers.get_list("set-cookie"))
+
+
+def test_login_logout_and_signed_out(app) -> None:
+    client, _ = app
+    register(client, "bob")
+    assert client.post("/api/account/logout", headers=csrf(client)).json() == {}
+    assert client.get("/api/account").status_code == 401
+    r = client.post("/api/account/login", json={"name": "BOB", "password": PASSWORD})
+    assert r.status_code == 200 and r.json() == {"name": "bob"}
+    assert client.get("/api/account").json()["name"] == "bob"
+
+
+def test_refusals_change_no_row(app) -> None:
+    client, url = app
+    register(client, "Carol")
+    before = counts(url)
+    fresh = TestClient(client.app)
+    cases = [
+        (fresh.post("/api/account/login", json={"name": "carol", "password": "wrong password"}), 401),
+        (fresh.post("/api/account/login", json={"name": "nobody", "password": PASSWORD}), 401),
+        (fresh.post("/api/account/register", json={"name": "CAROL", "password": PASSWORD}), 409),
+        (fresh.post("/api/account/register", json={"name": "no", "password": PASSWORD}), 400),
+        (fresh.post("/api/account/register", json={"name": "bad name", "password": PASSWORD}), 400),
+        (fresh.post("/api/account/register", json={"name": "x" * 21, "password": PASSWORD}), 400),
+        (fresh.post("/api/account/register", json={"name": "dave", "password": "short"}), 400),
+        (fresh.post("/api/account/register", json={"name": "dave", "password": "p" * 257}), 400),
+        (client.post("/api/account/logout"), 403),
+        (client.post("/api/account/logout", headers={"X-CSRF-Token": "forged"}), 403),
+        (client.post("/api/account/password", json={"old": "wrong password", "new": "another one"},
+                     headers=csrf(client)), 401),
+        (client.request("DELETE", "/api/account", json={"password": "wrong password"}, headers=csrf(client)), 401),
+        (fresh.post("/api/account/logout"), 401),
+    ]
+    for response, status in cases:
+        assert response.status_code == status, response.text
+        assert set(response.json()) == {"error"}
+    assert counts(url) == before
+
+
+def test_too_many_failed_logins_for_a_name(app) -> None:
+    client, _ = app
+    register(client, "erin")
+    for _ in range(10):
+        assert client.post("/api/account/login", json={"name": "erin", "password": "wrong guess"}).status_code == 401
+    r = client.post("/api/account/login", json={"name": "ERIN", "password": PASSWORD})
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+
+
+def test_too_many_logins_from_an_address(db_url) -> None:  # noqa: F811
+    from hexarena.server.limits import RATES, Limits, Rate
+
+    limits = Limits(rates={**RATES, "login": Rate(3, 300)})
+    with TestClient(create_app(db_url, limits=limits)) as client:
+        for name in ("a1a", "b2b", "c3c"):
+            assert client.post("/api/account/login", json={"name": name, "password": PASSWORD}).status_code == 401
+        r = client.post("/api/account/login", json={"name": "d4d", "password": PASSWORD})
+        assert r.status_code == 429 and "Retry-After" in r.headers
+
+
+def play_online(app) -> tuple[TestClient, TestClient, str]:
+    """Two accounts in a match: the first creates it (an open seat), the second joins."""
+    client, _ = app
+    other = TestClient(client.app)
+    register(client, "first")
+    register(other, "second")
+    made = client.post("/api/matches", json={"game": "projective-hex", "options": SMALL, "seats": ["me", "open"]},
+                       headers=csrf(client)).json()
+    joined = other.post(f"/api/matches/{made['id']}/join", headers=csrf(other))
+    assert joined.status_code == 200, joined.text
+    return client, other, made["id"]
+
+
+def test_names_on_the_board_and_moves_by_session(app) -> None:
+    client, other, match_id = play_online(app)
+    m = client.get(f"/api/matches/{match_id}").json()
+    assert m["players"] == ["first", "second"]
+    r = client.post(f"/api/matches/{match_id}/moves", json={"move": m["legal_moves"][0], "ply": 0},
+                    headers=csrf(client))
+    assert r.status_code == 200, r.text
+    assert r.json()["record"]["players"] == ["first", "second"]
+    # out of turn, and without the CSRF header: refused, nothing stored
+    mv = r.json()["legal_moves"][0]
+    assert client.post(f"/api/matches/{match_id}/moves", json={"move": mv, "ply": 1},
+                       headers=csrf(client)).status_code == 403
+    assert other.post(f"/api/matches/{match_id}/moves", json={"move": mv, "ply": 1}).status_code == 403
+    stranger = TestClient(client.app)
+    assert stranger.post(f"/api/matches/{match_id}/moves", json={"move": mv, "ply": 1}).status_code == 403
+    assert client.get(f"/api/matches/{match_id}").json()["ply"] == 1
+    assert other.post(f"/api/matches/{match_id}/moves", json={"move": mv, "ply": 1},
+                      headers=csrf(other)).status_code == 200
+
+
+def test_ai_and_guest_seats_are_named(app) -> None:
+    client, _ = app
+    made = client.post("/api/matches", json={"game": "projective-hex", "options": SMALL,
+                                             "seats": ["me", "ai:3"]}).json()
+    assert client.get(f"/api/matches/{made['id']}").json()["players"] == [None, "ai-3"]
+
+
+def test_a_guest_keeps_the_seats_of_this_browser_on_signing_in(app) -> None:
+    client, _ = app
+    made = client.post("/api/matches", json={"game": "projective-hex", "options": SMALL,
+                                             "seats": ["me", "open"]}).json()
+    register(client, "guesty", seats=[{"match": made["id"], "token": made["token"]},
+                                      {"match": "unknown", "token": "nothing"}])
+    m = client.get(f"/api/matches/{made['id']}").json()
+    assert m["players"] == ["guesty", None]
+    r = client.post(f"/api/matches/{made['id']}/moves", json={"move": m["legal_moves"][0], "ply": 0},
+                    headers=csrf(client))
+    assert r.status_code == 200, r.text
+    # the token still plays too
+    assert TestClient(client.app).post(f"/api/matches/{made['id']}/resign",
+                                       json={"token": made["token"]}).status_code == 200
+
+
+def test_another_account_cannot_take_a_seat_held_by_an_account(app) -> None:
+    client, other, match_id = play_online(app)
+    thief = TestClient(client.app)
+    register(thief, "thief", seats=[{"match": match_id, "token": "guessed"}])
+    assert client.get(f"/api/matches/{match_id}").json()["players"] == ["first", "second"]
+
+
+def test_password_change_ends_other_sessions(app) -> None:
+    client, _ = app
+    register(client, "pat")
+    elsewhere = TestClient(client.app)
+    elsewhere.post("/api/account/login", json={"name": "pat", "password": PASSWORD})
+    assert elsewhere.get("/api/account").status_code == 200
+    r = client.post("/api/account/password", json={"old": PASSWORD, "new": "a new secret"}, headers=csrf(client))
+    assert r.status_code == 200, r.text
+    assert client.get("/api/account").status_code == 200
+    assert elsewhere.get("/api/account").status_code == 401
+    assert TestClient(client.app).post("/api/account/login", json={"name": "pat", "password": PASSWORD}
+                                       ).status_code == 401
+    assert TestClient(client.app).post("/api/account/login", json={"name": "pat", "password": "a new secret"}
+                                       ).status_code == 200
+
+
+def test_delete_keeps_the_matches_and_the_name(app) -> None:
+    client, other, match_id = play_online(app)
+    r = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(client))
+    assert r.status_code == 200, r.text
+    assert client.get("/api/account").status_code == 401
+    assert other.get(f"/api/matches/{match_id}").json()["players"] == ["(deleted)", "second"]
+    fresh = TestClient(client.app)
+    assert fresh.post("/api/account/login", json={"name": "first", "password": PASSWORD}).status_code == 401
+    assert fresh.post("/api/account/register", json={"name": "First", "password": PASSWORD}).status_code == 409
+
+
+def test_passwords_are_stored_as_argon2id_hashes(app) -> None:
+    client, url = app
+    register(client, "hashy")
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        stored = conn.execute(select(accounts.c.password).where(accounts.c.name == "hashy")).scalar()
+    engine.dispose()
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
