@@ -14,8 +14,8 @@ from sqlalchemy import create_engine, func, insert, select
 from hexarena.server import chat as chat_module
 from hexarena.server import create_app
 from hexarena.server.schema import chat, matches
-from tests.test_server import db_url  # noqa: F401 (a fixture)
-from tests.test_server_accounts import csrf, play_online
+from tests.test_server import db_url, fresh_pg  # noqa: F401 (a fixture)
+from tests.test_server_accounts import PASSWORD, csrf, play_online
 
 
 @pytest.fixture
@@ -53,6 +53,10 @@ def test_players_chat_both_ways_and_everyone_reads_it(app) -> None:
     assert [(line["from"], line["seat"], line["text"]) for line in lines] == [
         ("first", 0, "good luck <b>&</b>\nhave fun"), ("second", 1, "  you too  ")]
     assert all(line["at"].endswith("+00:00") for line in lines)
+    r = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=csrf(client))
+    assert r.status_code == 200, r.text
+    assert [line["from"] for line in spectator.get(f"/api/matches/{match_id}").json()["chat"]] == [
+        "(deleted)", "second"]
 
 
 def test_guests_chat_by_seat_token_signed_with_the_seat(app) -> None:
@@ -131,3 +135,12 @@ def test_the_newest_lines_are_shown_and_a_full_chat_refuses(app) -> None:
     with engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(chat)).scalar() == chat_module.MOST
     engine.dispose()
+
+
+def test_a_line_posted_through_one_process_reaches_the_watchers_of_another() -> None:
+    with fresh_pg() as url, TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
+        _, other, match_id = play_online((one, None))
+        with two.websocket_connect(f"/api/matches/{match_id}/live") as ws:
+            assert json.loads(ws.receive_text())["chat"] == []
+            say(other, match_id, "across")
+            assert [line["text"] for line in json.loads(ws.receive_text())["chat"]] == ["across"]

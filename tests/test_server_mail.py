@@ -36,7 +36,7 @@ class Inbox:
         self.mails: list[EmailMessage] = []
 
     async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
-        self.mails.append(email.message_from_bytes(envelope.content, policy=default))  # type: ignore[arg-type]
+        self.mails.append(email.message_from_bytes(envelope.content, policy=default))
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:

@@ -2,7 +2,7 @@
 per seat, and shown as the match object's ``"chat"`` (the newest :data:`SHOWN` lines, oldest first).
 
 A match's chat is cached per process by the id of its newest line (``Match.chat_last``, read with the match
-row), so a line never bumps the match's version: the moves are not replayed for it.
+row) and its players' names, so a line never bumps the match's version: the moves are not replayed for it.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Chat:
         self.store = store
         self._seats = Buckets({"chat": seat_rate})
         self._lock = threading.Lock()
-        self._lines: dict[str, tuple[int, list[dict[str, Any]]]] = {}
+        self._lines: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
 
     def post(self, match: Match, seat: int, text: str) -> None:
         """Keep ``text`` as ``seat``'s line in ``match`` (signed by the seat's account, if any); 429 when the
@@ -78,9 +78,10 @@ class Chat:
         """``match``'s newest :data:`SHOWN` lines, oldest first: ``{"from", "seat", "text", "at"}``."""
         if not match.chat_last:
             return []
+        key = (match.chat_last, *match.players)  # a player's account deleted: its lines signed "(deleted)"
         with self._lock:
             known = self._lines.get(match.id)
-        if known is not None and known[0] == match.chat_last:
+        if known is not None and known[0] == key:
             return known[1]
         query = LINES_OF.where(chat.c.match_id == match.id, chat.c.id <= match.chat_last) \
             .order_by(chat.c.id.desc()).limit(SHOWN)
@@ -89,7 +90,7 @@ class Chat:
         lines = [{"from": (DELETED if r.deleted else r.name) if r.name is not None else guest_label(match, r.seat),
                   "seat": r.seat, "text": r.text, "at": r.at} for r in reversed(rows)]
         with self._lock:
-            self._lines[match.id] = (match.chat_last, lines)
+            self._lines[match.id] = (key, lines)
             if len(self._lines) > 2000:
                 self._lines.pop(next(iter(self._lines)))
         return lines
