@@ -294,3 +294,20 @@ def test_the_smtp_url_and_serve_options() -> None:
         parser.parse_args(["--smtp", "ftp://m"])
     with pytest.raises(argparse.ArgumentError, match="an address such as"):
         parser.parse_args(["--mail-from", "nobody"])
+
+
+def test_serve_refuses_smtp_without_a_public_url(capsys) -> None:
+    from hexarena.cli import main
+
+    assert main(["serve", "--smtp", "smtp://mail.example.org"]) == 2
+    assert "--smtp needs --public-url" in capsys.readouterr().err
+
+
+def test_the_settings_reach_worker_processes_through_the_environment(tmp_path, monkeypatch) -> None:
+    from hexarena.server.app import DB_ENV, MAIL_ENV, app_from_env
+
+    settings = MailSettings("smtps://u:p@mail.example.org", "arena@example.org", SITE)
+    monkeypatch.setenv(DB_ENV, f"sqlite:///{tmp_path / 'h.db'}")
+    monkeypatch.setenv(MAIL_ENV, settings.to_json())
+    with TestClient(app_from_env()) as client:
+        assert client.app.state.server.mailer.settings == settings
