@@ -58,9 +58,9 @@ class Chat:
         self._lock = threading.Lock()
         self._lines: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
 
-    def post(self, match: Match, seat: int, text: str) -> None:
-        """Keep ``text`` as ``seat``'s line in ``match`` (signed by the seat's account, if any); 429 when the
-        seat posts too fast, 409 when the match has :data:`MOST` lines."""
+    def post(self, match: Match, seat: int, text: str) -> int:
+        """Keep ``text`` as ``seat``'s line in ``match`` (signed by the seat's account, if any): the line's id;
+        429 when the seat posts too fast, 409 when the match has :data:`MOST` lines."""
         with self._lock:
             wait = self._seats.take("chat", f"{match.id}:{seat}")
         if wait:
@@ -70,9 +70,11 @@ class Chat:
             kept = conn.execute(select(func.count()).select_from(chat).where(chat.c.match_id == match.id)).scalar()
             if kept is not None and kept >= MOST:
                 raise Refused(409, f"this match's chat is full: {MOST} lines at most")
-            conn.execute(insert(chat).values(match_id=match.id, seat=seat, account_id=match.accounts[seat],
-                                             text=text, at=now()))
+            line = conn.execute(insert(chat).values(match_id=match.id, seat=seat, account_id=match.accounts[seat],
+                                                    text=text, at=now())).inserted_primary_key
             self.store.notify(conn, match.id)
+        assert line is not None
+        return int(line[0])
 
     def lines(self, match: Match) -> list[dict[str, Any]]:
         """``match``'s newest :data:`SHOWN` lines, oldest first: ``{"from", "seat", "text", "at"}``."""

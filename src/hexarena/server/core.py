@@ -4,6 +4,7 @@ match that the routes ask for."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
@@ -113,10 +114,10 @@ class Server:
                   ) -> dict[str, Any]:
         """A player's chat line kept and pushed to the match's watchers: ``{"chat": the lines shown}``."""
         match = self.store.get(match_id)
-        seat = seats_of(match, token, account_id(account))[0]
-        self.chat.post(match, seat, check_text(text))
+        seat = seats_of(match, token, account_id(account))[0]  # the lower seat for one holding both
+        line = self.chat.post(match, seat, check_text(text))
         self.hub.publish(match_id)
-        return {"chat": self.chat.lines(self.store.get(match_id))}
+        return {"chat": self.chat.lines(replace(match, chat_last=line))}
 
     def move(self, match_id: str, move: str, token: str | None, ply: int, account: Account | None = None
              ) -> dict[str, Any]:
