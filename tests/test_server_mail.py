@@ -8,6 +8,8 @@ import argparse
 import email
 import logging
 import smtplib
+import ssl
+import subprocess
 from collections.abc import Iterator
 from email.message import EmailMessage
 from email.policy import default
@@ -15,11 +17,12 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, update
 
 from hexarena.server import create_app
-from hexarena.server.mail import MailSettings, Smtp, add_mail_arguments, mail_from, parse_smtp
+from hexarena.server.mail import MailSettings, Smtp, add_mail_arguments, mail_from, message, parse_smtp, send
 from hexarena.server.schema import accounts, notices
 from hexarena.server.store import token_hash
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
@@ -311,3 +314,31 @@ def test_the_settings_reach_worker_processes_through_the_environment(tmp_path, m
     monkeypatch.setenv(MAIL_ENV, settings.to_json())
     with TestClient(app_from_env()) as client:
         assert client.app.state.server.mailer.settings == settings
+
+
+def test_starttls_and_smtps_with_a_password(tmp_path, monkeypatch) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the client trusts this test's certificate only
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+
+    def password(_server: Any, _session: Any, _envelope: Any, _mechanism: str, data: Any) -> AuthResult:
+        return AuthResult(success=(data.login, data.password) == (b"me@x", b"p:ss"))
+
+    inbox = Inbox()
+    # aiosmtpd offers AUTH only after STARTTLS unless told otherwise; over smtps the connection is TLS throughout
+    for scheme, tls in (("smtp+starttls", {"tls_context": context, "require_starttls": True}),
+                        ("smtps", {"ssl_context": context, "auth_require_tls": False})):
+        port = free_port()
+        controller = Controller(inbox, hostname="127.0.0.1", port=port, authenticator=password, auth_required=True,
+                                server_hostname="localhost", **tls)
+        controller.start()
+        try:
+            settings = MailSettings(f"{scheme}://me%40x:p%3Ass@localhost:{port}", "arena@example.org", SITE)
+            send(settings.server(), message(settings, "to@example.org", scheme, "hello"))
+        finally:
+            controller.stop()
+    assert [m["Subject"] for m in inbox.mails] == ["smtp+starttls", "smtps"]
