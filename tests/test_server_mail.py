@@ -82,6 +82,7 @@ def verify(client: TestClient, inbox: Inbox, address: str) -> None:
     link = next(line for line in body(inbox.to(address)[-1]).splitlines() if line.startswith(SITE))
     page = client.get(link[len(SITE):])
     assert page.status_code == 200 and f"The address {address} is verified" in page.text
+    assert f'href="{SITE}/"' in page.text
 
 
 def test_the_verification_link_arrives_and_works(mailing) -> None:

@@ -23,7 +23,8 @@ def set_email(body: EmailSet, server: ServerDep, account: SignedIn) -> Response:
 @router.get("/verify", response_class=HTMLResponse)
 def verify(server: ServerDep, token: str = "") -> HTMLResponse:
     address = server.mailer.verify(token)
+    site = f"{server.mailer.settings.public_url or ''}/"
     return HTMLResponse(
         "<!doctype html><meta charset=utf-8><title>hexarena: address verified</title>"
         f"<p>The address {escape(address)} is verified: hexarena's notices will go there.</p>"
-        '<p><a href="/">Back to hexarena</a></p>')
+        f'<p><a href="{escape(site)}">Back to hexarena</a></p>')
