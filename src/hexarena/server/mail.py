@@ -19,7 +19,11 @@ from email.utils import formatdate, make_msgid
 from urllib.parse import unquote, urlsplit
 
 SCHEMES = {"smtp": ("plain", 25), "smtp+starttls": ("starttls", 587), "smtps": ("tls", 465)}
-ADDRESS = re.compile(r"[^@\s]{1,64}@[^@\s.]+(?:\.[^@\s.]+)+")
+# RFC 5322's dot-atom on both sides, ASCII (an international domain in its xn-- form): no quoting, comma,
+# angle bracket or space that a header could read as a second address
+ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                     r"@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+")
+LOCAL_LENGTH = 64
 ADDRESS_LENGTH = 254
 SEND_SECONDS = 20.0  # the longest an SMTP conversation may take before the send is given up
 
@@ -90,8 +94,10 @@ def parse_public_url(url: str) -> str:
 
 def check_address(address: str) -> str:
     """``address`` if it looks like an e-mail address (at most 254 characters); ValueError otherwise."""
-    if len(address) > ADDRESS_LENGTH or not address.isprintable() or not ADDRESS.fullmatch(address):
-        raise ValueError(f"email: an address such as name@example.org, at most {ADDRESS_LENGTH} characters")
+    if len(address) > ADDRESS_LENGTH or not ADDRESS.fullmatch(address) \
+            or len(address.rpartition("@")[0]) > LOCAL_LENGTH:
+        raise ValueError(f"email: an address such as name@example.org (ASCII, no space, comma or quotes; at most "
+                         f"{LOCAL_LENGTH} characters before the @, {ADDRESS_LENGTH} in all)")
     return address
 
 
