@@ -50,7 +50,7 @@ def test_register_sets_the_session_and_csrf_cookies(app) -> None:
     cookies = {c.split("=", 1)[0]: c for c in r.headers.get_list("set-cookie")}
     assert "HttpOnly" in cookies["session"] and "SameSite=lax" in cookies["session"]
     assert "HttpOnly" not in cookies["csrf"]
-    assert client.get("/api/account").json() == {"name": "Ada_1", "ratings": {}}
+    assert client.get("/api/account").json() == {"name": "Ada_1", "ratings": {}, "email": None, "email_verified": False}
 
 
 def test_secure_cookies_under_the_option(db_url) -> None:  # noqa: F811

@@ -151,11 +151,13 @@ def cmd_warmup(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     from .server.limits import limits_from
+    from .server.mail import mail_from
     from .server.main import ServeError, serve
 
     try:
-        return serve(args.host, args.port, args.db, args.workers, out, args.reports, limits_from(args))
-    except ServeError as e:
+        return serve(args.host, args.port, args.db, args.workers, out, args.reports, limits_from(args),
+                     mail_from(args))
+    except (ServeError, ValueError) as e:
         raise UsageError(str(e)) from None
 
 
@@ -373,8 +375,10 @@ def _serve_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--reports", default="data/reports", metavar="DIR",
                     help="analysis reports shown at /reports (default data/reports)")
     from .server.limits import add_limit_arguments
+    from .server.mail import add_mail_arguments
 
     add_limit_arguments(sp)
+    add_mail_arguments(sp)
 
 
 def _analyze_arguments(sp: argparse.ArgumentParser) -> None:

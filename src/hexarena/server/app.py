@@ -28,7 +28,8 @@ from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, retry_after
 from .http import error, validation_message
 from .limits import Limits
 from .live import listen
-from .routes import accounts, games, matches
+from .mail import MailSettings
+from .routes import accounts, chat, email, games, matches
 from .routes.reports import reports_router
 from .store import Refused
 
@@ -36,6 +37,7 @@ STATIC = Path(__file__).parent / "static"
 DB_ENV = "HEXARENA_DB"  # the database URL for app_from_env (uvicorn's workers)
 REPORTS_ENV = "HEXARENA_REPORTS"  # the reports directory for app_from_env
 LIMITS_ENV = "HEXARENA_LIMITS"  # the limits (Limits.to_json) for app_from_env
+MAIL_ENV = "HEXARENA_MAIL"  # the e-mail settings (MailSettings.to_json) for app_from_env
 REPORTS = "data/reports"
 OPENAPI = "/api/openapi.json"
 
@@ -48,10 +50,11 @@ class App(FastAPI):
 
 
 def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, mail: MailSettings | None = None) -> FastAPI:
     """The web app on the database ``db_url`` (an SQLAlchemy URL), showing the analysis reports in
-    ``reports_dir``, with ``limits`` at every door (the defaults if None)."""
-    server = Server(db_url, ai_workers, limits)
+    ``reports_dir``, with ``limits`` at every door (the defaults if None), mailing as ``mail`` says (nothing
+    if None)."""
+    server = Server(db_url, ai_workers, limits, mail)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -73,8 +76,10 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
     add_limits(app, server.limits)
     add_errors(app)
     app.include_router(accounts.router)
+    app.include_router(email.router)
     app.include_router(games.router)
     app.include_router(matches.router)
+    app.include_router(chat.router)
     app.include_router(reports_router(Path(reports_dir)))
     add_static(app)
     return app
@@ -82,9 +87,11 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
 
 def app_from_env() -> FastAPI:
     """The app on the database named by $HEXARENA_DB, reports from $HEXARENA_REPORTS, limits from
-    $HEXARENA_LIMITS (for ``uvicorn --workers``)."""
+    $HEXARENA_LIMITS, e-mail settings from $HEXARENA_MAIL (for ``uvicorn --workers``)."""
     limits = Limits.from_json(os.environ[LIMITS_ENV]) if os.environ.get(LIMITS_ENV) else None
-    return create_app(os.environ[DB_ENV], reports_dir=os.environ.get(REPORTS_ENV, REPORTS), limits=limits)
+    mail = MailSettings.from_json(os.environ[MAIL_ENV]) if os.environ.get(MAIL_ENV) else None
+    return create_app(os.environ[DB_ENV], reports_dir=os.environ.get(REPORTS_ENV, REPORTS), limits=limits,
+                      mail=mail)
 
 
 def add_limits(app: FastAPI, limits: Limits) -> None:

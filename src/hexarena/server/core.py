@@ -4,6 +4,7 @@ match that the routes ask for."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
@@ -14,9 +15,12 @@ from hexarena.games.base import State
 
 from .accounts import Account, Accounts
 from .changes import check_ply, check_turn, seats_of, undo_back
+from .chat import Chat, check_text, guest_label
 from .guards import Sockets
 from .limits import Limits
 from .live import Hub
+from .mail import MailSettings
+from .notices import Mailer
 from .scoring import Scorer, costly, digest, needs_scoring
 from .store import Match, Refused, Store, new_token, seat_kind
 from .thinker import Thinker
@@ -28,10 +32,13 @@ HINT_LEVEL = 5
 class Server:
     """The app's parts: the store, the live hub and the AI."""
 
-    def __init__(self, db_url: str, ai_workers: int = 2, limits: Limits | None = None) -> None:
+    def __init__(self, db_url: str, ai_workers: int = 2, limits: Limits | None = None,
+                 mail: MailSettings | None = None) -> None:
         self.limits = limits or Limits()
         self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours)
         self.accounts = Accounts(self.store)
+        self.chat = Chat(self.store)
+        self.mailer = Mailer(self.store, mail)
         self.sockets = Sockets(self.limits.websockets)
         self.hub = Hub()
         self.thinker = Thinker(self.store, self.changed, ai_workers)
@@ -92,7 +99,8 @@ class Server:
         return {"id": match.id, "seats": mine, "token": token}
 
     def object(self, match: Match) -> dict[str, Any]:
-        """The match object, kept per (match, version, final scoring known): watchers and readers share it."""
+        """The match object, kept per (match, version, final scoring known): watchers and readers share it; its
+        chat (kept per newest line, :class:`~.chat.Chat`) joined at each read, so a line replays nothing."""
         final = self.final_of(match)
         key = (match.id, match.version, final is not None)
         obj = self._objects.get(key)
@@ -100,17 +108,29 @@ class Server:
             obj = self._objects[key] = match_object(match, final)
             if len(self._objects) > 500:
                 self._objects.pop(next(iter(self._objects)), None)
-        return obj
+        return {**obj, "chat": self.chat.lines(match)}
+
+    def post_chat(self, match_id: str, text: Any, token: str | None, account: Account | None = None
+                  ) -> dict[str, Any]:
+        """A player's chat line kept and pushed to the match's watchers: ``{"chat": the lines shown}``."""
+        match = self.store.get(match_id)
+        seat = seats_of(match, token, account_id(account))[0]  # the lower seat for one holding both
+        line = self.chat.post(match, seat, check_text(text))
+        self.hub.publish(match_id)
+        return {"chat": self.chat.lines(replace(match, chat_last=line))}
 
     def move(self, match_id: str, move: str, token: str | None, ply: int, account: Account | None = None
              ) -> dict[str, Any]:
+        movers: list[int] = []
+
         def play(match: Match, state: State) -> None:
             seats = seats_of(match, token, account_id(account))
             check_ply(match, ply)
             check_turn(state, seats)
             state.play(move)
+            movers[:] = seats
 
-        return self.change(match_id, play)
+        return self.change(match_id, play, movers)
 
     def undo(self, match_id: str, token: str | None, ply: int, account: Account | None = None) -> dict[str, Any]:
         def back(match: Match, state: State) -> None:
@@ -127,11 +147,27 @@ class Server:
 
         return self.change(match_id, resign)
 
-    def change(self, match_id: str, apply: Callable[[Match, State], None]) -> dict[str, Any]:
-        """Apply a change (checked by ``apply``, in one transaction), tell everyone, answer the match object."""
+    def change(self, match_id: str, apply: Callable[[Match, State], None], movers: list[int] | None = None
+               ) -> dict[str, Any]:
+        """Apply a change (checked by ``apply``, in one transaction), tell everyone, answer the match object.
+        ``movers``: the seats that moved (filled by ``apply``), whose opponent may be mailed its turn."""
         match = self.store.change(match_id, apply)
         self.changed(match_id)
+        if movers:
+            self.tell_turn(match, movers)
         return self.object(match)
+
+    def tell_turn(self, match: Match, movers: list[int]) -> None:
+        """Mail "your move" to the account whose turn it became by the move of ``movers`` (not to them, nor to
+        an AI or a guest; :class:`~.notices.Mailer` keeps it to one an hour per match)."""
+        seat = match.state.to_move
+        if not self.mailer.enabled or seat is None or seat in movers:
+            return
+        to = match.accounts[seat]
+        if to is None or to in (match.accounts[m] for m in movers):
+            return
+        opponent = match.seat_names()[movers[0]] or guest_label(match, movers[0])
+        self.mailer.your_move(to, match.id, match.state.game.name, opponent)
 
     def hint(self, match_id: str, token: str, account: Account | None = None) -> dict[str, Any]:
         match = self.store.get(match_id)
@@ -145,6 +181,7 @@ class Server:
     def close(self) -> None:
         self.thinker.shutdown()
         self.scorer.shutdown()
+        self.mailer.close()
         self.store.close()
 
 

@@ -9,8 +9,9 @@ import uvicorn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from .app import DB_ENV, LIMITS_ENV, REPORTS, REPORTS_ENV
+from .app import DB_ENV, LIMITS_ENV, MAIL_ENV, REPORTS, REPORTS_ENV
 from .limits import Limits
+from .mail import MailSettings
 
 
 class ServeError(ValueError):
@@ -29,16 +30,18 @@ def backend(db: str) -> str:
 
 
 def serve(host: str, port: int, db: str, workers: int, out: TextIO, reports: str = REPORTS,
-          limits: Limits | None = None) -> int:
-    """Serve the app on ``host:port`` (analysis reports from ``reports``, ``limits`` at every door) until
-    interrupted; the exit code."""
+          limits: Limits | None = None, mail: MailSettings | None = None) -> int:
+    """Serve the app on ``host:port`` (analysis reports from ``reports``, ``limits`` at every door, e-mail as
+    ``mail`` says) until interrupted; the exit code."""
     if backend(db) == "sqlite" and workers > 1:
         raise ServeError("--workers needs PostgreSQL (--db postgresql+psycopg://...): SQLite serves one process")
     shown = make_url(db).render_as_string(hide_password=True)
-    print(f"hexarena: serving http://{host}:{port} (database {shown})", file=out, flush=True)
+    mailing = f"; e-mail from {mail.mail_from}" if mail is not None and mail.enabled else ""
+    print(f"hexarena: serving http://{host}:{port} (database {shown}{mailing})", file=out, flush=True)
     os.environ[DB_ENV] = db
     os.environ[REPORTS_ENV] = reports
     os.environ[LIMITS_ENV] = (limits or Limits()).to_json()
+    os.environ[MAIL_ENV] = (mail or MailSettings()).to_json()
     # uvicorn's own proxy headers are off (it would trust 127.0.0.1 by default): the app trusts
     # X-Forwarded-For only from --forwarded-allow-ips
     uvicorn.run("hexarena.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,

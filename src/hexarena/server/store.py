@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,7 +31,7 @@ from hexarena.games.options import shown
 from hexarena.record_writer import at, now
 
 from . import migrations
-from .schema import accounts, finals, make_engine, match_clients, match_players, matches, moves
+from .schema import accounts, chat, finals, make_engine, match_clients, match_players, matches, moves
 from .limits import AICaps
 from .scoring import costly, summary_status
 
@@ -39,7 +39,10 @@ NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the pay
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
 
 # The hot path's statements, built once (building a statement per request cost more than running it).
-MATCH_BY_ID = select(matches).where(matches.c.id == bindparam("match_id"))
+# with the id of the match's newest chat line (0 for none): the chat's cache key, apart from the version
+CHAT_LAST = select(func.coalesce(func.max(chat.c.id), 0)).where(chat.c.match_id == matches.c.id) \
+    .scalar_subquery().label("chat_last")
+MATCH_BY_ID = select(matches, CHAT_LAST).where(matches.c.id == bindparam("match_id"))
 MATCH_BY_ID_LOCKED = MATCH_BY_ID.with_for_update()
 PLAYERS_OF = select(match_players.c.seat, accounts.c.id, accounts.c.name, accounts.c.deleted).join(accounts).where(
     match_players.c.match_id == bindparam("match_id"))
@@ -99,6 +102,7 @@ class Match:
     times: list[str] = field(default_factory=list)
     accounts: list[int | None] = field(default_factory=lambda: [None, None])  # per seat, its account's id
     players: list[str | None] = field(default_factory=lambda: [None, None])  # per seat, its account's name
+    chat_last: int = 0  # the id of its newest chat line when read (0: none); not part of the version
 
     @property
     def ply(self) -> int:
@@ -183,11 +187,14 @@ class Store:
         with self._lock:
             cached = self._cache.get(match_id)
         if cached is not None and cached.version == row["version"]:
+            if cached.chat_last != row["chat_last"]:  # a chat line since: the same state, shared
+                cached = replace(cached, chat_last=row["chat_last"])
+                self._remember(cached)
             return cached
         rows = conn.execute(MOVES_OF, {"match_id": match_id}).all()
         state = replay(row["game"], row["options"], [r.move for r in rows], row["resigned"])
         match = Match(row["id"], list(row["seats"]), list(row["tokens"]), row["version"], row["created"],
-                      row["updated"], state, [r.time for r in rows])
+                      row["updated"], state, [r.time for r in rows], chat_last=row["chat_last"])
         for p in conn.execute(PLAYERS_OF, {"match_id": match_id}):
             match.accounts[p.seat], match.players[p.seat] = p.id, DELETED if p.deleted else p.name
         self._name(match)
@@ -402,7 +409,7 @@ class Store:
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
         self._notify(conn, match.id)
         changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times,
-                        list(match.accounts), list(match.players))
+                        list(match.accounts), list(match.players), match.chat_last)
         self._name(changed)
         return changed
 
@@ -416,6 +423,10 @@ class Store:
         if texts:
             conn.execute(INSERT_MOVE, [{"match_id": match_id, "ply": first + i, "move": t, "time": times[i]}
                                          for i, t in enumerate(texts)])
+
+    def notify(self, conn: Connection, match_id: str) -> None:
+        """Tell every process that ``match_id`` changed, for a change made beside the store (a chat line)."""
+        self._notify(conn, match_id)
 
     def _notify(self, conn: Connection, match_id: str) -> None:
         """Tell every process (PostgreSQL NOTIFY, sent at commit) that ``match_id`` changed."""

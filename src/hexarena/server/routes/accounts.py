@@ -47,8 +47,8 @@ def logout(request: Request, server: ServerDep, _account: SignedIn) -> Response:
 
 
 @router.get("")
-def me(account: SignedIn) -> Response:
-    return reply({"name": account.name, "ratings": {}})
+def me(server: ServerDep, account: SignedIn) -> Response:
+    return reply({"name": account.name, "ratings": {}, **server.mailer.address(account.id)})
 
 
 @router.post("/password")

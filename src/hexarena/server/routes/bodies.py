@@ -58,3 +58,12 @@ class PasswordChange(Body):
 
 class PasswordCheck(Body):
     password: StrictStr
+
+
+class ChatPost(Body):
+    text: StrictStr
+    token: StrictStr | None = None  # a guest's seat token; a signed-in player's session names the seat
+
+
+class EmailSet(Body):
+    email: StrictStr | None  # the address, or null (or "") to clear it
