@@ -186,6 +186,10 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def moment(self) -> float:
+        """Now by :attr:`clock`, to the millisecond that stored times keep (so clocks add up exactly)."""
+        return math.floor(self.clock() * 1000) / 1000
+
     # reading ---------------------------------------------------------------
     def get(self, match_id: str) -> Match:
         """The match ``match_id`` as stored now; 404 if unknown."""
@@ -275,10 +279,11 @@ class Store:
                      rated: bool = False) -> Match:
         """Insert a new match of ``state`` (in ``conn``'s transaction): ``held``, per seat its account or None;
         its clock (``control``) started now."""
-        stamp = at(self.clock())
+        moment = self.moment()
+        stamp = at(moment)
         match_id = secrets.token_urlsafe(9)
         times = (state.times + [stamp] * len(state.history))[:len(state.history)]
-        timing = clocks.start(control, state.to_move, self.clock())
+        timing = clocks.start(control, state.to_move, moment)
         conn.execute(insert(matches).values(
             id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
             version=0, created=stamp, clock=control, rated=rated, **timing.columns, **self._summary(state, stamp)))
@@ -462,13 +467,14 @@ class Store:
         keep = 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
-        stamp = at(self.clock())
+        moment = self.moment()
+        stamp = at(moment)
         if keep < len(old):
             conn.execute(delete(moves).where(moves.c.match_id == match.id, moves.c.ply >= keep))
         times = match.times[:keep] + [stamp] * (len(new) - keep)
         self._insert_moves(conn, match.id, state.moves()[keep:], times[keep:], keep)
         version = match.version + 1
-        timing = self._timing(match, state)
+        timing = self._timing(match, state, moment)
         summary = {"version": version, "resigned": state.resigned, "timed_out": state.timed_out, **timing.columns,
                    **self._summary(state, stamp)}
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
@@ -478,14 +484,13 @@ class Store:
         self._name(changed)
         return changed
 
-    def _timing(self, match: Match, state: State) -> Timing:
+    def _timing(self, match: Match, state: State, moment: float) -> Timing:
         """The clock of ``match`` once its state is ``state`` (a turn ended: the mover charged, the next started)."""
         before = match.state
         if state.timed_out is not None:
             return clocks.flagged(match.control, match.timing, state.timed_out)
         turn_changed = state.turn != before.turn or state.to_move != before.to_move or state.ply < before.ply
-        return clocks.advance(match.control, match.timing, before.to_move, state.to_move, turn_changed,
-                              self.clock())
+        return clocks.advance(match.control, match.timing, before.to_move, state.to_move, turn_changed, moment)
 
     @staticmethod
     def _summary(state: State, stamp: str) -> dict[str, Any]:
