@@ -269,7 +269,8 @@ def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F81
             except Refused as e:
                 results.append(e.status)
 
-        threads = [threading.Thread(target=take, args=(Account(i, n),)) for i, n in zip(ids[1:], ("bob", "cyd"))]
+        takers = [Account(i, n) for i, n in zip(ids[1:], ("bob", "cyd"), strict=True)]
+        threads = [threading.Thread(target=take, args=(a,)) for a in takers]
         for t in threads:
             t.start()
         for t in threads:
@@ -437,3 +438,36 @@ def test_the_account_socket_needs_a_session_from_this_site(arena) -> None:
         assert e.value.code == 4403
     with ann.websocket_connect("/api/account/live", headers={"Origin": "http://testserver"}) as ws:
         assert ws.receive_json()["count"] == 0
+
+
+def test_a_real_time_turn_of_several_steps_is_one_clock_period(arena, clock) -> None:
+    ann, bob, _, _ = arena
+    match_id = accept(bob, seek(ann, game="lisbon", options={}, clock={"initial": 60, "increment": 5})["id"])
+
+    def step(client: TestClient, seconds: float) -> dict[str, Any]:
+        clock.advance(seconds)
+        return play(client, match_id, client.get(f"/api/matches/{match_id}").json()["targets"][0]["move"])
+
+    assert step(ann, 10)["clock"]["remaining"] == [55.0, 60.0]  # turn 1: one stone
+    first = step(bob, 3)["clock"]  # turn 2: two stones, one period
+    assert first["remaining"] == [55.0, 60.0] and first["running"] == 1
+    second = step(bob, 4)["clock"]
+    assert second["remaining"] == [55.0, 58.0] and second["running"] == 0  # 7 s used, the increment once
+    assert clocks.seconds(second["deadline"]) == pytest.approx(clock.now + 55, abs=0.01)
+
+
+def test_the_account_socket_hears_of_changes_made_by_another_process(db_url, clock) -> None:  # noqa: F811
+    if not db_url.startswith("postgresql"):
+        pytest.skip("several processes share PostgreSQL only")
+    other = Server(db_url, ai_workers=1, clock=clock)  # another process: its hub wakes nobody here
+    try:
+        with TestClient(create_app(db_url, clock=clock, limits=Limits(judge_seconds=3600))) as ann:
+            register(ann, "ann")
+            bob = other.accounts.register("bob", "correct horse")
+            with ann.websocket_connect("/api/account/live") as ws:
+                assert ws.receive_json()["challenges"] == []
+                time.sleep(0.5)  # the listener connects
+                challenge = other.seeks.post(bob, "projective-hex", SMALL, {"days": 1}, False, "second", "ann")
+                assert [c["id"] for c in ws.receive_json()["challenges"]] == [challenge["id"]]
+    finally:
+        other.close()
