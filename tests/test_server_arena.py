@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 import hexarena
 from hexarena.server import clocks, create_app
 from hexarena.server.accounts import Account
-from hexarena.server.core import Server
+from hexarena.server.core import JUDGE_TOPIC, Server
 from hexarena.server.limits import Limits
 from hexarena.server.schema import match_players, matches, moves, seeks
 from hexarena.server.store import Refused
@@ -471,3 +471,32 @@ def test_the_account_socket_hears_of_changes_made_by_another_process(db_url, clo
                 assert [c["id"] for c in ws.receive_json()["challenges"]] == [challenge["id"]]
     finally:
         other.close()
+
+
+def test_the_judging_loop_flags_with_nobody_asking(db_url, clock) -> None:  # noqa: F811
+    with TestClient(create_app(db_url, clock=clock, limits=Limits(judge_seconds=0.05))) as ann:
+        register(ann, "ann")
+        bob = TestClient(ann.app)
+        register(bob, "bob")
+        match_id = accept(bob, seek(ann, clock={"initial": 15, "increment": 0})["id"])
+        clock.advance(16)
+        for _ in range(200):
+            if (m := ann.get(f"/api/matches/{match_id}").json())["over"]:
+                break
+            time.sleep(0.05)
+        assert m["timed_out"] == 0 and m["winner"] == 1 and m["reason"] == "time"
+
+
+def test_a_running_clock_that_changes_wakes_the_judging_loop(arena) -> None:
+    ann, bob, _, _ = arena
+    server = server_of(ann)
+    woken = server.hub.watch(JUDGE_TOPIC)
+    s, free = seek(ann, clock={"initial": 15, "increment": 0}), seek(ann, clock=None)
+    accept(bob, free["id"])
+    assert woken.empty()  # no clock: nothing for the judge
+    accept(bob, s["id"])
+    for _ in range(100):  # the wake-up comes through the event loop
+        if not woken.empty():
+            break
+        time.sleep(0.01)
+    assert not woken.empty()

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from .clocks import Clock
-from .core import Server
+from .core import JUDGE_TOPIC, Server
 from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, retry_after
 from .http import error, validation_message
 from .limits import Limits
@@ -89,14 +89,23 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
 
 
 async def judging(server: Server) -> None:
-    """Every ``judge_seconds``: flag the players out of time, and forget expired seeks."""
+    """Flag the players out of time and forget expired seeks, every ``judge_seconds`` or at the nearest deadline
+    if it comes sooner (a real-time clock's flag falls on time)."""
+    wait = server.limits.judge_seconds
+    woken = server.hub.watch(JUDGE_TOPIC)  # a clock of this process's changed: its deadline may come sooner
     while True:
-        await asyncio.sleep(server.limits.judge_seconds)
+        with suppress(TimeoutError):
+            await asyncio.wait_for(woken.get(), wait)
+        wait = server.limits.judge_seconds
         try:
             await run_in_threadpool(server.judge)
             await run_in_threadpool(server.seeks.purge)
+            nearest = await run_in_threadpool(server.store.nearest_deadline)
         except Exception:  # a lost database connection: judged again next time
             log.exception("hexarena: judging the clocks failed")
+            continue
+        if nearest is not None:
+            wait = min(wait, max(0.05, nearest - server.clock() + 0.01))
 
 
 def app_from_env() -> FastAPI:

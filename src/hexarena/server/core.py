@@ -26,6 +26,7 @@ from .thinker import Thinker
 from .view import match_object
 
 HINT_LEVEL = 5
+JUDGE_TOPIC = "judge:"  # the hub's topic that wakes the judging loop (a running clock changed)
 
 
 class Server:
@@ -87,6 +88,9 @@ class Server:
         self.hub.publish(match_id)
         for account in self.store.accounts_of(match_id):
             self.hub.publish(account_topic(account))
+        known = self.store.cached(match_id)
+        if known is not None and known.timing.deadline is not None:
+            self.hub.publish(JUDGE_TOPIC)
         self.thinker.kick(match_id)
 
     def on_challenge(self, to_account: int, seek: dict[str, Any]) -> None:

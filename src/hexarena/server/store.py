@@ -360,6 +360,12 @@ class Store:
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
+    def nearest_deadline(self) -> float | None:
+        """The nearest deadline of a match going on (seconds since the epoch), or None."""
+        with self.engine.connect() as conn:
+            nearest = conn.execute(select(func.min(matches.c.deadline)).where(matches.c.over.is_(False))).scalar()
+        return None if nearest is None else clocks.seconds(nearest)
+
     def flag(self, match_id: str) -> Match | None:
         """Store the loss on time of ``match_id``'s player to move if their deadline has passed (judged again
         with the row locked, so one process flags it once); the match flagged, or None."""

@@ -77,11 +77,15 @@ def same_origin(ws: WebSocket) -> bool:
 async def live(ws: WebSocket, server: ServerDep, client: ClientDep) -> None:
     """The signed-in player's own feed: :meth:`Server.live_state` now and after every change of theirs."""
     await ws.accept()
+    if not same_origin(ws):
+        await ws.send_text(dumps({"error": "another site's page"}))
+        await ws.close(code=4403)
+        return
     cookie = ws.cookies.get(SESSION)
-    account = await server.call(server.accounts.session, cookie) if cookie and same_origin(ws) else None
+    account = await server.call(server.accounts.session, cookie) if cookie else None
     if account is None:
-        await ws.send_text(dumps({"error": "sign in first" if same_origin(ws) else "another site's page"}))
-        await ws.close(code=4401 if same_origin(ws) else 4403)
+        await ws.send_text(dumps({"error": "sign in first"}))
+        await ws.close(code=4401)
         return
     if not server.sockets.open(client):
         await ws.send_text(dumps({"error": f"too many live connections from your address (at most "
