@@ -90,6 +90,16 @@ def play(client: TestClient, match_id: str, move: str) -> dict[str, Any]:
     return r.json()
 
 
+def receive(ws: Any, seconds: float = 20) -> Any:
+    """The socket's next JSON message; fails (rather than hanging the suite) when none comes in ``seconds``."""
+    got: list[Any] = []
+    reader = threading.Thread(target=lambda: got.append(ws.receive_json()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert got, f"no message within {seconds} s"
+    return got[0]
+
+
 def server_of(client: TestClient) -> Server:
     server: Server = client.app.state.server  # type: ignore[attr-defined]
     return server
@@ -289,12 +299,12 @@ def test_the_judge_flags_a_correspondence_match_past_its_deadline(arena, clock) 
     play(ann, match_id, "a1")
     server = server_of(ann)
     with ann.websocket_connect(f"/api/matches/{match_id}/live") as ws:
-        assert ws.receive_json()["over"] is False
+        assert receive(ws)["over"] is False
         clock.advance(DAY - 1)
         assert server.judge() == []
         clock.advance(2)
         assert server.judge() == [match_id]
-        told = ws.receive_json()
+        told = receive(ws)
     assert server.judge() == []  # once
     assert told["over"] is True and told["winner"] == 0 and told["timed_out"] == 1 and told["reason"] == "time"
     assert told["status"] == "player 2 (second) lost on time: player 1 (first) wins"
@@ -406,19 +416,19 @@ def test_a_profile_shows_a_players_matches(arena) -> None:
 def test_the_account_socket_tells_of_my_turn_and_challenges(arena) -> None:
     ann, bob, _, _ = arena
     with ann.websocket_connect("/api/account/live") as ws:
-        assert ws.receive_json() == {"turn": [], "count": 0, "challenges": [], "seeks": []}
+        assert receive(ws) == {"turn": [], "count": 0, "challenges": [], "seeks": []}
         mine = seek(ann)
-        assert [s["id"] for s in ws.receive_json()["seeks"]] == [mine["id"]]
+        assert [s["id"] for s in receive(ws)["seeks"]] == [mine["id"]]
         match_id = accept(bob, mine["id"])
-        while (got := ws.receive_json())["count"] == 0:
+        while (got := receive(ws))["count"] == 0:
             pass
         assert [s["id"] for s in got["turn"]] == [match_id] and got["seeks"] == []
         challenge = seek(bob, to="ann")
-        while not (got := ws.receive_json())["challenges"]:
+        while not (got := receive(ws))["challenges"]:
             pass
         assert [s["id"] for s in got["challenges"]] == [challenge["id"]] and got["count"] == 1
         play(ann, match_id, "a1")
-        while (got := ws.receive_json())["count"] == 1:
+        while (got := receive(ws))["count"] == 1:
             pass
         assert got["turn"] == []
 
@@ -465,10 +475,10 @@ def test_the_account_socket_hears_of_changes_made_by_another_process(db_url, clo
             register(ann, "ann")
             bob = other.accounts.register("bob", "correct horse")
             with ann.websocket_connect("/api/account/live") as ws:
-                assert ws.receive_json()["challenges"] == []
+                assert receive(ws)["challenges"] == []
                 time.sleep(0.5)  # the listener connects
                 challenge = other.seeks.post(bob, "projective-hex", SMALL, {"days": 1}, False, "second", "ann")
-                assert [c["id"] for c in ws.receive_json()["challenges"]] == [challenge["id"]]
+                assert [c["id"] for c in receive(ws)["challenges"]] == [challenge["id"]]
     finally:
         other.close()
 
