@@ -510,3 +510,18 @@ def test_a_running_clock_that_changes_wakes_the_judging_loop(arena) -> None:
             break
         time.sleep(0.01)
     assert not woken.empty()
+
+
+def test_an_imported_record_keeps_its_loss_on_time_and_its_resignation(arena) -> None:
+    ann, _, _, _ = arena
+    state = hexarena.load("projective-hex", **SMALL).new_state()
+    state.play("a1")
+    for on_time in (True, False):
+        ended = state.copy()
+        ended.resign(1, on_time=on_time)
+        made = ann.post("/api/matches/import", json={"record": ended.record(), "seats": ["me", "me"]},
+                        headers=csrf(ann)).json()
+        server_of(ann).store._cache.clear()  # read back from the database
+        m = ann.get(f"/api/matches/{made['id']}").json()
+        assert (m["over"], m["winner"], m["timed_out"], m["resigned"]) == (
+            True, 0, ended.timed_out, ended.resigned)

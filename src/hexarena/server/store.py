@@ -286,7 +286,8 @@ class Store:
         timing = clocks.start(control, state.to_move, moment)
         conn.execute(insert(matches).values(
             id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
-            version=0, created=stamp, clock=control, rated=rated, **timing.columns, **self._summary(state, stamp)))
+            version=0, created=stamp, clock=control, rated=rated, resigned=state.resigned, timed_out=state.timed_out,
+            **timing.columns, **self._summary(state, stamp)))
         conn.execute(insert(match_clients).values(match_id=match_id, client=client, waiting="open" in seats,
                                                   created=stamp))
         self._insert_moves(conn, match_id, state.moves(), times, 0)
