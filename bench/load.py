@@ -1,8 +1,10 @@
 """Load benchmark of the web app on loopback: concurrent clients playing
-random games through HTTP, then GET latency while a level-10 AI thinks.
+random games through HTTP, then GET latency while a level-10 AI thinks;
+with ``--accounts N``, signed-in players instead.
 
     .venv/bin/python bench/load.py [--clients 100] [--seconds 20] [--moves 20000]
                                   [--db sqlite:///TMP/load.db] [--games projective-hex,lisbon,...]
+    .venv/bin/python bench/load.py --accounts 100 [--seconds 20] [--db URL]
 
 Starts ``hexarena serve`` on a free loopback port (SQLite in a temporary
 folder unless ``--db`` says otherwise), runs ``--clients`` clients at once,
@@ -11,8 +13,20 @@ browser would: the move names the server lists) until ``--seconds`` pass or
 ``--moves`` moves were accepted in all; prints accepted moves/s, the p50 and
 p99 latency of the move posts and the errors.  Then it starts a match
 between two ``ai:10`` seats and measures GET latency of another match
-while they think.  Every request goes to 127.0.0.1 only, and every loop is bounded in
-count and time.
+while they think.
+
+``--accounts N`` registers N accounts (N/2 pairs); in each pair one posts a
+correspondence seek (``{"days": 3}``) and the other accepts it from the
+seek list; every account keeps its "my games" WebSocket
+(``/api/account/live``) open and reads it, and the pairs play random legal
+moves by their sessions (cookies and ``X-CSRF-Token``, no seat tokens)
+until the time or move budget runs out: accepted moves/s, the p50 and p99
+latency of the moves, the feed messages received, and the errors.
+
+The bench comes from one address, so its server runs with the per-address
+limits lifted (``--rate KIND=0/1``, ``--max-websockets 0``,
+``--max-open-matches 0``).  Every request goes to 127.0.0.1 only, and every
+loop is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ import time
 from pathlib import Path
 
 import httpx
+import websockets
 
 # small boards, so a client finishes games and starts new ones
 DEFAULT_GAMES = {"projective-hex": {"opening": "none"}, "lisbon": {"size": "5,4"}, "hex-pushpin": {},
@@ -43,9 +58,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# one address plays every client: its per-address limits lifted
+UNLIMITED = [arg for kind in ("create", "join", "move", "register", "login", "seek", "chat")
+             for arg in ("--rate", f"{kind}=0/1")] + ["--max-websockets", "0", "--max-open-matches", "0"]
+
+
 def start_server(db: str, port: int) -> subprocess.Popen:
     exe = Path(sys.executable).parent / "hexarena"
-    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", db],
+    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", db, *UNLIMITED],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -81,18 +101,29 @@ class Connection:
         self.port = port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.cookies: dict[str, str] = {}  # what Set-Cookie gave (a signed-in player's session and csrf)
 
     async def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         data = json.dumps(body).encode() if body is not None else b""
         self.writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                          f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
+                          f"{self.session_headers()}Content-Length: {len(data)}\r\n\r\n".encode() + data)
         head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head.split(b" ", 2)[1])
-        length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n")
-                          if line.lower().startswith(b"content-length:")))
+        lines = head.split(b"\r\n")
+        for line in lines:
+            if line.lower().startswith(b"set-cookie:"):
+                name, _, value = line.split(b":", 1)[1].split(b";", 1)[0].strip().decode().partition("=")
+                self.cookies[name] = value
+        length = int(next(line.split(b":", 1)[1] for line in lines if line.lower().startswith(b"content-length:")))
         return status, json.loads(await self.reader.readexactly(length))
+
+    def session_headers(self) -> str:
+        if not self.cookies:
+            return ""
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        return f"Cookie: {cookie}\r\nX-CSRF-Token: {self.cookies.get('csrf', '')}\r\n"
 
     def close(self) -> None:
         if self.writer is not None:
@@ -131,6 +162,72 @@ async def play_load(port: int, clients: int, seconds: float, budget: int, games:
     return tally
 
 
+async def feed(port: int, conn: Connection, tally: Tally, received: list[int]) -> None:
+    """An account's "my games" WebSocket, read until the tally closes."""
+    cookie = "; ".join(f"{k}={v}" for k, v in conn.cookies.items())
+    async with websockets.connect(f"ws://127.0.0.1:{port}/api/account/live",
+                                  additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"}) as ws:
+        while tally.open():
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=1.0)
+                received[0] += 1
+            except TimeoutError:
+                pass
+
+
+async def pair(port: int, index: int, tally: Tally, rng: random.Random, received: list[int]) -> None:
+    """Two accounts: one seeks a correspondence match, the other accepts it; both watch their feeds and play
+    random legal moves by their sessions, match after match, until the tally closes."""
+    players = [Connection(port), Connection(port)]
+    for i, conn in enumerate(players):
+        status, _ = await conn.request("POST", "/api/account/register",
+                                       {"name": f"load{index}x{i}", "password": "load-test-password"})
+        if status != 200:
+            tally.error(f"register {status}")
+            return
+    feeds = [asyncio.ensure_future(feed(port, conn, tally, received)) for conn in players]
+    try:
+        while tally.open():
+            status, seek = await players[0].request("POST", "/api/seeks", {
+                "game": "projective-hex", "options": {"opening": "none"}, "clock": {"days": 3}, "rated": False,
+                "colour": "random", "to": None})
+            if status != 200:
+                tally.error(f"seek {status}")
+                return
+            status, accepted = await players[1].request("POST", f"/api/seeks/{seek['id']}/accept")
+            if status != 200:
+                tally.error(f"accept {status}")
+                return
+            await play_match(players, accepted["match"], tally, rng)
+    finally:
+        for task in feeds:
+            task.cancel()
+        for conn in players:
+            conn.close()
+
+
+async def play_match(players: list[Connection], match_id: str, tally: Tally, rng: random.Random) -> None:
+    """Random legal moves by the players' sessions (the seat to move named by its account) until the end."""
+    status, match = await players[0].request("GET", f"/api/matches/{match_id}")
+    while tally.open() and not match["over"]:
+        mover = players[0] if match["players"][match["to_move"]].endswith("x0") else players[1]
+        body = {"move": rng.choice(match["legal_moves"]), "ply": match["ply"]}
+        start = time.perf_counter()
+        status, match = await mover.request("POST", f"/api/matches/{match_id}/moves", body)
+        if status != 200:
+            tally.error(f"move {status}")
+            return
+        tally.latencies.append(time.perf_counter() - start)
+
+
+async def accounts_load(port: int, accounts: int, seconds: float, budget: int) -> tuple[Tally, int]:
+    tally, received = Tally(budget, seconds), [0]
+    start = time.perf_counter()
+    await asyncio.gather(*(pair(port, i, tally, random.Random(i), received) for i in range(accounts // 2)))
+    tally.elapsed = time.perf_counter() - start
+    return tally, received[0]
+
+
 def ai_latency(base: str, samples: int = 40) -> tuple[list[float], int]:
     """GET latency of one match while level-10 AIs play each other in another
     (their searches run back to back); the latencies and the AI moves made meanwhile."""
@@ -161,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves", type=int, default=20_000, help="stop after this many accepted moves in all")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary folder)")
     ap.add_argument("--games", default=",".join(DEFAULT_GAMES))
+    ap.add_argument("--accounts", type=int, default=0, help="signed-in players in pairs instead of hot-seat clients")
     args = ap.parse_args(argv)
     games = {g: DEFAULT_GAMES.get(g, {}) for g in args.games.split(",")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,6 +267,14 @@ def main(argv: list[str] | None = None) -> int:
         proc = start_server(db, port)
         base = f"http://127.0.0.1:{port}"
         try:
+            if args.accounts:
+                tally, received = asyncio.run(accounts_load(port, args.accounts, args.seconds, args.moves))
+                moves = len(tally.latencies)
+                print(f"{args.accounts} signed-in players with their feeds open, {moves} accepted moves in "
+                      f"{tally.elapsed:.1f} s: {moves / tally.elapsed:,.0f} moves/s; latency p50 "
+                      f"{ms(tally.latencies, 50):.0f} ms, p99 {ms(tally.latencies, 99):.0f} ms; {received} feed "
+                      f"messages; errors: {sum(tally.errors.values())} {tally.errors or ''}")
+                return 0
             tally = asyncio.run(play_load(port, args.clients, args.seconds, args.moves, games))
             moves = len(tally.latencies)
             print(f"{args.clients} clients, {moves} accepted moves in {tally.elapsed:.1f} s: "

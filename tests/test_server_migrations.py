@@ -159,6 +159,28 @@ def test_a_baseline_database_keeps_its_matches_and_gains_their_creators(db_url: 
         store.close()
 
 
+def test_a_database_of_the_last_release_upgrades_in_place_and_keeps_every_match(db_url: str) -> None:  # noqa: F811
+    """A database as the server before the arena left it (revision 0003, with matches and moves) upgrades on
+    start: every match and move is found, as casual matches without a clock and without accounts."""
+    engine = make_engine(db_url)
+    migrations.upgrade(engine, "0003")
+    stored = old_matches(engine)
+    before = legacy_rows(engine)
+    engine.dispose()
+    store = Store(db_url)
+    try:
+        assert revision(store.engine) == HEAD and differences(store.engine) == []
+        assert legacy_rows(store.engine) == before
+        with store.engine.connect() as conn:
+            assert [tuple(r) for r in conn.execute(sa.select(matches.c.rated, matches.c.clock, matches.c.deadline)
+                                                   )] == [(False, None, None)] * 3
+        for match_id, texts in stored.items():
+            match = store.get(match_id)
+            assert match.state.moves() == texts and match.players == [None, None]
+    finally:
+        store.close()
+
+
 @pytest.mark.parametrize("names, stamped", [(("matches", "moves"), "0001"),
                                             (("matches", "moves", "match_clients"), "0002"),
                                             (("matches", "moves", "match_clients", "finals"), "0003")])

@@ -7,8 +7,15 @@ export class ApiError extends Error {
   }
 }
 
+// The csrf cookie, sent back as X-CSRF-Token with every change (a signed-in browser's changes need it).
+export function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)csrf=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
 export async function api(method, path, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: {}, credentials: "same-origin" };
+  if (method !== "GET" && csrfToken()) init.headers["X-CSRF-Token"] = csrfToken();
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -43,7 +50,24 @@ export const join = (id) => api("POST", `/api/matches/${enc(id)}/join`, {});
 export const move = (id, mv, token, ply) => api("POST", `/api/matches/${enc(id)}/moves`, { move: mv, token, ply });
 export const undo = (id, token, ply) => api("POST", `/api/matches/${enc(id)}/undo`, { token, ply });
 export const resign = (id, token) => api("POST", `/api/matches/${enc(id)}/resign`, { token });
-export const hint = (id, token) => api("GET", `/api/matches/${enc(id)}/hint?token=${enc(token)}`);
+export const hint = (id, token) => api("GET", `/api/matches/${enc(id)}/hint?token=${enc(token || "")}`);
+export const chat = (id, text, token) => api("POST", `/api/matches/${enc(id)}/chat`, { text, token });
+
+// accounts, seeks, players (docs/server.md, "Accounts")
+export const account = () => api("GET", "/api/account");
+export const register = (name, password) => api("POST", "/api/account/register", { name, password, seats: heldSeats() });
+export const login = (name, password) => api("POST", "/api/account/login", { name, password, seats: heldSeats() });
+export const logout = () => api("POST", "/api/account/logout");
+export const changePassword = (old, nw) => api("POST", "/api/account/password", { old, new: nw });
+export const deleteAccount = (password) => api("DELETE", "/api/account", { password });
+export const setEmail = (email) => api("POST", "/api/account/email", { email });
+export const myTurn = () => api("GET", "/api/account/turn");
+export const myMatches = () => api("GET", "/api/account/matches");
+export const user = (name) => api("GET", `/api/users/${enc(name)}`);
+export const seeks = () => api("GET", "/api/seeks");
+export const postSeek = (seek) => api("POST", "/api/seeks", seek);
+export const acceptSeek = (id) => api("POST", `/api/seeks/${enc(id)}/accept`);
+export const dropSeek = (id) => api("DELETE", `/api/seeks/${enc(id)}`);
 export const position = (id, ply) => api("GET", `/api/matches/${enc(id)}/position?ply=${ply}`);
 export const recordUrl = (id, ext) => `/api/matches/${enc(id)}/record.${ext}`;
 export const shareLink = (id) => `${location.origin}/#/match/${enc(id)}`;
@@ -58,32 +82,49 @@ export function mySeat(id) {
   }
 }
 export function keepSeat(id, token, seats) {
-  localStorage.setItem(KEY + id, JSON.stringify({ token, seats }));
+  if (token) localStorage.setItem(KEY + id, JSON.stringify({ token, seats }));
+}
+// Every guest seat this browser holds, [{match, token}]: signing in gives them to the account.
+export function heldSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(KEY)) continue;
+    const seat = mySeat(key.slice(KEY.length));
+    if (seat && seat.token) out.push({ match: key.slice(KEY.length), token: seat.token });
+  }
+  return out;
 }
 
-// The live feed: onMessage(match) on connect and after every change; reconnects on close.
+// The live feed of a match: onMessage(match) on connect and after every change; reconnects on close.
 export function live(id, onMessage, onState = () => {}) {
+  return socket(`/api/matches/${enc(id)}/live`, (data) => { if (data && data.id !== undefined) onMessage(data); }, onState);
+}
+
+// The signed-in account's feed ("my games"): onMessage(data) on connect and after every change.
+export const accountLive = (onMessage, onState = () => {}) => socket("/api/account/live", onMessage, onState);
+
+function socket(path, onMessage, onState) {
   let ws = null;
   let stopped = false;
   let delay = 500;
   const open = () => {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/api/matches/${enc(id)}/live`);
+    ws = new WebSocket(`${proto}//${location.host}${path}`);
     ws.onopen = () => {
       delay = 500;
       onState(true);
     };
     ws.onmessage = (ev) => {
       try {
-        const data = JSON.parse(ev.data);
-        if (data && data.id !== undefined) onMessage(data);
+        onMessage(JSON.parse(ev.data));
       } catch (e) {
         console.error("bad live message", e);
       }
     };
     ws.onclose = (ev) => {
       onState(false);
-      if (ev.code === 4404) stopped = true; // an unknown match: no use reconnecting
+      if (ev.code === 4404 || ev.code === 4401) stopped = true; // an unknown match, signed out: no use reconnecting
       if (!stopped) {
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 8000);

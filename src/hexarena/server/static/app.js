@@ -1,18 +1,31 @@
-// The router: #/ is the lobby, #/match/ID a match.
+// The router: #/ is the lobby, #/match/ID a match, #/my my games, #/@/NAME (or the path /@/NAME) a player's
+// profile, #/login the sign-in page, #/account the account's settings.
+import { accountLinks, showAccount, showLogin } from "./account.js";
 import { showLobby } from "./lobby.js";
 import { showMatch } from "./match.js";
+import { showMyGames, showProfile } from "./people.js";
 
 const root = document.getElementById("app");
 let leave = null;
+
+if (location.pathname.startsWith("/@/") && !location.hash) {
+  history.replaceState(null, "", `/#/@/${location.pathname.slice(3)}`);
+}
 
 function route() {
   if (leave) leave();
   leave = null;
   root.replaceChildren();
-  const m = location.hash.match(/^#\/match\/([^/?#]+)/);
-  if (m) leave = showMatch(root, decodeURIComponent(m[1]));
+  const hash = location.hash;
+  let m;
+  if ((m = hash.match(/^#\/match\/([^/?#]+)/))) leave = showMatch(root, decodeURIComponent(m[1]));
+  else if ((m = hash.match(/^#\/@\/([^/?#]+)/))) leave = showProfile(root, decodeURIComponent(m[1]));
+  else if (hash === "#/my") leave = showMyGames(root);
+  else if (hash === "#/login") leave = showLogin(root);
+  else if (hash === "#/account") leave = showAccount(root);
   else leave = showLobby(root);
 }
 
+accountLinks(document.getElementById("account-links"));
 window.addEventListener("hashchange", route);
 route();

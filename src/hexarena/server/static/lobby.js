@@ -1,6 +1,8 @@
 // The lobby: the games with their options and rules, the new-match form, import, open and recent matches.
 import * as api from "./api.js";
 import { h } from "./dom.js";
+import { onAccount } from "./account.js";
+import { playerLink } from "./people.js";
 
 // An option's input: a choice list for "a | b | c" (or an array), a number, or comma-separated integers.
 function optionInput(name, opt) {
@@ -37,8 +39,55 @@ function seatsFor(mode, level, first) {
   return first ? ["me", other] : [other, "me"];
 }
 
-function modeFieldset(prefix) {
+// A time control as the lobby writes it: "3 days a move", "5+3", "no limit".
+export function clockText(c) {
+  if (!c) return "no time limit";
+  if (c.days) return `${c.days} day${c.days > 1 ? "s" : ""} a move`;
+  return `${c.initial / 60 >= 1 && c.initial % 60 === 0 ? `${c.initial / 60} min` : `${c.initial} s`} + ${c.increment} s`;
+}
+
+// The seek's own fields: time limit, rated or casual, my colour, and a player to challenge.
+function seekFields(prefix) {
+  const kind = h("select", { id: `${prefix}-clock`, name: "clock" },
+    h("option", { value: "days" }, "Correspondence (days a move)"),
+    h("option", { value: "live" }, "Real time (minutes + seconds a turn)"),
+    h("option", { value: "none" }, "No time limit"));
+  const days = h("input", { id: `${prefix}-days`, type: "number", min: "1", max: "14", value: "3" });
+  const minutes = h("input", { id: `${prefix}-minutes`, type: "number", min: "0.25", max: "180", step: "0.25", value: "5" });
+  const increment = h("input", { id: `${prefix}-increment`, type: "number", min: "0", max: "180", value: "3" });
+  const rated = h("input", { id: `${prefix}-rated`, type: "checkbox" });
+  const colour = h("select", { id: `${prefix}-colour` },
+    h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
+  const to = h("input", { id: `${prefix}-to`, placeholder: "anyone (an open seek)", maxLength: 20, autocomplete: "off" });
+  const daysField = h("div.field", {}, h("label", { for: `${prefix}-days` }, "Days a move (1–14)"), days);
+  const liveField = h("div.row", {},
+    h("div.field", {}, h("label", { for: `${prefix}-minutes` }, "Minutes"), minutes),
+    h("div.field", {}, h("label", { for: `${prefix}-increment` }, "Seconds added a turn"), increment));
+  const update = () => {
+    daysField.hidden = kind.value !== "days";
+    liveField.hidden = kind.value !== "live";
+  };
+  kind.addEventListener("change", update);
+  update();
+  const box = h("div.seek-fields", {},
+    h("div.field", {}, h("label", { for: `${prefix}-clock` }, "Time limit"), kind), daysField, liveField,
+    h("div.row", {},
+      h("div.field", {}, h("label", { for: `${prefix}-colour` }, "My colour"), colour),
+      h("div.field", {}, h("label", { for: `${prefix}-to` }, "Challenge a player (name)"), to)),
+    h("label.radio", { for: `${prefix}-rated` }, rated, " Rated"));
+  box.seek = () => ({
+    clock: kind.value === "days" ? { days: Number(days.value) }
+      : kind.value === "live" ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
+    rated: rated.checked,
+    colour: colour.value,
+    to: to.value.trim() || null,
+  });
+  return box;
+}
+
+function modeFieldset(prefix, seeking = false) {
   const radios = [["ai", "Against the AI"], ["hotseat", "Hot-seat (both sides here)"], ["online", "Online (share a link)"]];
+  if (seeking) radios.push(["seek", "Seek a player (lobby or challenge)"]);
   const level = h("input", { type: "number", min: "1", max: "10", value: "3", id: `${prefix}-level`, name: "level" });
   const seat = h("select", { id: `${prefix}-seat`, name: "seat" },
     h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
@@ -48,14 +97,22 @@ function modeFieldset(prefix) {
       h("input", { type: "radio", name: `${prefix}-mode`, value: v, checked: i === 0 }), " ", text)),
     h("div.row", {},
       h("div.field.level", {}, h("label", { for: `${prefix}-level` }, "AI level (1–10)"), level),
-      h("div.field", {}, h("label", { for: `${prefix}-seat` }, "My seat"), seat)));
+      h("div.field.myseat", {}, h("label", { for: `${prefix}-seat` }, "My seat"), seat)));
+  const seek = seeking ? seekFields(prefix) : null;
+  if (seek) fs.append(seek);
   const update = () => {
     const mode = fs.querySelector(`input[name=${prefix}-mode]:checked`).value;
     fs.querySelector(".level").hidden = mode !== "ai";
+    fs.querySelector(".myseat").hidden = mode === "seek";
     seat.disabled = mode === "hotseat";
+    if (seek) seek.hidden = mode !== "seek";
+    const submit = fs.closest("form")?.querySelector("button[type=submit]");
+    if (submit && submit.id === "create") submit.textContent = mode === "seek" ? "Post seek" : "Start match";
   };
+  fs.mode = () => fs.querySelector(`input[name=${prefix}-mode]:checked`).value;
+  fs.seek = () => seek.seek();
   fs.addEventListener("change", update);
-  update();
+  queueMicrotask(update);
   fs.seats = () => {
     const mode = fs.querySelector(`input[name=${prefix}-mode]:checked`).value;
     const lv = Math.max(1, Math.min(10, Number(level.value) || 1));
@@ -69,9 +126,9 @@ async function enter(res) {
   location.hash = `#/match/${encodeURIComponent(res.id)}`;
 }
 
-function gamePanel(game) {
+function gamePanel(game, signedIn, onSeek) {
   const opts = Object.entries(game.options || {}).map(([k, o]) => optionInput(k, o));
-  const mode = modeFieldset("new");
+  const mode = modeFieldset("new", signedIn);
   const err = h("p.error", { role: "alert" });
   const form = h("form.newmatch", {
     onsubmit: async (ev) => {
@@ -80,6 +137,13 @@ function gamePanel(game) {
       const options = {};
       for (const input of form.querySelectorAll(".options input, .options select")) options[input.name] = readOption(input);
       try {
+        if (mode.mode() === "seek") {
+          await api.postSeek({ game: game.name, options, ...mode.seek() });
+          onSeek();
+          err.textContent = "";
+          err.textContent = "";
+          return;
+        }
         await enter(await api.createMatch(game.name, options, mode.seats()));
       } catch (e) {
         err.textContent = e.message;
@@ -156,23 +220,88 @@ function matchList(title, which) {
   return card;
 }
 
+// Seeks and challenges: others' open seeks to accept, mine to withdraw, challenges to accept or decline.
+function seekList() {
+  const body = h("div", { id: "seeks" }, h("p.muted", {}, "loading…"));
+  const card = h("section.card.seeks", {}, h("h2", {}, "Seeks and challenges"), body);
+  let who = null;
+  const err = h("p.error", { role: "alert" });
+  const act = async (fn) => {
+    err.textContent = "";
+    try {
+      const r = await fn();
+      if (r && r.match) location.hash = `#/match/${encodeURIComponent(r.match)}`;
+      else load();
+    } catch (e) {
+      err.textContent = e.message;
+      load();
+    }
+  };
+  const row = (s) => {
+    const opts = Object.entries(s.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+    const mine = who && s.by === who.name;
+    const toMe = who && s.to === who.name;
+    const buttons = mine ? [h("button", { type: "button", class: "withdraw", onclick: () => act(() => api.dropSeek(s.id)) }, s.to ? "Cancel" : "Withdraw")]
+      : toMe ? [h("button.primary", { type: "button", class: "primary accept", onclick: () => act(() => api.acceptSeek(s.id)) }, "Accept"),
+        h("button", { type: "button", class: "decline", onclick: () => act(() => api.dropSeek(s.id)) }, "Decline")]
+        : who ? [h("button.primary", { type: "button", class: "primary accept", onclick: () => act(() => api.acceptSeek(s.id)) }, "Accept")] : [];
+    return h("tr", { dataset: { seek: s.id } },
+      h("td", {}, playerLink(s.by), s.to ? h("span.muted", {}, " → ", s.to) : null),
+      h("td", {}, s.game, h("div.muted.small", {}, opts)),
+      h("td", {}, clockText(s.clock), h("div.muted.small", {}, `${s.rated ? "rated" : "casual"} · ${s.colour === "random" ? "random colours" : `${s.by} plays ${s.colour}`}`)),
+      h("td", {}, buttons));
+  };
+  const load = () => {
+    if (!who) {
+      body.replaceChildren(h("p.muted", {}, h("a", { href: "#/login" }, "Sign in"), " to post a seek, accept one or challenge a player."));
+    }
+    return api.seeks().then((all) => {
+      const list = Array.isArray(all) ? all : [...(all.challenges || []), ...(all.seeks || [])];
+      const seen = new Set();
+      const rows = list.filter((s) => !seen.has(s.id) && seen.add(s.id));
+      body.replaceChildren(rows.length ? h("table", {}, h("tbody", {}, rows.map(row))) : h("p.muted", {}, "No seek is open: post one from a game's panel."), err);
+    }).catch((e) => { if (who) body.replaceChildren(h("p.error", {}, e.message)); });
+  };
+  card.refresh = load;
+  card.setAccount = (a) => {
+    who = a;
+    load();
+  };
+  return card;
+}
+
 export function showLobby(root) {
   const tabs = h("div.gametabs", { role: "tablist", "aria-label": "Games" });
   const panel = h("section.card.gamepanel");
+  const seeks = seekList();
   const lists = [matchList("Open matches", "open"), matchList("Recent matches", "recent")];
-  const timer = setInterval(() => lists.forEach((l) => l.refresh()), 5000);
+  const timer = setInterval(() => [...lists, seeks].forEach((l) => l.refresh()), 5000);
   const page = h("div.lobby", {},
     h("div.lobby-main", {}, tabs, panel),
-    h("div.lobby-side", {}, ...lists,
+    h("div.lobby-side", {}, seeks, ...lists,
       h("section.card", {}, importPanel())));
   root.append(page);
+  let signedIn = false;
+  let shown = null;
   api.games().then((games) => {
     const select = (g) => {
+      shown = g;
       for (const b of tabs.children) b.setAttribute("aria-selected", String(b.dataset.game === g.name));
-      panel.replaceChildren(gamePanel(g));
+      panel.replaceChildren(gamePanel(g, signedIn, () => seeks.refresh()));
     };
     tabs.append(...games.map((g) => h("button.tab", { type: "button", role: "tab", dataset: { game: g.name }, onclick: () => select(g) }, g.name)));
     if (games.length) select(games[0]);
+    off = onAccount((a, msg) => {
+      seeks.setAccount(a);
+      if (signedIn !== !!a) {
+        signedIn = !!a;
+        if (shown) select(shown);
+      } else if (msg) seeks.refresh();
+    });
   }).catch((e) => panel.replaceChildren(h("p.error", {}, `games: ${e.message}`)));
-  return () => clearInterval(timer);
+  let off = () => {};
+  return () => {
+    clearInterval(timer);
+    off();
+  };
 }

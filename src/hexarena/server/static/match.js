@@ -2,18 +2,36 @@
 import * as api from "./api.js";
 import { renderBoard, closeChooser } from "./board.js";
 import { h, seatName } from "./dom.js";
+import { me } from "./account.js";
+import { playerLink, timeLeft } from "./people.js";
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const CHAT_HIDDEN = "hexarena.chat.hidden";
+// m:ss (h:mm:ss from an hour), tenths under 10 s
+function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return ` ${s.toFixed(1)} s`;
+  const whole = Math.ceil(s), hr = Math.floor(whole / 3600), min = Math.floor((whole % 3600) / 60), sec = whole % 60;
+  const pad = (x) => String(x).padStart(2, "0");
+  return hr ? ` ${hr}:${pad(min)}:${pad(sec)}` : ` ${min}:${pad(sec)}`;
+}
 const time = (m) => Date.parse(m.updated || "") || 0;
 
 export function showMatch(root, id) {
-  const st = { match: null, seat: api.mySeat(id), view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false };
+  const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes" };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
   const page = h("div.match", {}, h("div.board-wrap", {}, board), panel);
   root.append(page);
 
-  const mine = () => (st.seat ? st.seat.seats : []);
+  // my seats: the ones this browser's seat token holds, and the ones of my account
+  const mine = () => {
+    const seats = new Set(st.seat ? st.seat.seats : []);
+    const names = (st.match && st.match.players) || [];
+    if (st.account) names.forEach((n, p) => { if (n === st.account.name) seats.add(p); });
+    return [...seats].sort();
+  };
+  const token = () => (st.seat ? st.seat.token : null);
   const myTurn = () => st.match && !st.match.over && !st.match.thinking && mine().includes(st.match.to_move);
   const error = (msg) => {
     const el = panel.querySelector(".error");
@@ -43,7 +61,7 @@ export function showMatch(root, id) {
     render();
   }
 
-  const play = (mv) => act(() => api.move(id, mv, st.seat.token, st.match.ply));
+  const play = (mv) => act(() => api.move(id, mv, token(), st.match.ply));
 
   async function jump(ply) {
     const m = st.match;
@@ -69,10 +87,26 @@ export function showMatch(root, id) {
 
   function seatLine(m) {
     const me = mine();
+    const names = m.players || [];
     return m.seats.map((s, p) => {
-      const who = me.includes(p) ? "you" : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : me.length ? "opponent" : "a player";
-      return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}` }, `${seatName(p, st.players)}: ${who}`);
+      const name = names[p];
+      const who = name && !String(name).startsWith("ai-") ? playerLink(name)
+        : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : me.includes(p) ? "guest" : me.length ? "opponent (guest)" : "a guest";
+      return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}`, dataset: { seat: String(p) } },
+        `${seatName(p, st.players)}: `, who, me.includes(p) ? " (you)" : "", clockOf(m, p));
     });
+  }
+
+  // a seat's clock: its remaining time (ticking while it runs), or the deadline of its move
+  function clockOf(m, p) {
+    const c = m.clock;
+    if (!c || m.over) return null;
+    const running = c.running === p;
+    if (c.remaining && c.remaining[p] !== null && c.remaining[p] !== undefined && !(m.time_control && m.time_control.days)) {
+      const left = running && c.deadline ? (Date.parse(c.deadline) - Date.now()) / 1000 : c.remaining[p];
+      return h("span.clock", { class: `clock${running ? " running" : ""}${left < 10 ? " low" : ""}`, dataset: { seat: String(p) } }, clockText(left));
+    }
+    return running && c.deadline ? h("span.deadline", { id: "deadline" }, ` · ${timeLeft(c.deadline)}`) : null;
   }
 
   function resultBanner(m) {
@@ -151,13 +185,13 @@ export function showMatch(root, id) {
       parts.push(h("p.hint", { id: "hint" }, `Hint: ${st.hint.move}${note}`));
     }
     const actions = h("div.actions", {},
-      canUndo ? h("button", { id: "undo", type: "button", onclick: () => act(() => api.undo(id, st.seat.token, m.ply)) }, "Undo") : null,
+      canUndo ? h("button", { id: "undo", type: "button", onclick: () => act(() => api.undo(id, token(), m.ply)) }, "Undo") : null,
       mineNow ? h("button", { id: "hint-btn", type: "button", onclick: () => act(async () => {
-        st.hint = await api.hint(id, st.seat.token);
+        st.hint = await api.hint(id, token());
         render();
       }) }, "Hint") : null,
       me.length && !m.over ? h("button.danger", { id: "resign", type: "button", onclick: () => {
-        if (window.confirm("Resign this game?")) act(() => api.resign(id, st.seat.token));
+        if (window.confirm("Resign this game?")) act(() => api.resign(id, token()));
       } }, "Resign") : null);
     parts.push(actions, h("p.error", { role: "alert" }));
     parts.push(h("section.history", {},
@@ -169,15 +203,48 @@ export function showMatch(root, id) {
         h("button", { id: "next", type: "button", "aria-label": "next move", onclick: () => jump(here() + 1) }, "▶"),
         h("button", { id: "live", type: "button", class: replay ? "primary" : "", disabled: !replay, onclick: () => jump(m.ply) }, "Live")),
       h("p.muted.small", {}, "← → keys step through the moves")));
+    parts.push(chatPanel(m));
     parts.push(h("div.records", {}, "Record: ",
       h("a", { id: "dl-json", href: api.recordUrl(id, "json"), download: `hexarena-${id}.json` }, "JSON"), " · ",
       h("a", { id: "dl-txt", href: api.recordUrl(id, "txt"), download: `hexarena-${id}.txt` }, "text"), " · ",
       h("a", { href: "#/" }, "Lobby")));
     const focused = document.activeElement && document.activeElement.id;
+    const draft = panel.querySelector("#chat-text")?.value;
     panel.replaceChildren(...parts.filter(Boolean));
+    if (draft) panel.querySelector("#chat-text").value = draft;
     if (focused) document.getElementById(focused)?.focus();
+    const chatLines = panel.querySelector("#chat-lines");
+    if (chatLines) chatLines.scrollTop = chatLines.scrollHeight;
     const cur = panel.querySelector('.mv[aria-current="step"]');
     if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+
+  function chatPanel(m) {
+    const lines = m.chat || [];
+    const me = mine();
+    const toggle = h("button.linklike.small", { type: "button", id: "chat-toggle", "aria-expanded": String(!st.chatHidden), onclick: () => {
+      st.chatHidden = !st.chatHidden;
+      localStorage.setItem(CHAT_HIDDEN, st.chatHidden ? "yes" : "no");
+      render();
+    } }, st.chatHidden ? "show" : "hide");
+    const head = h("h3", {}, "Chat ", toggle);
+    if (st.chatHidden) return h("section.chat", { id: "chat" }, head);
+    const input = h("input", { id: "chat-text", maxLength: 500, placeholder: "say something to your opponent", "aria-label": "chat message", autocomplete: "off" });
+    const form = me.length ? h("form", {
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const text = input.value;
+        if (!text.trim()) return;
+        act(async () => {
+          const r = await api.chat(id, text, token());
+          input.value = "";
+          return r;
+        });
+      },
+    }, input, h("button", { type: "submit", id: "chat-send" }, "Send")) : h("p.muted.small", {}, "Only the players write here.");
+    return h("section.chat", { id: "chat" }, head,
+      h("ul.chat-lines", { id: "chat-lines", "aria-live": "polite" }, lines.map((l) => h("li", {}, h("span.chat-from", {}, `${l.from}:`), l.text))),
+      form);
   }
 
   const here = () => st.want ?? st.view ?? st.match.ply; // the position shown, or being fetched
@@ -191,6 +258,23 @@ export function showMatch(root, id) {
   };
   document.addEventListener("keydown", onKey);
 
+  me().then((a) => {
+    st.account = a;
+    render();
+  }).catch(() => {});
+  const ticker = setInterval(() => {
+    const c = st.match && st.match.clock;
+    if (c && c.running !== null && c.running !== undefined && !st.match.over) {
+      for (const el of panel.querySelectorAll(".clock.running, #deadline")) {
+        const left = (Date.parse(c.deadline) - Date.now()) / 1000;
+        if (el.id === "deadline") el.textContent = ` · ${timeLeft(c.deadline)}`;
+        else {
+          el.textContent = clockText(left);
+          el.classList.toggle("low", left < 10);
+        }
+      }
+    }
+  }, 500);
   api.getMatch(id).then((m) => {
     accept(m);
     api.games().then((gs) => {
@@ -206,6 +290,7 @@ export function showMatch(root, id) {
   });
   return () => {
     stop();
+    clearInterval(ticker);
     closeChooser();
     document.removeEventListener("keydown", onKey);
   };

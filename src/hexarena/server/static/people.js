@@ -1,0 +1,93 @@
+// Players' pages: "my games" (#/my: where it is my move, nearest deadline first, then my other matches) and a
+// player's profile (#/@/NAME or /@/NAME: ongoing and finished matches, when they joined).
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { me, notifying, onAccount, setNotifying } from "./account.js";
+
+// "in 2 d 3 h", "in 5 min", "passed": the time left until an ISO-8601 deadline.
+export function timeLeft(iso, now = Date.now()) {
+  const left = (Date.parse(iso) - now) / 1000;
+  if (!(left > 0)) return "time is up";
+  const d = Math.floor(left / 86400), hr = Math.floor((left % 86400) / 3600), min = Math.ceil((left % 3600) / 60);
+  if (d) return `${d} d ${hr} h left`;
+  if (hr) return `${hr} h ${min} min left`;
+  if (left >= 60) return `${min} min left`;
+  return `${Math.ceil(left)} s left`;
+}
+
+const playerName = (p) => (p === null || p === undefined ? "guest" : String(p).startsWith("ai-") ? `AI level ${String(p).slice(3)}` : p);
+
+export function playerLink(p) {
+  if (p === null || p === undefined || String(p).startsWith("ai-") || p === "(deleted)") return h("span.player", {}, playerName(p));
+  return h("a.player", { href: `#/@/${encodeURIComponent(p)}` }, p);
+}
+
+// One match of a list: its game and players, the move count, its status, and the deadline where one runs.
+export function matchItem(m, verb = "Open") {
+  const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+  const players = (m.players || [null, null]);
+  return h("li.match-item", { dataset: { match: m.id } },
+    h("a", { href: `#/match/${encodeURIComponent(m.id)}` }, `${verb}: ${m.game}`),
+    " ", h("span.vs", {}, playerLink(players[0]), " – ", playerLink(players[1])),
+    h("span.muted", {}, ` ${opts} · ply ${m.ply}`),
+    m.deadline && !m.over ? h("span.deadline", {}, ` · ${timeLeft(m.deadline)}`) : null,
+    m.status ? h("div.muted.small", {}, m.status) : null);
+}
+
+function list(id, items, empty, verb) {
+  return h("ul.matches", { id }, items.length ? items.map((m) => matchItem(m, verb)) : [h("li.muted", {}, empty)]);
+}
+
+function notifyToggle() {
+  if (!("Notification" in window)) return null;
+  const box = h("input", { type: "checkbox", id: "notify", checked: notifying(), onchange: async () => { box.checked = await setNotifying(box.checked); } });
+  return h("label.small", { for: "notify" }, box, " Tell me by a browser notification when a move or a challenge arrives");
+}
+
+export function showMyGames(root) {
+  const turn = h("section.card", {}, h("h2", {}, "Your move"), h("p.muted", {}, "Loading…"));
+  const others = h("section.card", {}, h("h2", {}, "Your other matches"));
+  root.append(h("div.mygames", {}, turn, others, notifyToggle()));
+  let stopped = false;
+  const load = () => api.myMatches().then((mine) => {
+    if (stopped) return;
+    const ongoing = (mine.ongoing || []).filter((m) => !(m.my_seats || []).includes(m.to_move));
+    others.replaceChildren(h("h2", {}, "Your other matches"),
+      h("h3", {}, "Waiting for the opponent"), list("list-waiting", ongoing, "none", "Watch"),
+      h("h3", {}, "Finished"), list("list-finished", mine.finished || [], "none", "Replay"));
+  }).catch((e) => others.replaceChildren(h("p.error", {}, e.message)));
+  const off = onAccount((a, msg) => {
+    if (stopped) return;
+    if (a === null) {
+      turn.replaceChildren(h("p", {}, h("a", { href: "#/login" }, "Sign in"), " to see your games on every device."));
+      others.replaceChildren();
+      return;
+    }
+    if (!msg) return;
+    turn.replaceChildren(h("h2", {}, `Your move (${(msg.turn || []).length})`),
+      list("list-turn", msg.turn || [], "None: it is nobody's move against you.", "Play"));
+    load();
+  });
+  me().catch(() => {});
+  return () => {
+    stopped = true;
+    off();
+  };
+}
+
+export function showProfile(root, name) {
+  const card = h("section.card.profile", {}, h("p.muted", {}, "Loading…"));
+  root.append(card);
+  api.user(name).then((u) => {
+    const ongoing = (u.matches || []).filter((m) => !m.over);
+    const finished = (u.matches || []).filter((m) => m.over);
+    const ratings = Object.entries(u.ratings || {});
+    card.replaceChildren(
+      h("h2", {}, u.name),
+      h("p.muted", {}, `Joined ${new Date(u.joined).toLocaleDateString()}`),
+      ratings.length ? h("ul.ratings", {}, ratings.map(([g, r]) => h("li", {}, `${g}: ${Math.round(r.rating)}${r.rd > 110 ? "?" : ""} (${r.games} games)`))) : null,
+      h("h3", {}, "Ongoing"), list("profile-ongoing", ongoing, "none", "Watch"),
+      h("h3", {}, "Finished"), list("profile-finished", finished, "none", "Replay"));
+  }).catch((e) => card.replaceChildren(h("p.error", {}, e.message), h("a", { href: "#/" }, "Back to the lobby")));
+  return null;
+}

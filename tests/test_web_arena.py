@@ -1,0 +1,198 @@
+"""The arena in a real browser (Playwright driving Debian's chromium) against `hexarena serve`, on SQLite and
+on PostgreSQL: two people register in two browser contexts, one posts a correspondence seek, the other accepts
+it from the lobby, they play and chat, one signs out and in again on a third context ("another device") and
+finds the match in "my games" with the right side to move; the server restarts; the test clock passes the
+deadline and the player to move loses on time.  Screenshots go to test-artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .test_server import fresh_pg
+from .web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+
+sync_api = pytest.importorskip("playwright.sync_api")
+PASSWORD = "a long secret"
+DAY = 86400
+
+
+class Served:
+    """`hexarena serve` on a database, its clock ahead of the real one by what ``offset`` says."""
+
+    def __init__(self, db: str, tmp: Path) -> None:
+        self.db, self.tmp = db, tmp
+        self.offset = tmp / "clock-offset"
+        self.offset.write_text("0")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("hexarena")
+        env = {**os.environ, "HEXARENA_CLOCK_OFFSET_FILE": str(self.offset)}
+        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port), "--db", self.db,
+                                      "--judge-seconds", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     cwd=self.tmp, env=env)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"hexarena serve exited: {self.proc.stdout.read().decode()[-2000:]}")
+            try:
+                urllib.request.urlopen(self.base + "/api/games", timeout=2).read()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("hexarena serve did not answer within 60 s")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def served(request, tmp_path):
+    if request.param == "sqlite":
+        s = Served(f"sqlite:///{tmp_path / 'arena.db'}", tmp_path)
+        s.start()
+        yield s
+        s.stop()
+        return
+    with fresh_pg() as url:
+        s = Served(url, tmp_path)
+        s.start()
+        yield s
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def person(browser, errors: list[str]):
+    ctx = browser.new_context(viewport={"width": 1100, "height": 820})
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    return ctx, page
+
+
+def shot(page, name: str, db: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"arena-{name}-{db}.png"), full_page=True)
+
+
+def register(page, base: str, name: str) -> None:
+    page.goto(base + "/#/login")
+    page.fill("#register-name", name)
+    page.fill("#register-password", PASSWORD)
+    page.click("#register-submit")
+    page.wait_for_selector("#me-link")
+    assert page.inner_text("#me-link") == name
+
+
+def post_seek(page, base: str) -> None:
+    """A correspondence seek of Projective Hex, 1 day a move, its author playing first."""
+    page.goto(base + "/#/")
+    page.click('.gametabs .tab[data-game="projective-hex"]')
+    page.select_option("#opt-opening", "none")
+    page.check('input[name="new-mode"][value="seek"]')
+    page.select_option("#new-clock", "days")
+    page.fill("#new-days", "1")
+    page.select_option("#new-colour", "first")
+    page.click("#create")
+    page.wait_for_selector("#seeks tr[data-seek] button.withdraw")
+
+
+def play_one(page, expect_ply: int) -> None:
+    """The player to move clicks a legal cell; wait until the board shows the next ply."""
+    page.wait_for_function("p => { const b = document.querySelector('#board');"
+                           " return b && b.dataset.ply === String(p) && b.classList.contains('active'); }",
+                           arg=expect_ply)
+    page.locator("#board polygon.cell.target").first.click()
+    page.wait_for_function("p => document.querySelector('#board')?.dataset.ply === String(p)", arg=expect_ply + 1)
+
+
+def test_two_players_seek_play_chat_and_lose_on_time(browser, served, request):
+    db = request.node.callspec.params["served"]
+    base, errors = served.base, []
+    (ctx_a, ana), (ctx_b, ben) = person(browser, errors), person(browser, errors)
+    register(ana, base, "ana")
+    register(ben, base, "ben")
+
+    post_seek(ana, base)
+    ben.goto(base + "/#/")
+    accept = ben.locator("#seeks tr[data-seek] button.accept")
+    accept.wait_for()
+    assert "ana" in ben.inner_text("#seeks")
+    shot(ben, "lobby-seeks", db)
+    accept.click()
+    ben.wait_for_url("**/#/match/*")
+    match_id = ben.url.rsplit("/", 1)[1]
+    ben.wait_for_selector("#board svg")
+
+    ana.goto(base + "/#/my")
+    ana.locator(f'#list-turn li[data-match="{match_id}"] a').first.click()
+    ana.wait_for_selector("#board svg")
+    assert "ana" in ana.inner_text(".seats") and "ben" in ana.inner_text(".seats")
+    assert ana.locator("#deadline").count() == 1  # a correspondence deadline runs for the player to move
+
+    for ply in range(4):
+        play_one(ana if ply % 2 == 0 else ben, ply)
+
+    ana.fill("#chat-text", "hello ben, good luck")
+    ana.click("#chat-send")
+    ben.wait_for_function("() => document.querySelector('#chat-lines')?.textContent.includes('good luck')")
+    ben.fill("#chat-text", "<b>thanks</b> & you")
+    ben.click("#chat-send")
+    ana.wait_for_function("() => document.querySelector('#chat-lines')?.textContent.includes('<b>thanks</b> & you')")
+    assert ana.locator("#chat-lines b").count() == 0  # shown as text, never as markup
+    shot(ana, "match-names-chat", db)
+
+    ana.click("#signout")
+    ana.wait_for_selector("#signin-link")
+    ctx_c, other_device = person(browser, errors)
+    other_device.goto(base + "/#/login")
+    other_device.fill("#login-name", "ana")
+    other_device.fill("#login-password", PASSWORD)
+    other_device.click("#login-submit")
+    other_device.wait_for_selector(f'#list-turn li[data-match="{match_id}"]')  # ply 4: the first player's move
+    other_device.wait_for_function("() => document.title.startsWith('(1)')")
+    shot(other_device, "my-games", db)
+
+    other_device.goto(base + "/@/ben")
+    other_device.wait_for_selector(f'#profile-ongoing li[data-match="{match_id}"]')
+    shot(other_device, "profile", db)
+
+    served.stop()  # a restart between the move and the deadline keeps the deadline
+    served.offset.write_text(str(2 * DAY))
+    served.start()
+    deadline = time.monotonic() + 30
+    while not (m := served.get(f"/api/matches/{match_id}"))["over"] and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert m["over"] and m["winner"] == 1 and m["reason"] == "time", m
+    assert m["record"]["result"]["reason"] == "time"
+    ben.wait_for_selector("#result", timeout=30_000)  # the live feed reconnects after the restart
+    assert "won" in ben.inner_text("#result").lower()
+    for ctx in (ctx_a, ctx_b, ctx_c):
+        ctx.close()
+    assert not errors, errors
