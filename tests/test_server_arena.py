@@ -48,9 +48,9 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def arena(db_url: str, clock: FakeClock) -> Iterator[tuple[TestClient, TestClient, TestClient, str]]:  # noqa: F811
-    """Three signed-in players (ann, bob, cy) on one app judging by ``clock`` (its judge asleep: the tests call
-    it)."""
-    app = create_app(db_url, clock=clock, limits=Limits(judge_seconds=3600, open_seeks=3))
+    """Three signed-in players (ann, bob, cyd) on one app judging by ``clock``, with no judging loop (the tests
+    call the judge)."""
+    app = create_app(db_url, clock=clock, limits=Limits(judge_seconds=0, open_seeks=3))
     with TestClient(app) as ann:
         bob, cy = TestClient(app), TestClient(app)
         for client, name in ((ann, "ann"), (bob, "bob"), (cy, "cyd")):
@@ -336,7 +336,7 @@ def test_a_move_after_the_deadline_stores_the_loss_instead(arena, clock) -> None
 
 
 def test_a_restart_judges_what_ran_out_meanwhile(db_url, clock) -> None:  # noqa: F811
-    limits = Limits(judge_seconds=3600)
+    limits = Limits(judge_seconds=0)
     with TestClient(create_app(db_url, clock=clock, limits=limits)) as ann:
         register(ann, "ann")
         bob = TestClient(ann.app)
@@ -471,7 +471,7 @@ def test_the_account_socket_hears_of_changes_made_by_another_process(db_url, clo
         pytest.skip("several processes share PostgreSQL only")
     other = Server(db_url, ai_workers=1, clock=clock)  # another process: its hub wakes nobody here
     try:
-        with TestClient(create_app(db_url, clock=clock, limits=Limits(judge_seconds=3600))) as ann:
+        with TestClient(create_app(db_url, clock=clock, limits=Limits(judge_seconds=0))) as ann:
             register(ann, "ann")
             bob = other.accounts.register("bob", "correct horse")
             with ann.websocket_connect("/api/account/live") as ws:

@@ -64,7 +64,8 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
             if server.store.postgres else []
         await run_in_threadpool(server.thinker.resume)
         await run_in_threadpool(server.judge)  # what ran out while the server was down
-        tasks.append(asyncio.create_task(judging(server)))
+        if server.limits.judge_seconds:
+            tasks.append(asyncio.create_task(judging(server)))
         try:
             yield
         finally:

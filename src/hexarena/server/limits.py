@@ -72,7 +72,8 @@ class Limits:
     secure_cookies: bool = False          # the session cookie only over HTTPS (behind a proxy that terminates it)
     open_seeks: int = 10                  # seeks and challenges one account may have open at once (429)
     seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
-    judge_seconds: float = 5.0            # how often the server looks for players out of time
+    judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
+    # and on a late move, for tests that judge by hand; the command line needs a positive number)
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
