@@ -101,6 +101,16 @@ def test_text_record_groups_a_turns_steps():
     ("[projective-hex opening=none] 1. A resign 1/2-1/2", "a resignation ends 1-0 or 0-1"),
     ({"game": "projective-hex", "moves": ["A"], "result": {"resigned": 0, "text": "1-0"}},
      "record result 'text' '1-0' disagrees with its moves ('0-1'; 0-1)"),
+    # losses on time: a winner stated, a game not already over, a decisive result, a reason that fits
+    ({"game": "projective-hex", "moves": ["A"], "result": {"reason": "time"}},
+     "'reason' 'time' needs 'winner' 0 or 1 (the loser lost on time), got None"),
+    ({"game": "projective-hex", "options": {"opening": "none"}, "moves": FINISHED,
+      "result": {"reason": "time", "winner": 1}}, "record says player 1 lost on time, but its moves end the game"),
+    ("[projective-hex opening=none] 1. A time 1/2-1/2", "a loss on time ends 1-0 or 0-1"),
+    ({"game": "projective-hex", "moves": ["A"], "result": {"reason": "resignation"}},
+     "record result 'reason' 'resignation' disagrees with its moves (None; *)"),
+    ({"game": "projective-hex", "moves": ["A"], "result": {"resigned": 1, "reason": "time"}},
+     "record result 'reason' 'time' disagrees with its moves ('resignation'; 1-0)"),
 ])
 def test_corrupt_records_are_refused_with_the_reason(record, message):
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -120,3 +130,29 @@ def test_record_files_json_or_text(tmp_path):
             from_bytes(data)
     with pytest.raises(ValueError, match="cannot read .*nope"):
         read_file(tmp_path / "nope")
+
+
+def test_a_loss_on_time_round_trips_in_both_forms():
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    for m in ("A", "B", "C"):
+        s.play(m)
+    s.lose_on_time()
+    assert (s.timed_out, s.resigned, s.winner(), s.game.end_reason(s)) == (1, None, 0, "time")
+    assert s.game.status(s) == "player 2 (second) lost on time: player 1 (first) wins"
+    rec = s.record()
+    assert rec["result"] == {"over": True, "winner": 0, "scores": None, "text": "1-0", "reason": "time"}
+    assert s.record_text().endswith("3. C time 1-0")
+    for again in (hexarena.from_record(json.loads(json.dumps(rec))), hexarena.from_record(s.record_text())):
+        assert again.timed_out == 1 and again.record()["result"] == rec["result"]
+        assert again.record_text() == s.record_text()
+    assert parse_text(s.record_text())["ended"] == "time"
+
+
+def test_the_library_takes_a_loss_on_time_back_as_a_resignation():
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    s.play("A")
+    s.lose_on_time(0)
+    assert s.game.status(s).startswith("player 1 (first) lost on time")
+    assert s.undo() == -1 and not s.is_over() and s.timed_out is None and s.to_move == 1
+    with pytest.raises(hexarena.games.base.IllegalMove, match="lose on time: the game is over"):
+        finished().lose_on_time()

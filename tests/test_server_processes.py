@@ -133,6 +133,35 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
+def signed_in(server: Served, name: str) -> httpx.Client:
+    """A client of ``server`` signed in as a new player ``name``, sending its CSRF header."""
+    client = httpx.Client(base_url=server.base, timeout=30)
+    assert client.post("/api/account/register", json={"name": name, "password": "correct horse"}).status_code == 200
+    client.headers["X-CSRF-Token"] = client.cookies["csrf"]
+    return client
+
+
+def test_a_restarted_server_judges_the_time_that_ran_out_while_it_was_down(tmp_path, servers, monkeypatch) -> None:
+    offset = tmp_path / "offset"
+    monkeypatch.setenv("HEXARENA_CLOCK_OFFSET_FILE", str(offset))
+    db = f"sqlite:///{tmp_path / 'hexarena.db'}"
+    first = Served(db, tmp_path)
+    servers.append(first)
+    ann, bob = signed_in(first, "ann"), signed_in(first, "bob")
+    seek = ann.post("/api/seeks", json={"game": "projective-hex", "options": {"size": 2, "opening": "none"},
+                                        "clock": {"days": 1}, "colour": "first"}).json()
+    match_id = bob.post(f"/api/seeks/{seek['id']}/accept").json()["match"]
+    assert ann.post(f"/api/matches/{match_id}/moves", json={"move": "a1", "ply": 0}).status_code == 200
+    for client in (ann, bob):
+        client.close()
+    first.stop(signal.SIGKILL)
+    offset.write_text(str(86400 + 60))  # a day and a minute later
+    again = Served(db, tmp_path)
+    servers.append(again)
+    m = again.match(match_id)  # judged at start-up, before the first request
+    assert m["over"] and m["timed_out"] == 1 and m["winner"] == 0 and m["record"]["result"]["reason"] == "time"
+
+
 def test_two_processes_on_one_postgresql(tmp_path, servers, pg_url) -> None:
     with ThreadPoolExecutor(2) as pool:  # starting together: both create the tables
         starting = [pool.submit(Served, pg_url, tmp_path) for _ in range(2)]

@@ -5,7 +5,9 @@ it writes.
 
 The text form is ``[game key=value ...] 1. m 2. m,m,end ... result``: turn
 numbers, the moves of each turn joined by commas, and ``1-0``, ``0-1``,
-``1/2-1/2`` or ``*``; ``resign`` before the result says the loser resigned.
+``1/2-1/2`` or ``*``; ``resign`` before the result says the loser resigned,
+``time`` that the loser lost on time (the JSON record's ``result.reason``
+``"time"``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ FORMAT = "hexarena-record/1"
 RESULTS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 DEFAULT_PLAYERS = ("player 1", "player 2")
 RESIGNED = "resign"  # the text record's word for a resignation, before the result
+TIMED_OUT = "time"  # the text record's word for a loss on time, before the result (and the JSON's result.reason)
 
 
 def now() -> str:
@@ -61,6 +64,7 @@ def make_record(state: State, players: Sequence[str] | None = None) -> dict[str,
             "scores": state.game.live_scores(state),
             "text": result_token(state),
             **({} if state.resigned is None else {"resigned": state.resigned}),
+            **({} if state.timed_out is None else {"reason": TIMED_OUT}),
         },
         "timestamps": {"started": meta.get("started"), "moves": [times[i] for i, _ in written]},
     }
@@ -74,8 +78,8 @@ def to_text(state: State) -> str:
     head = f"[{state.game.name}{' ' if opts else ''}{opts}]"
     sep = state.game.MOVE_SEPARATOR
     body = " ".join(f"{t}. {sep.join(ms)}" for t, ms in state.turns())
-    resigned = RESIGNED if state.resigned is not None else ""
-    return " ".join(x for x in (head, body, resigned, result_token(state)) if x)
+    ended = RESIGNED if state.resigned is not None else TIMED_OUT if state.timed_out is not None else ""
+    return " ".join(x for x in (head, body, ended, result_token(state)) if x)
 
 
 def option_text(v: Any) -> str:

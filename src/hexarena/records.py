@@ -7,7 +7,8 @@ move through the rules, and checks every field against the replayed game.
 The text form is ``[game key=value ...] 1. m 2. m,m,end ... result``: turn
 numbers, the moves of each turn joined by commas (Palago's by spaces: its
 moves hold commas), and ``1-0``, ``0-1``,
-``1/2-1/2`` or ``*``.
+``1/2-1/2`` or ``*``, after ``resign`` (the loser resigned) or ``time`` (the
+loser lost on time).
 
 >>> import hexarena
 >>> s = hexarena.load("projective-hex", opening="none").new_state()
@@ -30,7 +31,8 @@ from typing import Any
 from .games import game_class, load
 from .games.base import Game, IllegalMove, State, quoted
 from .games.options import shown
-from .record_writer import DEFAULT_PLAYERS, FORMAT, RESULTS, jsonable, make_record, now, result_token, to_text
+from .record_writer import (DEFAULT_PLAYERS, FORMAT, RESULTS, TIMED_OUT, jsonable, make_record, now, result_token,
+                            to_text)
 
 __all__ = ["FORMAT", "RESULTS", "from_record", "from_bytes", "read_file", "parse_text", "make_record", "to_text",
            "now", "result_token", "MAX_RECORD_MOVES", "MAX_TEXT_RECORD", "MAX_RECORD_BYTES", "MAX_TIME",
@@ -42,17 +44,18 @@ MAX_TEXT_RECORD = 1_000_000  # characters of a text record
 MAX_TIME = 32  # characters of a record's time: 2024-05-01T12:00:00.123456+00:00 at most
 MAX_PLAYER_NAME = 200  # characters of a player's name in a record
 FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
-RESULT_FIELDS = ("over", "winner", "scores", "text", "resigned")
+RESULT_FIELDS = ("over", "winner", "scores", "text", "resigned", "reason")
 
 _HEAD = re.compile(r"^ *\[([^ \]]+)((?: +[^ =\]]+=[^ \]]*)*) *\] *(.*?) *$")
 _TURN = re.compile(r"(?:^| )([0-9]{1,9})\. +")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?"
                    r"(?:Z|[+-][0-9]{2}:[0-9]{2})?")
-_RESULT = re.compile(r" *(?:(?<![^ ])(resign) +)?(1-0|0-1|1/2-1/2|\*) *$")
+_RESULT = re.compile(r" *(?:(?<![^ ])(resign|time) +)?(1-0|0-1|1/2-1/2|\*) *$")
 
 
 def parse_text(line: str) -> dict[str, Any]:
-    """Split a text record into game, options, turns and result (no replay)."""
+    """Split a text record into game, options, turns and result (no replay); ``ended``: "resign", "time" or
+    None (``resigned``: whether it is "resign")."""
     if not isinstance(line, str):
         raise ValueError(f"a text record is a string, got {type(line).__name__}")
     if len(line) > MAX_TEXT_RECORD:
@@ -71,16 +74,17 @@ def parse_text(line: str) -> dict[str, Any]:
         if key in options:
             raise ValueError(f"option {quoted(key)} is given twice in the record's header")
         options[key] = value
-    result, resigned = None, False
+    result, ended = None, None
     r = _RESULT.search(body)
     if r:
-        resigned, result = r.group(1) is not None, r.group(2)
+        ended, result = r.group(1), r.group(2)
         body = body[: r.start()]
     parts = _TURN.split(body)
     if parts[0].strip():
         raise ValueError(f"text before the first turn number: {quoted(parts[0].strip())}")
     turns = [(int(parts[i]), split_moves(parts[i + 1], name)) for i in range(1, len(parts), 2)]
-    return {"game": name, "options": options, "turns": turns, "result": result, "resigned": resigned}
+    return {"game": name, "options": options, "turns": turns, "result": result, "resigned": ended == "resign",
+            "ended": ended}
 
 
 def split_moves(text: str, game: str) -> list[str]:
@@ -136,6 +140,8 @@ def from_record(record: dict[str, Any] | str) -> State:
     result = record.get("result")
     if isinstance(result, dict) and "resigned" in result:
         _resign(state, result["resigned"])
+    elif isinstance(result, dict) and result.get("reason") == TIMED_OUT:
+        _lose_on_time(state, result.get("winner"))
     _check_result(result, state)
     for key in extra & set(record):
         want = jsonable(state.game.record_extra(state.array)[key])
@@ -245,7 +251,7 @@ def _check_result(result: Any, state: State) -> None:
     if unknown:
         raise ValueError(f"record field 'result.{unknown[0]}' is unknown; fields: {', '.join(RESULT_FIELDS)}")
     actual = {"over": state.is_over(), "winner": state.winner(), "scores": state.game.live_scores(state),
-              "text": result_token(state), "resigned": state.resigned}
+              "text": result_token(state), "resigned": state.resigned, "reason": state.game.end_reason(state)}
     for key in RESULT_FIELDS:
         if key == "scores" and actual[key] is None and not state.is_over() and \
                 type(state.game).live_scores is not Game.live_scores:
@@ -284,6 +290,18 @@ def _resign(state: State, player: Any) -> None:
     state.resign(player)
 
 
+def _lose_on_time(state: State, winner: Any) -> None:
+    """The loss on time a record states (``result.reason`` "time"), after its moves: its loser is the player who
+    did not win."""
+    if isinstance(winner, bool) or winner not in (0, 1):
+        raise ValueError(f"record result 'reason' 'time' needs 'winner' 0 or 1 (the loser lost on time), got "
+                         f"{shown(winner)}")
+    if state.is_over():
+        raise ValueError(f"record says player {2 - winner} lost on time, but its moves end the game "
+                         f"({result_token(state)})")
+    state.lose_on_time(1 - winner)
+
+
 def _from_text(line: str) -> State:
     parsed = parse_text(line)
     state = _new_state(parsed["game"], parsed["options"])
@@ -296,10 +314,14 @@ def _from_text(line: str) -> State:
                 raise ValueError(f"record move {i + 1} {quoted(move)}: turn {turn} was already over")
             _replay(state, i, move)
             i += 1
-    if parsed["resigned"]:
+    if parsed["ended"] == "resign":
         if parsed["result"] not in ("1-0", "0-1"):
             raise ValueError(f"record says 'resign' before {parsed['result']!r}: a resignation ends 1-0 or 0-1")
         _resign(state, 1 if parsed["result"] == "1-0" else 0)  # the loser
+    elif parsed["ended"] == TIMED_OUT:
+        if parsed["result"] not in ("1-0", "0-1"):
+            raise ValueError(f"record says 'time' before {parsed['result']!r}: a loss on time ends 1-0 or 0-1")
+        _lose_on_time(state, 0 if parsed["result"] == "1-0" else 1)
     if parsed["result"] not in (None, "*") and parsed["result"] != result_token(state):
         raise ValueError(f"record result {parsed['result']!r} disagrees with its moves ({result_token(state)})")
     if parsed["result"] == "*" and state.is_over():

@@ -86,7 +86,7 @@ def take_back(state: State, seats: Collection[int], kept: str) -> None:
     its moves since too, and never its opening moves).  NothingToUndo, the state
     unchanged, when no move was played or ``seats`` have not moved yet (the
     message then ends with what is ``kept``, e.g. "the AI's opening moves stay")."""
-    if state.resigned is not None:
+    if state.resigned is not None or state.timed_out is not None:
         state.undo()
         return
     if not state.history:

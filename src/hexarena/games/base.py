@@ -48,10 +48,10 @@ from __future__ import annotations
 import copy as _copy
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, ClassVar, overload
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -61,13 +61,15 @@ from ..kernels import direct
 from ..kernels import seed as seed_numba
 from ..record_writer import at, make_record, now, to_text
 from .errors import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo, quoted
+from .legal import LegalActions
 from .options import Option, shown
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
 
 MAX_MOVE_TEXT = 64  # longer move texts are refused before any game reads them
-RESIGN = -1  # what undo() returns when it takes back a resignation
+RESIGN = -1  # what undo() returns when it takes back a resignation (or a loss on time)
+TIME = "time"  # the end reason of a loss on time (State.lose_on_time)
 
 
 class Game(ABC):
@@ -296,11 +298,13 @@ class Game(ABC):
         return state.scores()
 
     def status(self, state: State, **kw: Any) -> str:
-        """Who is to move and what they must do now, or who won and how: :meth:`rules_status`, or who resigned."""
-        if state.resigned is None:
+        """Who is to move and what they must do now, or who won and how: :meth:`rules_status`, or who resigned
+        or lost on time."""
+        p = state.resigned if state.timed_out is None else state.timed_out
+        if p is None:
             return self.rules_status(state, **kw)
-        p = state.resigned
-        return f"player {p + 1} ({self.PLAYERS[p]}) resigns: player {2 - p} ({self.PLAYERS[1 - p]}) wins"
+        lost = "resigns" if state.timed_out is None else "lost on time"
+        return f"player {p + 1} ({self.PLAYERS[p]}) {lost}: player {2 - p} ({self.PLAYERS[1 - p]}) wins"
 
     @abstractmethod
     def rules_status(self, state: State) -> str:
@@ -310,10 +314,12 @@ class Game(ABC):
     def end_reason(self, state: State) -> str | None:
         """Which rule ended the game, as a short stable key (the game's
         :meth:`rules_end_reason`: ``"loop"``, ``"ring"``, ``"stalemate"``,
-        ...), ``"resignation"`` after :meth:`State.resign`; None while the
-        game goes on."""
+        ...), ``"resignation"`` after :meth:`State.resign`, ``"time"`` after
+        :meth:`State.lose_on_time`; None while the game goes on."""
         if not state.is_over():
             return None
+        if state.timed_out is not None:
+            return TIME
         if state.resigned is not None:
             return "resignation"
         return self.rules_end_reason(state.array)
@@ -384,45 +390,6 @@ class Game(ABC):
         return f"hexarena.load({self.name!r}{', ' if opts else ''}{opts})"
 
 
-class LegalActions(Sequence[int]):
-    """A state's legal action ids, listed only when first read (a move's
-    parser that can check its action directly never lists them)."""
-
-    __slots__ = ("_state", "_list")
-
-    def __init__(self, state: State) -> None:
-        self._state = state
-        self._list: list[int] | None = None
-
-    def _actions(self) -> list[int]:
-        if self._list is None:
-            self._list = self._state.legal_actions()
-        return self._list
-
-    @overload
-    def __getitem__(self, i: int) -> int: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[int]: ...
-
-    def __getitem__(self, i: int | slice) -> int | list[int]:
-        return self._actions()[i]
-
-    def __len__(self) -> int:
-        return len(self._actions())
-
-    def __contains__(self, action: object) -> bool:
-        return action in self._actions()
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._actions())
-
-    def __eq__(self, other: object) -> bool:
-        return list(self) == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-
 class State:
     """A position with its move history, in the spirit of python-chess's Board.
 
@@ -440,7 +407,8 @@ class State:
         self._turns: list[int] = []
         self._times: list[str | float] = []  # a record's text, or time.time() of a move played here
         self._final_scores: tuple[np.ndarray, list[float] | None] | None = None  # (position, its scores) once over
-        self._resigned: tuple[int, np.ndarray] | None = None  # who resigned, and the position before
+        self._resigned: tuple[int, np.ndarray, bool] | None = None  # who resigned or lost on time (True), the
+        # position before
         self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
 
     # header ------------------------------------------------------------
@@ -568,26 +536,37 @@ class State:
         self._times.append(time.time())  # written out when read (``times``): formatting costs more than a move
         self.game.calls.apply(self._s, self.game.tables, int(action))
 
-    def resign(self, player: int | None = None) -> None:
-        """``player`` (by default the player to move) resigns: the game ends,
-        won by the other player.  Records keep it (``result.resigned``);
-        :meth:`undo` takes it back.  IllegalMove once the game is over."""
+    def resign(self, player: int | None = None, on_time: bool = False) -> None:
+        """``player`` (by default the player to move) resigns, or with ``on_time``
+        loses on time: the game ends, won by the other player.  Records keep it
+        (``result.resigned``, or ``result.reason`` "time"); :meth:`undo` takes it
+        back.  IllegalMove once the game is over."""
+        what = "lose on time" if on_time else "resign"
         if self.is_over():
-            raise IllegalMove("resign: the game is over")
+            raise IllegalMove(f"{what}: the game is over")
         player = self.to_move if player is None else player
         if isinstance(player, bool) or player not in (0, 1):
-            raise ValueError(f"resign: a player is 0 or 1, got {shown(player)}")
-        self._resigned = (int(player), self._s.copy())
+            raise ValueError(f"{what}: a player is 0 or 1, got {shown(player)}")
+        self._resigned = (int(player), self._s.copy(), bool(on_time))
         self._s[WINNER], self._s[TO_MOVE] = 1 - player, -1
+
+    def lose_on_time(self, player: int | None = None) -> None:
+        """``player`` (by default the player to move) loses on time: :meth:`resign` with ``on_time``."""
+        self.resign(player, on_time=True)
 
     @property
     def resigned(self) -> int | None:
-        """The player who resigned, or None."""
-        return None if self._resigned is None else self._resigned[0]
+        """The player who resigned, or None (also after a loss on time: :attr:`timed_out`)."""
+        return None if self._resigned is None or self._resigned[2] else self._resigned[0]
+
+    @property
+    def timed_out(self) -> int | None:
+        """The player who lost on time, or None."""
+        return self._resigned[0] if self._resigned is not None and self._resigned[2] else None
 
     def undo(self) -> int:
         """Take back the last move; returns its action id (``RESIGN`` when it
-        takes back a resignation).  Raises :class:`NothingToUndo` at the
+        takes back a resignation or a loss on time).  Raises :class:`NothingToUndo` at the
         start of the game."""
         if self._resigned is not None:
             self._s, self._resigned = self._resigned[1], None
@@ -607,7 +586,7 @@ class State:
         other._times = list(self._times)
         other.meta = _copy.deepcopy(self.meta)
         if self._resigned is not None:
-            other._resigned = (self._resigned[0], self._resigned[1].copy())
+            other._resigned = (self._resigned[0], self._resigned[1].copy(), self._resigned[2])
         return other
 
     __copy__ = copy

@@ -414,7 +414,7 @@ class HexPushpin(Game):
                 marks.append(c)
                 if dist:
                     arrows.append((self.pin(s), int(self.rays[self.pin(s), self._side(s, c), dist - 1])))
-        won = state.is_over() and state.resigned is None
+        won = state.is_over() and state.resigned is None and state.timed_out is None
         ring = [m for m in self.topology.neighbours(self.pin(s)) if 1 <= board[m] <= 2] if won else []
         last = svg_render.last_cell(state.history, lambda a: a // self.width if a < self.num_actions - 1 else None)
         legend = [(1, "player 1 (first)"), (2, "player 2 (second)"), ("pin", "the pin"), ("last", "last stone")]

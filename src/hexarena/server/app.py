@@ -9,6 +9,7 @@ WebSockets; the AI searches in its own threads (:mod:`.thinker`).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -23,17 +24,19 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from .core import Server
+from .clocks import Clock
+from .core import JUDGE_TOPIC, Server
 from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, retry_after
 from .http import error, validation_message
 from .limits import Limits
 from .live import listen
 from .mail import MailSettings
-from .routes import accounts, chat, email, games, matches
+from .routes import accounts, chat, email, games, matches, seeks, users
 from .routes.reports import reports_router
 from .store import Refused
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("hexarena.server")
 DB_ENV = "HEXARENA_DB"  # the database URL for app_from_env (uvicorn's workers)
 REPORTS_ENV = "HEXARENA_REPORTS"  # the reports directory for app_from_env
 LIMITS_ENV = "HEXARENA_LIMITS"  # the limits (Limits.to_json) for app_from_env
@@ -50,25 +53,30 @@ class App(FastAPI):
 
 
 def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS,
-               limits: Limits | None = None, mail: MailSettings | None = None) -> FastAPI:
+               limits: Limits | None = None, mail: MailSettings | None = None, clock: Clock | None = None
+               ) -> FastAPI:
     """The web app on the database ``db_url`` (an SQLAlchemy URL), showing the analysis reports in
     ``reports_dir``, with ``limits`` at every door (the defaults if None), mailing as ``mail`` says (nothing
-    if None)."""
-    server = Server(db_url, ai_workers, limits, mail)
+    if None), judging time by ``clock`` (None: the real time, or ``$HEXARENA_CLOCK_OFFSET_FILE``'s,
+    :func:`.clocks.clock_from_env`)."""
+    server = Server(db_url, ai_workers, limits, mail, clock)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         server.hub.bind(asyncio.get_running_loop())
-        listener = asyncio.create_task(listen(server.hub, server.store.listen_conninfo())) \
-            if server.store.postgres else None
+        tasks = [asyncio.create_task(listen(server.hub, server.store.listen_conninfo()))] \
+            if server.store.postgres else []
         await run_in_threadpool(server.thinker.resume)
+        await run_in_threadpool(server.judge)  # what ran out while the server was down
+        if server.limits.judge_seconds:
+            tasks.append(asyncio.create_task(judging(server)))
         try:
             yield
         finally:
-            if listener is not None:
-                listener.cancel()
+            for task in tasks:
+                task.cancel()
                 with suppress(asyncio.CancelledError):
-                    await listener
+                    await task
             server.close()
 
     app = App(title="hexarena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=OPENAPI)
@@ -80,9 +88,31 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
     app.include_router(games.router)
     app.include_router(matches.router)
     app.include_router(chat.router)
+    app.include_router(seeks.router)
+    app.include_router(users.router)
     app.include_router(reports_router(Path(reports_dir)))
     add_static(app)
     return app
+
+
+async def judging(server: Server) -> None:
+    """Flag the players out of time and forget expired seeks, every ``judge_seconds`` or at the nearest deadline
+    if it comes sooner (a real-time clock's flag falls on time)."""
+    wait = server.limits.judge_seconds
+    woken = server.hub.watch(JUDGE_TOPIC)  # a clock of this process's changed: its deadline may come sooner
+    while True:
+        with suppress(TimeoutError):
+            await asyncio.wait_for(woken.get(), wait)
+        wait = server.limits.judge_seconds
+        try:
+            await run_in_threadpool(server.judge)
+            await run_in_threadpool(server.seeks.purge)
+            nearest = await run_in_threadpool(server.store.nearest_deadline)
+        except Exception:  # a lost database connection: judged again next time
+            log.exception("hexarena: judging the clocks failed")
+            continue
+        if nearest is not None:
+            wait = min(wait, max(0.05, nearest - server.clock() + 0.01))
 
 
 def app_from_env() -> FastAPI:
@@ -126,6 +156,11 @@ def add_static(app: FastAPI) -> None:
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/@/{name}", include_in_schema=False)
+    def profile_page(name: str) -> FileResponse:
+        """A player's profile: the client's page, which reads /api/users/{name}."""
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

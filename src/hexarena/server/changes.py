@@ -32,7 +32,10 @@ def check_turn(state: State, seats: list[int]) -> None:
 
 
 def undo_back(match: Match, state: State, seats: list[int]) -> None:
-    """Undo: a resignation, else one move in hot-seat, else back to the requester's previous turn."""
+    """Undo: a resignation, else one move in hot-seat, else back to the requester's previous turn; never a loss
+    on time (the server's judgement stands)."""
+    if state.timed_out is not None:
+        raise Refused(409, f"no undo: {state.game.status(state)}, and a loss on time stands")
     if not match.against_ai() and len(seats) < 2:
         raise Refused(403, "no undo in a game between two people online")
     take_back(state, seats, kept="the AI's opening moves stay")

@@ -13,6 +13,8 @@ from hexarena.ai import hint as ai_hint
 from hexarena.ai.solutions import proof_text
 from hexarena.games.base import State
 
+from . import clocks
+from . import lists
 from .accounts import Account, Accounts
 from .changes import check_ply, check_turn, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
@@ -22,25 +24,30 @@ from .live import Hub
 from .mail import MailSettings
 from .notices import Mailer
 from .scoring import Scorer, costly, digest, needs_scoring
-from .store import Match, Refused, Store, new_token, seat_kind
+from .seeks import Seeks
+from .store import Match, Refused, Store, TimedOut, account_topic, new_token, seat_kind
 from .thinker import Thinker
 from .view import match_object
 
 HINT_LEVEL = 5
+JUDGE_TOPIC = "judge:"  # the hub's topic that wakes the judging loop (a running clock changed)
 
 
 class Server:
     """The app's parts: the store, the live hub and the AI."""
 
     def __init__(self, db_url: str, ai_workers: int = 2, limits: Limits | None = None,
-                 mail: MailSettings | None = None) -> None:
+                 mail: MailSettings | None = None, clock: clocks.Clock | None = None) -> None:
         self.limits = limits or Limits()
-        self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours)
+        self.clock = clock or clocks.clock_from_env()  # the time clocks are judged by
+        self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours, self.clock)
         self.accounts = Accounts(self.store)
         self.chat = Chat(self.store)
         self.mailer = Mailer(self.store, mail)
         self.sockets = Sockets(self.limits.websockets)
         self.hub = Hub()
+        self.seeks = Seeks(self.store, self.limits, self.hub.publish, lambda to, seek: self.on_challenge(to, seek),
+                           self.changed)
         self.thinker = Thinker(self.store, self.changed, ai_workers)
         self.scorer = Scorer(self.scored, self.limits.scoring_seconds)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
@@ -82,9 +89,36 @@ class Server:
         self.hub.publish(match_id)
 
     def changed(self, match_id: str) -> None:
-        """After a committed change: tell the watchers, let an AI to move think."""
+        """After a committed change: tell the watchers and the seated accounts' sockets, let an AI to move
+        think."""
         self.hub.publish(match_id)
+        for account in self.store.accounts_of(match_id):
+            self.hub.publish(account_topic(account))
+        known = self.store.cached(match_id)
+        if known is not None and known.timing.deadline is not None:
+            self.hub.publish(JUDGE_TOPIC)
         self.thinker.kick(match_id)
+
+    def on_challenge(self, to_account: int, seek: dict[str, Any]) -> None:
+        """Once a challenge to ``to_account`` is stored (``seek``: as GET /api/seeks shows it): mail it, where
+        e-mail is set up."""
+        self.mailer.challenge(to_account, seek["by"], seek["game"])
+
+    def live_state(self, account: int) -> dict[str, Any]:
+        """What an account's live socket shows: the matches where it is to move (and how many), the challenges to
+        it, and its own open seeks and challenges."""
+        turn = lists.turn(self.store, account)
+        return {"turn": turn, "count": len(turn), **self.seeks.concerning(account)}
+
+    def judge(self) -> list[str]:
+        """Flag every match whose player to move has run out of time (each judged again under its row lock, so
+        once across processes) and tell their watchers; the matches flagged."""
+        flagged = []
+        for match_id in self.store.expired():
+            if self.store.flag(match_id) is not None:
+                flagged.append(match_id)
+                self.changed(match_id)
+        return flagged
 
     def create(self, state: State, specs: list[str], client: str = "", account: Account | None = None
                ) -> dict[str, Any]:
@@ -150,8 +184,13 @@ class Server:
     def change(self, match_id: str, apply: Callable[[Match, State], None], movers: list[int] | None = None
                ) -> dict[str, Any]:
         """Apply a change (checked by ``apply``, in one transaction), tell everyone, answer the match object.
-        ``movers``: the seats that moved (filled by ``apply``), whose opponent may be mailed its turn."""
-        match = self.store.change(match_id, apply)
+        ``movers``: the seats that moved (filled by ``apply``), whose opponent may be mailed its turn.  When the
+        player to move had run out of time, their loss on time is stored instead (and told): 409."""
+        try:
+            match = self.store.change(match_id, apply)
+        except TimedOut:
+            self.changed(match_id)
+            raise
         self.changed(match_id)
         if movers:
             self.tell_turn(match, movers)

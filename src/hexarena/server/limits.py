@@ -70,6 +70,10 @@ class Limits:
     ai: AICaps = field(default_factory=AICaps)  # AI matches at once, server-wide and per client (429)
     scoring_seconds: float = 60.0         # the most one costly final scoring may take, in its own process
     secure_cookies: bool = False          # the session cookie only over HTTPS (behind a proxy that terminates it)
+    open_seeks: int = 10                  # seeks and challenges one account may have open at once (429)
+    seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
+    judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
+    # and on a late move, for tests that judge by hand; the command line needs a positive number)
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
@@ -129,6 +133,14 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
                          f"(default {d.ai.per_client}; 429 beyond)")
     sp.add_argument("--secure-cookies", action="store_true",
                     help="send the session cookies only over HTTPS (serving behind a proxy that terminates it)")
+    sp.add_argument("--max-open-seeks", type=count(1), default=d.open_seeks, metavar="N",
+                    help=f"seeks and challenges one account may have open at once (default {d.open_seeks}; "
+                         f"429 beyond)")
+    sp.add_argument("--seek-hours", type=seconds, default=d.seek_hours, metavar="H",
+                    help=f"a seek or challenge nobody accepted expires after H hours (default {d.seek_hours:g})")
+    sp.add_argument("--judge-seconds", type=seconds, default=d.judge_seconds, metavar="S",
+                    help=f"how often the server looks for players whose time ran out (default "
+                         f"{d.judge_seconds:g}; also at start-up)")
     sp.add_argument("--scoring-seconds", type=seconds, default=d.scoring_seconds, metavar="S",
                     help=f"the most a final position's exact scoring may take, in its own process "
                          f"(default {d.scoring_seconds:g})")
@@ -140,7 +152,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
                   open_hours=args.open_seat_hours, websockets=args.max_websockets,
                   forwarded_allow_ips=args.forwarded_allow_ips,
                   ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
-                  secure_cookies=args.secure_cookies)
+                  secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
+                  judge_seconds=args.judge_seconds)
 
 
 def count(least: int) -> Callable[[str], int]:

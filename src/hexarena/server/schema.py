@@ -64,6 +64,8 @@ matches_arena = (  # the columns 0004 adds to matches
 )
 for _column in matches_arena:
     matches.append_column(_column)
+# migration 0005: the player to move (null once over): "my turn" lists read it without replaying the match
+matches.append_column(Column("to_move", Integer))
 
 accounts = Table(
     "accounts", metadata,

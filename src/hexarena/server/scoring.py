@@ -54,14 +54,16 @@ def needs_scoring(state: State) -> bool:
 
 def digest(state: State) -> str:
     """What identifies ``state``'s position among a match's: its moves and resignation."""
-    text = json.dumps([state.moves(), state.resigned])
+    ended = [state.resigned] if state.timed_out is None else [state.resigned, state.timed_out]
+    text = json.dumps([state.moves(), *ended])
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def job_of(state: State) -> dict[str, Any]:
     """The worker's job for ``state``."""
     options = {k: list(v) if isinstance(v, tuple) else v for k, v in state.game.options.items()}
-    return {"game": state.game.name, "options": options, "moves": state.moves(), "resigned": state.resigned}
+    return {"game": state.game.name, "options": options, "moves": state.moves(), "resigned": state.resigned,
+            "timed_out": state.timed_out}
 
 
 def final_fields(state: State) -> dict[str, Any]:
@@ -72,7 +74,7 @@ def final_fields(state: State) -> dict[str, Any]:
 
 def over_text(state: State) -> str:
     """Who won (or a draw), without the costly scores."""
-    if state.resigned is not None:
+    if state.resigned is not None or state.timed_out is not None:
         return state.game.status(state)
     winner = state.winner()
     players = state.game.PLAYERS
@@ -262,6 +264,8 @@ def serve_jobs(memory_mb: int) -> None:
                 state.play(move)
             if job["resigned"] is not None:
                 state.resign(job["resigned"])
+            if job.get("timed_out") is not None:
+                state.lose_on_time(job["timed_out"])
             result = final_fields(state)
         except MemoryError:
             result = {"error": f"the exact scoring needed over {memory_mb} MB"}

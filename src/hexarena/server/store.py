@@ -28,9 +28,10 @@ import hexarena
 from hexarena.ai import AgentSpec, parse_agent
 from hexarena.games.base import IllegalMove, State
 from hexarena.games.options import shown
-from hexarena.record_writer import at, now
+from hexarena.record_writer import at
 
-from . import migrations
+from . import clocks, migrations
+from .clocks import Clock, Timing
 from .schema import accounts, chat, finals, make_engine, match_clients, match_players, matches, moves
 from .limits import AICaps
 from .scoring import costly, summary_status
@@ -49,9 +50,15 @@ PLAYERS_OF = select(match_players.c.seat, accounts.c.id, accounts.c.name, accoun
 DELETED = "(deleted)"  # the name a deleted account's seats show (no account can be named so)
 MOVES_OF = select(moves.c.move, moves.c.time).where(moves.c.match_id == bindparam("match_id")).order_by(moves.c.ply)
 INSERT_MOVE = insert(moves)
-SUMMARY_FIELDS = ("version", "resigned", "ply", "over", "winner", "status", "updated")
+SUMMARY_FIELDS = ("version", "resigned", "timed_out", "ply", "over", "winner", "to_move", "status", "updated",
+                  "remaining", "turn_started", "deadline")
 UPDATE_SUMMARY = update(matches).where(matches.c.id == bindparam("match_id")).values(
     {f: bindparam(f"new_{f}") for f in SUMMARY_FIELDS})
+
+
+def account_topic(account: int) -> str:
+    """The live hub's topic of an account's own things (a match id never holds a colon)."""
+    return f"account:{account}"
 
 
 class Refused(Exception):
@@ -60,6 +67,14 @@ class Refused(Exception):
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.retry_after = status, message, retry_after
+
+
+class TimedOut(Refused):
+    """A change refused because the player to move had run out of time: the loss on time was stored instead."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(409, f"too late: {match.state.game.status(match.state)}")
+        self.match = match
 
 
 def new_token() -> str:
@@ -103,6 +118,9 @@ class Match:
     accounts: list[int | None] = field(default_factory=lambda: [None, None])  # per seat, its account's id
     players: list[str | None] = field(default_factory=lambda: [None, None])  # per seat, its account's name
     chat_last: int = 0  # the id of its newest chat line when read (0: none); not part of the version
+    control: dict[str, int] | None = None  # the time control (.clocks), None for no limit
+    timing: Timing = field(default_factory=Timing)  # its clock as stored
+    rated: bool = False
 
     @property
     def ply(self) -> int:
@@ -132,13 +150,16 @@ class Match:
         return any(seat_agent(kind) is not None for kind in self.seats)
 
 
-def replay(game: str, options: dict[str, Any], texts: list[str], resigned: int | None) -> State:
-    """The state after the stored moves ``texts`` (and resignation), through the library."""
+def replay(game: str, options: dict[str, Any], texts: list[str], resigned: int | None,
+           timed_out: int | None = None) -> State:
+    """The state after the stored moves ``texts`` (and resignation or loss on time), through the library."""
     state = hexarena.load(game, **options).new_state()
     for t in texts:
         state.play(t)
     if resigned is not None:
         state.resign(resigned)
+    elif timed_out is not None:
+        state.lose_on_time(timed_out)
     return state
 
 
@@ -152,8 +173,10 @@ class Store:
     ``open_matches``: the matches with an open seat one client may hold at once (0: any number);
     ``open_hours``: an open seat nobody joined expires after this many hours (0: never)."""
 
-    def __init__(self, url: str, open_matches: int = 0, open_hours: float = 0.0) -> None:
+    def __init__(self, url: str, open_matches: int = 0, open_hours: float = 0.0,
+                 clock: Clock = clocks.real_clock) -> None:
         self.url = url
+        self.clock = clock  # the time clocks are judged by (a test's may run ahead)
         self.open_matches, self.open_hours = open_matches, open_hours
         self.postgres = make_url(url).get_backend_name() == "postgresql"
         self.engine = make_engine(url)
@@ -166,6 +189,10 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def moment(self) -> float:
+        """Now by :attr:`clock`, to the millisecond that stored times keep (so clocks add up exactly)."""
+        return math.floor(self.clock() * 1000) / 1000
 
     # reading ---------------------------------------------------------------
     def get(self, match_id: str) -> Match:
@@ -189,16 +216,17 @@ class Store:
         if cached is not None and cached.version == row["version"]:
             if cached.chat_last != row["chat_last"]:  # a chat line since: the same state, shared
                 cached = replace(cached, chat_last=row["chat_last"])
-                self._remember(cached)
+                self.remember(cached)
             return cached
         rows = conn.execute(MOVES_OF, {"match_id": match_id}).all()
-        state = replay(row["game"], row["options"], [r.move for r in rows], row["resigned"])
+        state = replay(row["game"], row["options"], [r.move for r in rows], row["resigned"], row["timed_out"])
         match = Match(row["id"], list(row["seats"]), list(row["tokens"]), row["version"], row["created"],
-                      row["updated"], state, [r.time for r in rows], chat_last=row["chat_last"])
+                      row["updated"], state, [r.time for r in rows], chat_last=row["chat_last"], control=row["clock"],
+                      rated=row["rated"], timing=Timing(row["remaining"], row["turn_started"], row["deadline"]))
         for p in conn.execute(PLAYERS_OF, {"match_id": match_id}):
             match.accounts[p.seat], match.players[p.seat] = p.id, DELETED if p.deleted else p.name
         self._name(match)
-        self._remember(match)
+        self.remember(match)
         return match
 
     def _name(self, match: Match) -> None:
@@ -207,7 +235,7 @@ class Store:
         match.state.meta["started"] = match.created
         match.state.set_times(match.times[:len(match.state.history)])
 
-    def _remember(self, match: Match) -> None:
+    def remember(self, match: Match) -> None:
         with self._lock:
             self._cache[match.id] = match
             if len(self._cache) > 2000:
@@ -243,30 +271,44 @@ class Store:
         ``caps``."""
         digest = token_hash(token)
         tokens = [digest if i in token_seats else None for i in range(2)]
-        stamp = now()
-        match_id = secrets.token_urlsafe(9)
-        times = (state.times + [stamp] * len(state.history))[:len(state.history)]
-        waiting = "open" in seats
         with self.write() as conn:
-            if waiting:
+            if "open" in seats:
                 self._check_open(conn, client)
             if caps is not None and any(seat_agent(s) is not None for s in seats) and not state.is_over():
                 self._check_caps(conn, seats, client, caps)
-            conn.execute(insert(matches).values(
-                id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
-                version=0, created=stamp, **self._summary(state, stamp)))
-            conn.execute(insert(match_clients).values(match_id=match_id, client=client, waiting=waiting,
-                                                      created=stamp))
-            self._insert_moves(conn, match_id, state.moves(), times, 0)
-            self._notify(conn, match_id)
-            match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times)
+            held = [account if account is not None and i in token_seats else None for i in range(2)]
+            match = self.insert_match(conn, state, seats, tokens, client, held)
+        self.remember(match)
+        return match
+
+    def insert_match(self, conn: Connection, state: State, seats: list[str], tokens: list[str | None],
+                     client: str, held: list[int | None], control: dict[str, int] | None = None,
+                     rated: bool = False) -> Match:
+        """Insert a new match of ``state`` (in ``conn``'s transaction): ``held``, per seat its account or None;
+        its clock (``control``) started now."""
+        moment = self.moment()
+        stamp = at(moment)
+        match_id = secrets.token_urlsafe(9)
+        times = (state.times + [stamp] * len(state.history))[:len(state.history)]
+        timing = clocks.start(control, state.to_move, moment)
+        conn.execute(insert(matches).values(
+            id=match_id, game=state.game.name, options=plain_options(state), seats=seats, tokens=tokens,
+            version=0, created=stamp, clock=control, rated=rated, resigned=state.resigned, timed_out=state.timed_out,
+            **timing.columns, **self._summary(state, stamp)))
+        conn.execute(insert(match_clients).values(match_id=match_id, client=client, waiting="open" in seats,
+                                                  created=stamp))
+        self._insert_moves(conn, match_id, state.moves(), times, 0)
+        match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times, control=control, timing=timing,
+                      rated=rated)
+        ids = {a for a in held if a is not None}
+        names = dict(conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))).all()) \
+            if ids else {}
+        for seat, account in enumerate(held):
             if account is not None:
-                self.seat_account(conn, match_id, token_seats, account)
-                name = conn.execute(select(accounts.c.name).where(accounts.c.id == account)).scalar()
-                for seat in token_seats:
-                    match.accounts[seat], match.players[seat] = account, name
+                self.seat_account(conn, match_id, [seat], account)
+                match.accounts[seat], match.players[seat] = account, names[account]
+        self.notify(conn, match_id, match.accounts)
         self._name(match)
-        self._remember(match)
         return match
 
     def _check_caps(self, conn: Connection, seats: list[str], client: str, caps: AICaps) -> None:
@@ -300,12 +342,48 @@ class Store:
         with self.write() as conn:
             match = self._load(conn, match_id, lock=True)
             state = match.state.copy()
-            try:
-                apply(match, state)
-            except IllegalMove as e:
-                raise Refused(400, str(e)) from None
+            late = self._late(match, state)
+            if not late:
+                try:
+                    apply(match, state)
+                except IllegalMove as e:
+                    raise Refused(400, str(e)) from None
             changed = self._store(conn, match, state)
-        self._remember(changed)
+        self.remember(changed)
+        if late:
+            raise TimedOut(changed)
+        return changed
+
+    def _late(self, match: Match, state: State) -> bool:
+        """When the player to move has run out of time: ``state`` (a copy of the match's) lost on time, True."""
+        if state.is_over() or not clocks.expired(match.timing, self.clock()):
+            return False
+        state.lose_on_time(state.to_move)
+        return True
+
+    def expired(self) -> list[str]:
+        """The matches whose player to move has run out of time (by the index on the deadline)."""
+        query = select(matches.c.id).where(matches.c.over.is_(False), matches.c.deadline.is_not(None),
+                                           matches.c.deadline <= at(self.clock())).order_by(matches.c.deadline)
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query)]
+
+    def nearest_deadline(self) -> float | None:
+        """The nearest deadline of a match going on (seconds since the epoch), or None."""
+        with self.engine.connect() as conn:
+            nearest = conn.execute(select(func.min(matches.c.deadline)).where(matches.c.over.is_(False))).scalar()
+        return None if nearest is None else clocks.seconds(nearest)
+
+    def flag(self, match_id: str) -> Match | None:
+        """Store the loss on time of ``match_id``'s player to move if their deadline has passed (judged again
+        with the row locked, so one process flags it once); the match flagged, or None."""
+        with self.write() as conn:
+            match = self._load(conn, match_id, lock=True)
+            state = match.state.copy()
+            if not self._late(match, state):
+                return None
+            changed = self._store(conn, match, state)
+        self.remember(changed)
         return changed
 
     def _check_open(self, conn: Connection, client: str) -> None:
@@ -340,8 +418,12 @@ class Store:
                 current = self._load(conn, match_id, lock=True)
                 if current.version != match.version:
                     continue
-                changed = self._store(conn, current, state)
-            self._remember(changed)
+                late_state = current.state.copy()
+                late = self._late(current, late_state)
+                changed = self._store(conn, current, late_state if late else state)
+            self.remember(changed)
+            if late:
+                raise TimedOut(changed)
             return changed
         raise Refused(409, "the match kept changing meanwhile; reload it and try again")
 
@@ -376,14 +458,14 @@ class Store:
             seat = match.seats.index("open")
             seats, tokens = list(match.seats), list(match.tokens)
             seats[seat], tokens[seat] = "human", token_hash(token)
-            stamp = now()
+            stamp = at(self.clock())
             conn.execute(update(matches).where(matches.c.id == match_id).values(
                 seats=seats, tokens=tokens, version=match.version + 1, updated=stamp))
             conn.execute(update(match_clients).where(match_clients.c.match_id == match_id).values(
                 waiting="open" in seats))
             if account is not None:
                 self.seat_account(conn, match_id, [seat], account)
-            self._notify(conn, match_id)
+            self.notify(conn, match_id, [*match.accounts, account])
         with self._lock:
             self._cache.pop(match_id, None)
         return seat
@@ -399,24 +481,36 @@ class Store:
         keep = 0
         while keep < min(len(old), len(new)) and old[keep] == new[keep]:
             keep += 1
-        stamp = now()
+        moment = self.moment()
+        stamp = at(moment)
         if keep < len(old):
             conn.execute(delete(moves).where(moves.c.match_id == match.id, moves.c.ply >= keep))
         times = match.times[:keep] + [stamp] * (len(new) - keep)
         self._insert_moves(conn, match.id, state.moves()[keep:], times[keep:], keep)
         version = match.version + 1
-        summary = {"version": version, "resigned": state.resigned, **self._summary(state, stamp)}
+        timing = self._timing(match, state, moment)
+        summary = {"version": version, "resigned": state.resigned, "timed_out": state.timed_out, **timing.columns,
+                   **self._summary(state, stamp)}
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
-        self._notify(conn, match.id)
+        self.notify(conn, match.id, match.accounts)
         changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times,
-                        list(match.accounts), list(match.players), match.chat_last)
+                        list(match.accounts), list(match.players), chat_last=match.chat_last, control=match.control,
+                        timing=timing, rated=match.rated)
         self._name(changed)
         return changed
+
+    def _timing(self, match: Match, state: State, moment: float) -> Timing:
+        """The clock of ``match`` once its state is ``state`` (a turn ended: the mover charged, the next started)."""
+        before = match.state
+        if state.timed_out is not None:
+            return clocks.flagged(match.control, match.timing, state.timed_out)
+        turn_changed = state.turn != before.turn or state.to_move != before.to_move or state.ply < before.ply
+        return clocks.advance(match.control, match.timing, before.to_move, state.to_move, turn_changed, moment)
 
     @staticmethod
     def _summary(state: State, stamp: str) -> dict[str, Any]:
         return {"ply": len(state.history), "over": state.is_over(), "winner": state.winner(),
-                "status": summary_status(state), "updated": stamp}
+                "to_move": state.to_move, "status": summary_status(state), "updated": stamp}
 
     @staticmethod
     def _insert_moves(conn: Connection, match_id: str, texts: list[str], times: list[str], first: int) -> None:
@@ -424,14 +518,23 @@ class Store:
             conn.execute(INSERT_MOVE, [{"match_id": match_id, "ply": first + i, "move": t, "time": times[i]}
                                          for i, t in enumerate(texts)])
 
-    def notify(self, conn: Connection, match_id: str) -> None:
-        """Tell every process that ``match_id`` changed, for a change made beside the store (a chat line)."""
-        self._notify(conn, match_id)
-
-    def _notify(self, conn: Connection, match_id: str) -> None:
-        """Tell every process (PostgreSQL NOTIFY, sent at commit) that ``match_id`` changed."""
+    def notify(self, conn: Connection, match_id: str | None, held: list[int | None] | tuple[int | None, ...] = ()
+                ) -> None:
+        """Tell every process (PostgreSQL NOTIFY, sent at commit) that ``match_id`` changed, and the accounts
+        ``held`` (their topics, :func:`account_topic`) that something of theirs did."""
         if self.postgres:
-            conn.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": match_id})
+            topics = ([match_id] if match_id else []) + sorted({account_topic(a) for a in held if a is not None})
+            for topic in topics:
+                conn.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": topic})
+
+    def accounts_of(self, match_id: str) -> list[int]:
+        """The accounts seated in ``match_id`` (from this process's cache when it has the match)."""
+        known = self.cached(match_id)
+        if known is not None:
+            return sorted({a for a in known.accounts if a is not None})
+        with self.engine.connect() as conn:
+            return sorted({r.account_id for r in conn.execute(select(match_players.c.account_id).where(
+                match_players.c.match_id == match_id))})
 
     @contextmanager
     def write(self) -> Iterator[Connection]:

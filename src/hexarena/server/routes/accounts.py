@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
+from .. import lists
 from ..accounts import Account
 from ..core import Server
-from ..deps import CSRF, SESSION, ServerDep, SignedIn
-from ..http import reply
+from ..deps import CSRF, SESSION, ClientDep, ServerDep, SignedIn
+from ..http import dumps, reply
+from ..store import account_topic
 from .bodies import PasswordChange, PasswordCheck, SignIn
+from .matches import push
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
 SESSION_DAYS = 30
@@ -49,6 +54,53 @@ def logout(request: Request, server: ServerDep, _account: SignedIn) -> Response:
 @router.get("")
 def me(server: ServerDep, account: SignedIn) -> Response:
     return reply({"name": account.name, "ratings": {}, **server.mailer.address(account.id)})
+
+
+@router.get("/turn")
+async def turn(server: ServerDep, account: SignedIn) -> Response:
+    return reply(await server.call(lists.turn, server.store, account.id))
+
+
+@router.get("/matches")
+async def my_matches(server: ServerDep, account: SignedIn) -> Response:
+    return reply(await server.call(lists.my_matches, server.store, account.id))
+
+
+def same_origin(ws: WebSocket) -> bool:
+    """Whether the socket's ``Origin`` (sent by every browser) names the host it connects to: a page of another
+    site may not open a signed-in player's socket (no Origin: not a browser, allowed)."""
+    origin = ws.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+
+
+@router.websocket("/live")
+async def live(ws: WebSocket, server: ServerDep, client: ClientDep) -> None:
+    """The signed-in player's own feed: :meth:`Server.live_state` now and after every change of theirs."""
+    await ws.accept()
+    if not same_origin(ws):
+        await ws.send_text(dumps({"error": "another site's page"}))
+        await ws.close(code=4403)
+        return
+    cookie = ws.cookies.get(SESSION)
+    account = await server.call(server.accounts.session, cookie) if cookie else None
+    if account is None:
+        await ws.send_text(dumps({"error": "sign in first"}))
+        await ws.close(code=4401)
+        return
+    if not server.sockets.open(client):
+        await ws.send_text(dumps({"error": f"too many live connections from your address (at most "
+                                           f"{server.sockets.most})"}))
+        await ws.close(code=4429)
+        return
+    topic = account_topic(account.id)
+    queue = server.hub.watch(topic)
+    try:
+        await push(ws, queue, lambda: server.call(server.live_state, account.id))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.hub.unwatch(topic, queue)
+        server.sockets.close(client)
 
 
 @router.post("/password")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
 
 
 class Body(BaseModel):
@@ -67,3 +67,12 @@ class ChatPost(Body):
 
 class EmailSet(Body):
     email: StrictStr | None  # the address, or null (or "") to clear it
+
+
+class NewSeek(Body):
+    game: StrictStr
+    options: dict[str, Any] = {}
+    clock: dict[str, Any] | None = None  # null, {"days": D} or {"initial": S, "increment": S} (.clocks)
+    rated: StrictBool = False
+    colour: StrictStr = "random"  # the author's seat: first, second or random
+    to: StrictStr | None = None   # a player's name: a challenge to them alone

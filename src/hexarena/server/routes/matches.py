@@ -4,6 +4,8 @@ live feed of a match."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
@@ -119,12 +121,19 @@ async def live(ws: WebSocket, match_id: str, server: ServerDep, client: ClientDe
 
 async def push_changes(ws: WebSocket, server: Server, match_id: str, queue: asyncio.Queue[None]) -> None:
     """Send the match object now and after every change, until the client leaves."""
+    await push(ws, queue, lambda: server.call(lambda: server.object(server.store.get(match_id)),
+                                              heavy=server.heavy(match_id)))
+
+
+async def push(ws: WebSocket, queue: asyncio.Queue[None], read: Callable[[], Awaitable[Any]]) -> None:
+    """Send what ``read`` gives now and whenever ``queue`` wakes (when it changed), until the client leaves;
+    a refusal is sent and closes the socket (4404)."""
     closed = asyncio.ensure_future(drain(ws))
     sent = None
     try:
         while True:
             try:
-                obj = await server.call(lambda: server.object(server.store.get(match_id)), heavy=server.heavy(match_id))
+                obj = await read()
             except Refused as e:
                 await ws.send_text(dumps({"error": e.message}))
                 await ws.close(code=4404)

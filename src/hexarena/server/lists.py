@@ -1,0 +1,71 @@
+"""An account's matches as summaries (docs/server.md, "My games and profiles"): where it is my move, my other
+ongoing and recent finished matches, and a player's profile.  Read through the index on match_players'
+account; no web framework here.
+
+A match summary: ``{"id", "game", "options", "players", "to_move", "my_seats", "ply", "over", "winner",
+"status", "deadline", "updated", "created", "clock", "rated"}``: ``my_seats`` are the seats of the account the
+list is about, ``clock`` the time control (null: none), ``deadline`` when the player to move loses on time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from .schema import accounts, match_players, matches
+from .store import AI_SEAT, DELETED, Store, seat_agent
+
+FINISHED = 20   # recent finished matches in "my games"
+PROFILE = 50    # matches on a profile
+COLUMNS = (matches.c.id, matches.c.game, matches.c.options, matches.c.seats, matches.c.ply, matches.c.over,
+           matches.c.winner, matches.c.to_move, matches.c.status, matches.c.deadline, matches.c.updated,
+           matches.c.created, matches.c.clock, matches.c.rated)
+
+
+def summaries(store: Store, account: int, over: bool | None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The matches of ``account`` (``over``: only finished, only ongoing, or None: both), newest change first."""
+    held = select(match_players.c.match_id).where(match_players.c.account_id == account)
+    query = select(*COLUMNS).where(matches.c.id.in_(held)).order_by(matches.c.updated.desc())
+    if over is not None:
+        query = query.where(matches.c.over.is_(over))
+    if limit is not None:
+        query = query.limit(limit)
+    with store.engine.connect() as conn:
+        rows = [dict(r) for r in conn.execute(query).mappings()]
+        seated = seats_of(conn, [r["id"] for r in rows])
+    return [summary(store, row, seated.get(row["id"], {}), account) for row in rows]
+
+
+def seats_of(conn: Any, ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
+    """Per match of ``ids``, per seated seat: its account and name."""
+    out: dict[str, dict[int, tuple[int, str]]] = {}
+    for start in range(0, len(ids), 500):
+        query = select(match_players.c.match_id, match_players.c.seat, accounts.c.id, accounts.c.name,
+                       accounts.c.deleted).join(accounts).where(match_players.c.match_id.in_(ids[start:start + 500]))
+        for r in conn.execute(query):
+            out.setdefault(r.match_id, {})[r.seat] = (r.id, DELETED if r.deleted else r.name)
+    return out
+
+
+def summary(store: Store, row: dict[str, Any], seated: dict[int, tuple[int, str]], account: int) -> dict[str, Any]:
+    """The summary of a match ``row`` whose seats hold ``seated``, for ``account``."""
+    players = [seated[i][1] if i in seated else f"ai-{kind[len(AI_SEAT):]}" if seat_agent(kind) else None
+               for i, kind in enumerate(row.pop("seats"))]
+    to_move = row["to_move"]
+    if to_move is None and not row["over"]:  # stored before to_move was kept: read from the match itself
+        to_move = store.get(row["id"]).state.to_move
+    return {**row, "to_move": to_move, "players": players,
+            "my_seats": sorted(i for i, (a, _) in seated.items() if a == account)}
+
+
+def turn(store: Store, account: int) -> list[dict[str, Any]]:
+    """The ongoing matches where ``account`` is to move: nearest deadline first, those without one last."""
+    mine = [s for s in summaries(store, account, over=False) if s["to_move"] in s["my_seats"]]
+    return sorted(mine, key=lambda s: (s["deadline"] is None, s["deadline"] or ""))
+
+
+def my_matches(store: Store, account: int) -> dict[str, list[dict[str, Any]]]:
+    """``account``'s other ongoing matches (not its move) and its recent finished ones, newest change first."""
+    ongoing = [s for s in summaries(store, account, over=False) if s["to_move"] not in s["my_seats"]]
+    return {"ongoing": ongoing, "finished": summaries(store, account, over=True, limit=FINISHED)}

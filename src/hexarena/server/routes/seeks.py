@@ -1,0 +1,34 @@
+"""/api/seeks: post a seek or a challenge, list them, accept one (a match starts), withdraw or decline one."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from ..deps import ClientDep, ServerDep, SignedIn
+from ..http import reply
+from .bodies import NewSeek
+
+router = APIRouter(prefix="/api/seeks", tags=["seeks"])
+
+
+@router.post("")
+async def post(body: NewSeek, server: ServerDep, account: SignedIn) -> Response:
+    return reply(await server.call(server.seeks.post, account, body.game, body.options, body.clock, body.rated,
+                                   body.colour, body.to))
+
+
+@router.get("")
+async def listing(server: ServerDep, account: SignedIn) -> Response:
+    return reply(await server.call(server.seeks.listing, account))
+
+
+@router.post("/{seek_id}/accept")
+async def accept(seek_id: str, server: ServerDep, account: SignedIn, client: ClientDep) -> Response:
+    return reply({"match": await server.call(server.seeks.accept, account, seek_id, client)})
+
+
+@router.delete("/{seek_id}")
+async def withdraw(seek_id: str, server: ServerDep, account: SignedIn) -> Response:
+    await server.call(server.seeks.withdraw, account, seek_id)
+    return reply({})

@@ -1,0 +1,187 @@
+"""Seeks and challenges (docs/server.md, "Seeks and challenges"): posted by a signed-in player, listed, accepted
+(one transaction: the seek gone, the match made with both accounts seated and its clock started), withdrawn or
+declined.  A challenge is a seek addressed ``to`` one player.  No web framework here: :mod:`.routes.seeks`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, or_, select, text
+from sqlalchemy.orm import aliased
+
+import hexarena
+from hexarena.games.options import shown
+from hexarena.record_writer import at
+
+from . import clocks
+from .accounts import Account
+from .limits import Limits
+from .schema import accounts, seeks
+from .store import Match, Refused, Store, account_topic, plain_options
+
+COLOURS = ("first", "second", "random")  # the author's seat: first, second, or drawn at accept
+AUTHOR, TARGET = aliased(accounts), aliased(accounts)
+SEEK_FIELDS = (seeks.c.id, AUTHOR.c.name.label("by"), seeks.c.game, seeks.c.options, seeks.c.clock, seeks.c.rated,
+               seeks.c.colour, TARGET.c.name.label("to"), seeks.c.created, seeks.c.expires)
+
+
+def seek_query() -> Any:
+    """The seeks as shown, with their author's and challenged player's names."""
+    return select(*SEEK_FIELDS).select_from(seeks.join(AUTHOR, AUTHOR.c.id == seeks.c.author_id)
+                                            .outerjoin(TARGET, TARGET.c.id == seeks.c.to_id))
+
+
+class Seeks:
+    """The seeks and challenges of ``store``'s database; ``publish(topic)`` wakes this process's live sockets,
+    ``on_challenge(account, seek)`` hears of each new challenge, ``changed(match_id)`` of each match made."""
+
+    def __init__(self, store: Store, limits: Limits, publish: Callable[[str], None],
+                 on_challenge: Callable[[int, dict[str, Any]], None], changed: Callable[[str], None]) -> None:
+        self.store, self.limits = store, limits
+        self.publish, self.on_challenge, self.changed = publish, on_challenge, changed
+
+    def now(self) -> str:
+        return at(self.store.clock())
+
+    def post(self, account: Account, game: Any, options: Any, clock: Any, rated: bool, colour: Any, to: Any
+             ) -> dict[str, Any]:
+        """A new seek by ``account`` (a challenge when ``to`` names a player); 400 for a bad field, 404 for an
+        unknown player, 429 beyond ``open_seeks`` open at once."""
+        game_options = self._game(game, options)
+        control = self._clock(clock)
+        if colour not in COLOURS:
+            raise Refused(400, f"colour {shown(colour)}: first, second or random")
+        seek_id, stamp = secrets.token_urlsafe(9), self.store.clock()
+        with self.store.write() as conn:
+            to_id = self._target(conn, account, to)
+            self._check_count(conn, account)
+            conn.execute(insert(seeks).values(
+                id=seek_id, author_id=account.id, to_id=to_id, game=game, options=game_options, clock=control,
+                rated=rated, colour=colour, created=at(stamp), expires=at(stamp + self.limits.seek_hours * 3600)))
+            self.store.notify(conn, None, [account.id, to_id])
+            seek = dict(conn.execute(seek_query().where(seeks.c.id == seek_id)).mappings().one())
+        self._told(account.id, to_id)
+        if to_id is not None:
+            self.on_challenge(to_id, seek)
+        return seek
+
+    @staticmethod
+    def _game(game: Any, options: Any) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise Refused(400, "options: a JSON object of the game's options")
+        try:
+            return plain_options(hexarena.load(game, **options).new_state())
+        except (ValueError, TypeError) as e:
+            raise Refused(400, str(e)) from None
+
+    @staticmethod
+    def _clock(clock: Any) -> dict[str, int] | None:
+        try:
+            return clocks.parse(clock)
+        except clocks.ClockError as e:
+            raise Refused(400, str(e)) from None
+
+    @staticmethod
+    def _target(conn: Connection, account: Account, to: Any) -> int | None:
+        """The id of the challenged player ``to`` (None: an open seek); 400 for oneself, 404 for no such player."""
+        if to is None:
+            return None
+        if not isinstance(to, str) or len(to) > 20:
+            raise Refused(400, "to: a player's name, or null for a seek anyone may accept")
+        row = conn.execute(select(accounts.c.id, accounts.c.name).where(
+            accounts.c.name_key == to.lower(), accounts.c.deleted.is_(False))).first()
+        if row is None:
+            raise Refused(404, f"to: no player {to!r}")
+        if row.id == account.id:
+            raise Refused(400, "to: you cannot challenge yourself")
+        return int(row.id)
+
+    def _check_count(self, conn: Connection, account: Account) -> None:
+        """429 when ``account`` already has ``open_seeks`` seeks open (on PostgreSQL its posts take turns)."""
+        if self.store.postgres:
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:seeks:{account.id}"})
+        held, oldest = conn.execute(select(func.count(), func.min(seeks.c.expires)).where(
+            seeks.c.author_id == account.id, seeks.c.expires > self.now())).one()
+        if held >= self.limits.open_seeks:
+            wait = clocks.seconds(oldest) - self.store.clock()
+            raise Refused(429, f"too many open seeks: you have {held}, the most one player may have; withdraw one "
+                               f"or wait until one expires", wait)
+
+    def listing(self, account: Account) -> list[dict[str, Any]]:
+        """The open seeks, and the challenges to and from ``account``, not expired, newest first."""
+        query = seek_query().where(seeks.c.expires > self.now(), or_(
+            seeks.c.to_id.is_(None), seeks.c.to_id == account.id, seeks.c.author_id == account.id)) \
+            .order_by(seeks.c.created.desc()).limit(500)
+        with self.store.engine.connect() as conn:
+            return [dict(r) for r in conn.execute(query).mappings()]
+
+    def concerning(self, account: int) -> dict[str, list[dict[str, Any]]]:
+        """The live socket's part: the challenges to ``account``, and its own seeks and challenges."""
+        query = seek_query().add_columns(seeks.c.author_id).where(seeks.c.expires > self.now(), or_(
+            seeks.c.to_id == account, seeks.c.author_id == account)).order_by(seeks.c.created.desc())
+        with self.store.engine.connect() as conn:
+            rows = [dict(r) for r in conn.execute(query).mappings()]
+        mine = [r.pop("author_id") == account for r in rows]
+        return {"challenges": [r for r, m in zip(rows, mine, strict=True) if not m],
+                "seeks": [r for r, m in zip(rows, mine, strict=True) if m]}
+
+    def accept(self, account: Account, seek_id: str, client: str) -> str:
+        """Accept seek ``seek_id``: in one transaction the seek is deleted and the match made, both accounts
+        seated, its clock started; the match's id.  409 if the seek is gone or expired, 400 for one's own, 403
+        for a challenge to someone else."""
+        with self.store.write() as conn:
+            row = self._locked(conn, seek_id)
+            if row is None:
+                raise Refused(409, f"seek {seek_id!r} is gone: accepted, withdrawn, declined or expired")
+            if row.expires <= self.now():
+                raise Refused(409, f"seek {seek_id!r} expired at {row.expires}")
+            if row.author_id == account.id:
+                raise Refused(400, "you cannot accept your own seek; withdraw it instead")
+            if row.to_id is not None and row.to_id != account.id:
+                raise Refused(403, "this challenge is addressed to another player")
+            if conn.execute(delete(seeks).where(seeks.c.id == seek_id)).rowcount != 1:
+                raise Refused(409, f"seek {seek_id!r} is gone: accepted, withdrawn, declined or expired")
+            match = self._start(conn, row, account, client)
+            self.store.notify(conn, None, [row.author_id, row.to_id])
+        self.store.remember(match)
+        self._told(row.author_id, row.to_id)
+        self.changed(match.id)
+        return match.id
+
+    def _start(self, conn: Connection, row: Any, account: Account, client: str) -> Match:
+        """The match of seek ``row`` accepted by ``account``."""
+        state = hexarena.load(row.game, **row.options).new_state()
+        first = {"first": 0, "second": 1}.get(row.colour, secrets.randbelow(2))
+        held = [row.author_id, account.id] if first == 0 else [account.id, row.author_id]
+        return self.store.insert_match(conn, state, ["human", "human"], [None, None], client, held, row.clock,
+                                       row.rated)
+
+    def _locked(self, conn: Connection, seek_id: Any) -> Any:
+        if not isinstance(seek_id, str) or len(seek_id) > 16:
+            return None
+        return conn.execute(select(seeks).where(seeks.c.id == seek_id).with_for_update()).first()
+
+    def withdraw(self, account: Account, seek_id: str) -> None:
+        """Its author withdraws seek ``seek_id``, or the challenged player declines it; 404 if none (or expired),
+        403 for anyone else."""
+        with self.store.write() as conn:
+            row = self._locked(conn, seek_id)
+            if row is None or row.expires <= self.now():
+                raise Refused(404, f"no open seek {seek_id!r}")
+            if account.id not in (row.author_id, row.to_id):
+                raise Refused(403, "only its author may withdraw a seek (or the challenged player decline it)")
+            conn.execute(delete(seeks).where(seeks.c.id == seek_id))
+            self.store.notify(conn, None, [row.author_id, row.to_id])
+        self._told(row.author_id, row.to_id)
+
+    def purge(self) -> int:
+        """Forget the expired seeks; how many."""
+        with self.store.write() as conn:
+            return int(conn.execute(delete(seeks).where(seeks.c.expires <= self.now())).rowcount)
+
+    def _told(self, *held: int | None) -> None:
+        for account in {a for a in held if a is not None}:
+            self.publish(account_topic(account))
