@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from .schema import accounts, match_players, matches
 from .store import AI_SEAT, DELETED, Store, seat_agent
@@ -21,18 +21,21 @@ PROFILE = 50    # matches on a profile
 COLUMNS = (matches.c.id, matches.c.game, matches.c.options, matches.c.seats, matches.c.ply, matches.c.over,
            matches.c.winner, matches.c.to_move, matches.c.status, matches.c.deadline, matches.c.updated,
            matches.c.created, matches.c.clock, matches.c.rated)
+# the statements, built once (building one per request cost more than running it)
+HELD = matches.c.id.in_(select(match_players.c.match_id).where(match_players.c.account_id == bindparam("account")))
+NEWEST = select(*COLUMNS).where(HELD).order_by(matches.c.updated.desc())
+BY_OVER = NEWEST.where(matches.c.over == bindparam("over"))
+QUERIES = {(None, False): NEWEST, (None, True): NEWEST.limit(bindparam("limit")),
+           (False, False): BY_OVER, (False, True): BY_OVER.limit(bindparam("limit"))}
+SEATED = select(match_players.c.match_id, match_players.c.seat, accounts.c.id, accounts.c.name,
+                accounts.c.deleted).join(accounts).where(match_players.c.match_id.in_(bindparam("ids", expanding=True)))
 
 
 def summaries(store: Store, account: int, over: bool | None, limit: int | None = None) -> list[dict[str, Any]]:
     """The matches of ``account`` (``over``: only finished, only ongoing, or None: both), newest change first."""
-    held = select(match_players.c.match_id).where(match_players.c.account_id == account)
-    query = select(*COLUMNS).where(matches.c.id.in_(held)).order_by(matches.c.updated.desc())
-    if over is not None:
-        query = query.where(matches.c.over.is_(over))
-    if limit is not None:
-        query = query.limit(limit)
+    query = QUERIES[(None if over is None else False, limit is not None)]
     with store.engine.connect() as conn:
-        rows = [dict(r) for r in conn.execute(query).mappings()]
+        rows = [dict(r) for r in conn.execute(query, {"account": account, "over": over, "limit": limit}).mappings()]
         seated = seats_of(conn, [r["id"] for r in rows])
     return [summary(store, row, seated.get(row["id"], {}), account) for row in rows]
 
@@ -41,9 +44,7 @@ def seats_of(conn: Any, ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]
     """Per match of ``ids``, per seated seat: its account and name."""
     out: dict[str, dict[int, tuple[int, str]]] = {}
     for start in range(0, len(ids), 500):
-        query = select(match_players.c.match_id, match_players.c.seat, accounts.c.id, accounts.c.name,
-                       accounts.c.deleted).join(accounts).where(match_players.c.match_id.in_(ids[start:start + 500]))
-        for r in conn.execute(query):
+        for r in conn.execute(SEATED, {"ids": ids[start:start + 500]}):
             out.setdefault(r.match_id, {})[r.seat] = (r.id, DELETED if r.deleted else r.name)
     return out
 

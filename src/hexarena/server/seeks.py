@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, or_, select, text
+from sqlalchemy import Connection, bindparam, delete, func, insert, or_, select, text
 from sqlalchemy.orm import aliased
 
 import hexarena
@@ -32,6 +32,13 @@ def seek_query() -> Any:
     """The seeks as shown, with their author's and challenged player's names."""
     return select(*SEEK_FIELDS).select_from(seeks.join(AUTHOR, AUTHOR.c.id == seeks.c.author_id)
                                             .outerjoin(TARGET, TARGET.c.id == seeks.c.to_id))
+
+
+# an account's own seeks and the challenges to it (the live socket's, built once: it is read after every change)
+CONCERNING = seek_query().add_columns(seeks.c.author_id).where(
+    seeks.c.expires > bindparam("now"),
+    (seeks.c.to_id == bindparam("account")) | (seeks.c.author_id == bindparam("account"))
+).order_by(seeks.c.created.desc())
 
 
 class Seeks:
@@ -120,10 +127,8 @@ class Seeks:
 
     def concerning(self, account: int) -> dict[str, list[dict[str, Any]]]:
         """The live socket's part: the challenges to ``account``, and its own seeks and challenges."""
-        query = seek_query().add_columns(seeks.c.author_id).where(seeks.c.expires > self.now(), or_(
-            seeks.c.to_id == account, seeks.c.author_id == account)).order_by(seeks.c.created.desc())
         with self.store.engine.connect() as conn:
-            rows = [dict(r) for r in conn.execute(query).mappings()]
+            rows = [dict(r) for r in conn.execute(CONCERNING, {"now": self.now(), "account": account}).mappings()]
         mine = [r.pop("author_id") == account for r in rows]
         return {"challenges": [r for r, m in zip(rows, mine, strict=True) if not m],
                 "seeks": [r for r, m in zip(rows, mine, strict=True) if m]}
