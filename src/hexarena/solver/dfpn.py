@@ -45,7 +45,7 @@ from ..kernels import TO_MOVE, WINNER
 from .virtual import MOVER_WINS, make_work, virtual_moves
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # nogil: an AI's proven move searches beside a server's requests
 def vc_dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
     """``make_dfpn``'s search (same arguments) with the virtual connections' pruning."""
     offset, cells, fields, perms, amaps, _, zcell, zfield = keys
