@@ -319,7 +319,7 @@ def test_amaf_statistics(variant, game):
     state = (hexarena.load(game, size=3, opening="none") if game != "nim" else Nim(7)).new_state()
     if game == "nim":
         state.play("take")  # now 'take' again or 'end'
-    bot = agent("mcts", simulations=400, seed=1, variant=variant)
+    bot = agent("mcts", simulations=400, seed=1, variant=variant, solutions=False)  # search a proven start too
     bot.choose(state)
     ints, flts, meta = bot._tree[:3]
     kids = range(ints[meta[ROOT], FIRST], ints[meta[ROOT], FIRST] + ints[meta[ROOT], COUNT])
