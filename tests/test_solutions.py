@@ -111,3 +111,15 @@ def test_other_games_and_unproven_positions_are_left_to_the_search():
     assert perfect_move(s) is None and proof_text(s) is None
     s = hexarena.load("lisbon").new_state()
     assert perfect_move(s) is None and stored_value(s) is None
+
+
+def test_the_server_hint_says_proven_win(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from hexarena.server import create_app
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}")) as client:
+        r = client.post("/api/matches", json={"game": "projective-hex", "options": {"size": 3, "opening": "none"},
+                                              "seats": ["me", "me"]})
+        made = r.json()
+        r = client.get(f"/api/matches/{made['id']}/hint", params={"token": made["token"]})
+        assert r.status_code == 200 and r.json()["proof"] == "proven win" and r.json()["rate"] == 1.0, r.text
