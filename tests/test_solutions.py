@@ -123,3 +123,27 @@ def test_the_server_hint_says_proven_win(tmp_path):
         made = r.json()
         r = client.get(f"/api/matches/{made['id']}/hint", params={"token": made["token"]})
         assert r.status_code == 200 and r.json()["proof"] == "proven win" and r.json()["rate"] == 1.0, r.text
+
+
+@pytest.mark.slow
+def test_a_sample_of_the_shipped_positions_has_a_fresh_dfpns_values(run, keys):
+    """The walk over the run's files (no searching) down to 6 stones meets the shipped file's positions
+    (it may keep other children where the shipped walk's searches found some first) with their
+    values; 150 shipped ones of 5 or 6 stones, re-proven by a fresh VC df-pn, agree."""
+    from hexarena.solver.ship import TableValues, proof_positions
+
+    table = RUN.with_name("table.npz")
+    if not table.exists():
+        pytest.skip(f"no run table at {table}")
+    found, store = proof_positions(GAME, run, TableValues(table), 6), load_store(SHIPPED)
+    shipped = {k: e for k, e in found.items() if store.lookup(k) is not None}
+    assert len(shipped) > 0.99 * len(found)  # 12,675 of 12,698 when written
+    assert all(store.lookup(k) == (e.result, e.plies) for k, e in shipped.items())
+    deep = sorted((k, e) for k, e in shipped.items() if len(e.moves) >= 5)
+    fresh = VcDfpn(GAME, 22)
+    for key, entry in random.Random(1).sample(deep, min(150, len(deep))):
+        s = GAME.new_state()
+        for a in entry.moves:
+            s.apply(a)
+        fresh.table.clear()
+        assert keys.key(s.array) == key and fresh.value(s.array, 5_000_000) == entry.result, entry.moves
