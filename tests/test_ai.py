@@ -277,7 +277,7 @@ def test_mcts_beats_random():
 def test_tree_reuse_keeps_statistics():
     game = hexarena.load("projective-hex", size=3, opening="none")
     state = game.new_state()
-    bot = agent("mcts", simulations=1500, seed=1)
+    bot = agent("mcts", simulations=1500, seed=1, solutions=False)  # search the proven start all the same
     state.play(bot.choose(state))
     state.play(state.legal_moves()[0])
     kept = bot.root_visits(state)
@@ -293,7 +293,7 @@ def test_compaction_keeps_the_subtree():
 
     game = hexarena.load("projective-hex", size=3, opening="none")
     state = game.new_state()
-    bot = agent("mcts", simulations=2000, seed=1)
+    bot = agent("mcts", simulations=2000, seed=1, solutions=False)  # search the proven start all the same
     bot.choose(state)
     ints, flts, meta = bot._tree[:3]
 
@@ -319,7 +319,7 @@ def test_amaf_statistics(variant, game):
     state = (hexarena.load(game, size=3, opening="none") if game != "nim" else Nim(7)).new_state()
     if game == "nim":
         state.play("take")  # now 'take' again or 'end'
-    bot = agent("mcts", simulations=400, seed=1, variant=variant)
+    bot = agent("mcts", simulations=400, seed=1, variant=variant, solutions=False)  # search a proven start too
     bot.choose(state)
     ints, flts, meta = bot._tree[:3]
     kids = range(ints[meta[ROOT], FIRST], ints[meta[ROOT], FIRST] + ints[meta[ROOT], COUNT])

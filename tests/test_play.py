@@ -104,13 +104,14 @@ def test_the_ai_says_it_is_preparing_then_thinking(monkeypatch):
 def test_the_ai_says_nothing_of_compiling_once_its_search_is_cached(monkeypatch, tmp_path):
     monkeypatch.setenv("HEXARENA_CACHE", str(tmp_path))
     monkeypatch.setattr(hexarena.ai, "_announced", set())
-    game = hexarena.load("projective-hex", size=3)  # size 2 is answered from its solution, unsearched
+    game = hexarena.load("projective-hex", size=3)  # opening none is answered from its proof, unsearched
     assert not hexarena.ai.mcts.search_ready(game.kernels)  # nothing marked in a new cache
-    code, out = run(["play", "projective-hex", "-o", "size=3", *OPEN, "--vs", "ai:1", "--first", "second"],
+    swap = ["-o", "opening=swap"]
+    code, out = run(["play", "projective-hex", "-o", "size=3", *swap, "--vs", "ai:1", "--first", "second"],
                     stdin="quit\n")
     assert code == 0 and "preparing the AI" in out and hexarena.ai.mcts.search_ready(game.kernels)
     monkeypatch.setattr(hexarena.ai, "_announced", set())  # a new process, the search cached
-    code, out = run(["play", "projective-hex", "-o", "size=3", *OPEN, "--vs", "ai:1", "--first", "second"],
+    code, out = run(["play", "projective-hex", "-o", "size=3", *swap, "--vs", "ai:1", "--first", "second"],
                     stdin="quit\n")
     assert "preparing" not in out and "ai:1 plays" in out
 

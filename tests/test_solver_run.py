@@ -15,6 +15,7 @@ import pytest
 
 import hexarena
 from hexarena.ai.positions import PositionKeys
+from hexarena.ai.solutions import load_store, store_name
 from hexarena.analysis.solve_dfpn import PnTable, find, store
 from hexarena.cli import main
 from hexarena.solver.files import load_npz, load_table, save_npz, save_table
@@ -22,6 +23,7 @@ from hexarena.solver.frontier import Frontier
 from hexarena.solver.proven import UNKNOWN_PLIES, Proven
 from hexarena.solver.query import RUN_STORES, position_value
 from hexarena.solver.run import LongSolve
+from hexarena.solver.ship import Prover, TableValues, proof_positions, ship
 
 from .solve_reference import Reference
 from .solve_reference_ph import PlainMinimax
@@ -184,3 +186,29 @@ def test_stored_positions_of_the_size_3_run_are_those_of_the_plain_minimax():
         assert keys.key(s) == key and plain.outcome(s) == entry.result, entry.moves
         if entry.plies != UNKNOWN_PLIES and len(entry.moves) >= 16:
             assert ref.perfect(s) == (entry.result, entry.plies), entry.moves
+
+
+def test_a_runs_shipped_proof_holds_the_plain_minimax_values(finished, size2, tmp_path):
+    """proof_positions from a size-2 run's files down to the last of 12 stones: every position is the plain
+    minimax's value, a won one keeps a child lost for its player and a lost one has every child."""
+    save_table(tmp_path / "table.npz", finished.dfpn.table, keep=1 << 20)
+    keys, ref = PositionKeys(size2), Reference(size2)
+    prover = Prover(size2, keys, 100_000, table_bits=14)
+    found = proof_positions(size2, finished.proven, TableValues(tmp_path / "table.npz"), 12, prover, 12)
+    assert len(found) > len(finished.proven)
+    for key, entry in found.items():
+        s = size2.new_state()
+        for a in entry.moves:
+            s.apply(a)
+        assert keys.key(s.array) == key and ref.outcome(s.array) == entry.result, entry.moves
+        kids = [s.copy() for _ in s.legal_actions()]
+        for kid, a in zip(kids, s.legal_actions(), strict=True):
+            kid.apply(a)
+        if any(k.is_over() and k.winner() == s.to_move for k in kids):
+            continue
+        kept = [found[keys.key(k.array)].result for k in kids if keys.key(k.array) in found]
+        assert (-1 in kept) if entry.result == 1 else len(kept) == len(kids), entry.moves
+    finished.proven.save(tmp_path / "proven.npz", store_name(size2))
+    path, n = ship(size2, tmp_path, 12, tmp_path / "ship.npz", 12, 100_000)
+    store = load_store(path)
+    assert n == len(store) and all(store.lookup(k) in (None, (e.result, e.plies)) for k, e in found.items())

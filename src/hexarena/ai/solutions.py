@@ -19,21 +19,39 @@ that wins fastest (or draws, or loses slowest) and what it leads to;
 'proven win in 9'
 >>> perfect_move(s).plies
 9
+
+A long run's proof (:mod:`hexarena.solver.ship`: Projective Hex size 3)
+stores the proven positions down to a few stones, with plies -1 (the
+length not known): there the words are "proven win" / "proven loss".  In a
+won position below them (the position before it lost for the opponent, as
+after a reply to a stored move), :func:`perfect_move` proves a winning move
+with a df-pn of at most ``SEARCH_NODES`` nodes and remembers what it proved;
+in a loss of unknown length it returns None, so the agent searches on.
+
+>>> s = hexarena.load("projective-hex", size=3, opening="none").new_state()
+>>> proof_text(s), perfect_move(s).result
+('proven win', 1)
+>>> _ = s.play(perfect_move(s).move)
+>>> proof_text(s), perfect_move(s)
+('proven loss', None)
 """
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from ..analysis.solve_dfpn import SALT, DfpnSolver, find
 from ..games.base import Game, State
 from .positions import ZOBRIST_SEED, PositionKeys
 
 STORE_DIR = Path(__file__).with_name("solutions")
 RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
+UNKNOWN_PLIES = -1  # a stored length not searched (the long runs' proofs, hexarena.solver.ship)
 
 
 class Proven(NamedTuple):
@@ -104,24 +122,38 @@ def _lookup(state: State) -> tuple[Store, PositionKeys] | None:
 
 
 def stored_value(state: State) -> tuple[int, int] | None:
-    """(result for the player to move, plies to the end) if ``state`` is a shipped solved position."""
+    """(result for the player to move, plies to the end or -1 where not known) if
+    ``state`` is a shipped solved position or one this process proved on the way."""
     found = _lookup(state)
     if found is None or state.is_over():
         return None
     store, keys = found
-    return store.lookup(keys.key(state.array))
+    key = keys.key(state.array)
+    return store.lookup(key) or _proved(store_name(state.game)).get(key)
 
 
 def perfect_move(state: State) -> Proven | None:
     """In a shipped solved position, the best move: the fastest win, else a
-    draw, else the slowest loss; None where nothing is stored."""
+    draw, else the slowest loss; in a won position below the shipped ones
+    (its parent lost for the opponent), a move that a bounded df-pn proves
+    keeps the win.  None where nothing is known, and in a loss whose length is
+    unknown (the search resists better than an arbitrary move)."""
     found = _lookup(state)
     if found is None or state.is_over():
         return None
     store, keys = found
-    own = store.lookup(keys.key(state.array))
+    own = stored_value(state)
     if own is None:
-        return None
+        return _searched_move(state, keys) if _parent_lost(state) else None
+    best = _best_stored(state, store, keys)
+    if best is not None and best.result == own[0]:
+        return None if best.result < 0 and best.plies < 0 else best
+    return _searched_move(state, keys) if own[0] == 1 else None
+
+
+def _best_stored(state: State, store: Store, keys: PositionKeys) -> Proven | None:
+    """The best move to a stored child (or one that ends the game): fastest win,
+    then draw, then slowest loss; unknown lengths rank below known ones."""
     mover, best = state.to_move, None
     for a in state.legal_actions():
         child = state.copy()
@@ -134,23 +166,104 @@ def perfect_move(state: State) -> Proven | None:
             if value is None:
                 continue
             r, d = value
-            result, plies = (r if child.to_move == mover else -r), d + 1
-        rank = (result, -plies if result > 0 else plies if result < 0 else 0)
+            result, plies = (r if child.to_move == mover else -r), (d + 1 if d >= 0 else UNKNOWN_PLIES)
+        known = plies >= 0
+        rank = (result, known, -plies if result > 0 else plies if result < 0 else 0)
         if best is None or rank > best[0]:
             best = rank, Proven(a, state.move_name(a), result, plies if result else 0)
-    if best is None or best[1].result != own[0]:
-        return None  # the store lacks the move that keeps the value: let the search choose
-    return best[1]
+    return None if best is None else best[1]
+
+
+def _parent_lost(state: State) -> bool:
+    """Whether the position before the last move is known lost for the one who made it."""
+    if not state.history or state.is_over() or _lookup(state) is None:
+        return False
+    parent = state.copy()
+    parent.undo()
+    value = stored_value(parent)
+    return value is not None and value[0] == -1 and parent.to_move != state.to_move
 
 
 def proof_text(state: State) -> str | None:
     """'proven win in k' / 'proven draw' / 'proven loss in k' (k plies to the end,
-    both sides', with perfect play) for a shipped solved position, else None."""
-    value = stored_value(state)
+    both sides', with perfect play) for a shipped solved position, 'proven win'
+    / 'proven loss' where the length is not known, else None."""
+    value = stored_value(state) or ((1, UNKNOWN_PLIES) if _parent_lost(state) else None)
     if value is None:
         return None
     result, plies = value
-    return "proven draw" if result == 0 else f"proven {RESULT_WORDS[result]} in {plies}"
+    if result == 0:
+        return "proven draw"
+    return f"proven {RESULT_WORDS[result]}" + (f" in {plies}" if plies >= 0 else "")
+
+
+SEARCH_NODES = 60_000  # df-pn nodes for a proven move below the shipped positions (docs/ai.md: about 1 s)
+SEARCH_TABLE_BITS = 18  # its table: 6 MB, kept between moves so the last proof helps the next
+MAX_PROVED = 1 << 16  # positions proven on the way, remembered per game (then forgotten at once)
+_search_lock = threading.Lock()
+
+
+@cache
+def _proved(file_name: str) -> dict[int, tuple[int, int]]:
+    return {}
+
+
+@cache
+def _searcher(game_key: tuple) -> DfpnSolver | None:
+    """The VC df-pn of the game (None where it has none), its table kept between moves."""
+    import hexarena
+    from ..solver.dfpn import VcDfpn  # the solver builds on this module: import it where used
+    try:
+        return VcDfpn(hexarena.load(game_key[0], **dict(game_key[1])), SEARCH_TABLE_BITS, keys=_keys(game_key))
+    except ValueError:  # not a game, or a board, that the virtual connections know
+        return None
+
+
+def _searched_move(state: State, keys: PositionKeys) -> Proven | None:
+    """A move that a df-pn of at most ``SEARCH_NODES`` nodes proves keeps the
+    win for the player to move, remembered with what it proved; None if not found."""
+    game_key = (state.game.name, tuple(sorted(state.game.options.items())))
+    solver = _searcher(game_key)
+    if solver is None:
+        return None
+    mover, kids = state.to_move, dict[int, tuple[int, State]]()
+    if mover is None:
+        return None
+    for a in state.legal_actions():
+        child = state.copy()
+        child.apply(a)
+        if child.is_over() and child.winner() == mover:
+            return Proven(a, state.move_name(a), 1, 1)
+        if not child.is_over():
+            kids.setdefault(keys.key(child.array), (a, child))
+    with _search_lock:
+        found = _prove_child(solver, state, mover, kids)
+    if found is None:
+        return None
+    proved = _proved(store_name(state.game))
+    if len(proved) >= MAX_PROVED:
+        proved.clear()
+    key, (a, child) = found
+    proved[keys.key(state.array)] = (1, UNKNOWN_PLIES)
+    proved[key] = (-1 if child.to_move != mover else 1, UNKNOWN_PLIES)
+    return Proven(a, state.move_name(a), 1, UNKNOWN_PLIES)
+
+
+def _prove_child(solver: DfpnSolver, state: State, mover: int, kids: dict) -> tuple | None:
+    """Prove ``state`` won for ``mover``, then find the child that proves it: in
+    the table, else each child in turn (a virtual win settles the root at once)."""
+    limit = solver.nodes + SEARCH_NODES
+    if not solver.prove(state.array, mover, limit):
+        return None
+    salt = SALT[mover]
+    for key, kid in kids.items():
+        slot = find(solver.table.arrays, np.uint64(key) ^ salt)
+        if slot >= 0 and solver.table.pn[slot] == 0:
+            return key, kid
+    for key, kid in kids.items():
+        if solver.prove(kid[1].array, mover, limit):
+            return key, kid
+    return None
 
 
 def reward(result: int) -> float:

@@ -40,6 +40,7 @@ position up to symmetry are searched once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numba
@@ -368,10 +369,14 @@ class DfpnSolver:
         self.threats = game.THREAT_FIELD
         self.can_draw = game.CAN_DRAW
         self.rings = game.dead_cell_rings() if dead_cells else np.full((0, 6), -1, dtype=np.int32)
-        self._dfpn = make_dfpn(game.kernels.legal, game.kernels.apply)
+        self._dfpn = self._search(game)
         self.prove(game.new_state().array, 0, 0)  # compile now, so that solving times only the search
         self.table.clear()
         self.stats[:] = 0
+
+    def _search(self, game: Game) -> Callable:
+        """The compiled df-pn for ``game`` (a subclass may prune its own way)."""
+        return make_dfpn(game.kernels.legal, game.kernels.apply)
 
     def prove(self, s: np.ndarray, attacker: int, max_nodes: int) -> bool | None:
         """Whether ``attacker`` wins from ``s`` (not over) with best play; None

@@ -11,7 +11,9 @@
 - :mod:`~hexarena.solver.samples`: witnesses, proven positions found deep in
   the table for plain searches to check;
 - :mod:`~hexarena.solver.query`: the value of any position (the store first,
-  then a search), for ``hexarena solve --after``.
+  then a search), for ``hexarena solve --after``;
+- :mod:`~hexarena.solver.ship`: a run's proof as the package's solution file,
+  which the AI plays from (:mod:`hexarena.ai.solutions`).
 
 It builds on :mod:`hexarena.analysis.solve_dfpn` (the df-pn) and the games'
 kernels; ``docs/solving.md`` describes the run on the 27-cell board.

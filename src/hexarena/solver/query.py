@@ -100,7 +100,7 @@ class Valuer:
                 plies = None if entry.plies == UNKNOWN_PLIES else entry.plies
                 return Valued(RESULTS[entry.result], plies, "store")
         found = stored_value(state)
-        return None if found is None else Valued(RESULTS[found[0]], found[1] or None, "store")
+        return None if found is None else Valued(RESULTS[found[0]], found[1] if found[1] > 0 else None, "store")
 
     def value(self, state: State) -> Valued:
         """The value of a position not over for its player to move."""
