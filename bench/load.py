@@ -15,13 +15,15 @@ p99 latency of the move posts and the errors.  Then it starts a match
 between two ``ai:10`` seats and measures GET latency of another match
 while they think.
 
-``--accounts N`` registers N accounts (N/2 pairs); in each pair one posts a
-correspondence seek (``{"days": 3}``) and the other accepts it from the
-seek list; every account keeps its "my games" WebSocket
-(``/api/account/live``) open and reads it, and the pairs play random legal
-moves by their sessions (cookies and ``X-CSRF-Token``, no seat tokens)
-until the time or move budget runs out: accepted moves/s, the p50 and p99
-latency of the moves, the feed messages received, and the errors.
+``--accounts N`` registers N accounts (N/2 pairs) and opens each one's "my
+games" WebSocket (``/api/account/live``), which it reads all along; then
+the measured run starts: in each pair one posts a correspondence seek
+(``{"days": 3}``), the other accepts it, and they play random legal moves
+by their sessions (cookies and ``X-CSRF-Token``, no seat tokens), each
+after ``--think`` seconds on average (0: at once, every pair always
+waiting on the server), match after match, until the time or move budget
+runs out: accepted moves/s, the p50 and p99 latency of the moves, the feed
+messages received during the run, and the errors.
 
 The bench comes from one address, so its server runs with the per-address
 limits lifted (``--rate KIND=0/1``, ``--max-websockets 0``,
@@ -102,8 +104,22 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.cookies: dict[str, str] = {}  # what Set-Cookie gave (a signed-in player's session and csrf)
+        self.idle: bool | None = None  # whether the request under way reuses a connection
 
     async def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        """One request; on a keep-alive connection the server closed while idle (uvicorn closes them after 5 s),
+        the request is sent again on a new one: the server never read it."""
+        try:
+            return await self._request(method, path, body)
+        except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError):
+            if self.idle is False:
+                raise
+            self.close()
+            self.writer = None
+            return await self._request(method, path, body)
+
+    async def _request(self, method: str, path: str, body: dict | None) -> tuple[int, dict]:
+        self.idle = self.writer is not None  # a reused connection, which the server may have closed meanwhile
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         data = json.dumps(body).encode() if body is not None else b""
@@ -162,32 +178,34 @@ async def play_load(port: int, clients: int, seconds: float, budget: int, games:
     return tally
 
 
-async def feed(port: int, conn: Connection, tally: Tally, received: list[int]) -> None:
-    """An account's "my games" WebSocket, read until the tally closes."""
+async def feed(port: int, conn: Connection, run: Run, index: int) -> None:
+    """An account's "my games" WebSocket, read until the run is over (what it receives during the run counted)."""
     cookie = "; ".join(f"{k}={v}" for k, v in conn.cookies.items())
     async with websockets.connect(f"ws://127.0.0.1:{port}/api/account/live",
                                   additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"}) as ws:
-        while tally.open():
+        while not run.started.is_set() or run.tally.open():
             try:
                 await asyncio.wait_for(ws.recv(), timeout=1.0)
-                received[0] += 1
+                run.received += run.started.is_set()
             except TimeoutError:
                 pass
 
 
-async def pair(port: int, index: int, tally: Tally, rng: random.Random, received: list[int]) -> None:
-    """Two accounts: one seeks a correspondence match, the other accepts it; both watch their feeds and play
-    random legal moves by their sessions, match after match, until the tally closes."""
+async def pair(port: int, index: int, run: Run, rng: random.Random) -> None:
+    """Two accounts: registered and their feeds opened before the measured run; then one seeks a correspondence
+    match, the other accepts it, and both play random legal moves by their sessions, match after match, until the
+    tally closes."""
     players = [Connection(port), Connection(port)]
     for i, conn in enumerate(players):
         status, _ = await conn.request("POST", "/api/account/register",
                                        {"name": f"load{index}x{i}", "password": "load-test-password"})
         if status != 200:
-            tally.error(f"register {status}")
-            return
-    feeds = [asyncio.ensure_future(feed(port, conn, tally, received)) for conn in players]
+            run.errors.append(f"register {status}")
+    feeds = [asyncio.ensure_future(feed(port, conn, run, index)) for conn in players]
+    await run.ready()
+    tally = run.tally
     try:
-        while tally.open():
+        while not run.errors and tally.open():
             status, seek = await players[0].request("POST", "/api/seeks", {
                 "game": "projective-hex", "options": {"opening": "none"}, "clock": {"days": 3}, "rated": False,
                 "colour": "random", "to": None})
@@ -198,7 +216,7 @@ async def pair(port: int, index: int, tally: Tally, rng: random.Random, received
             if status != 200:
                 tally.error(f"accept {status}")
                 return
-            await play_match(players, accepted["match"], tally, rng)
+            await play_match(players, accepted["match"], tally, rng, run.think)
     finally:
         for task in feeds:
             task.cancel()
@@ -206,10 +224,33 @@ async def pair(port: int, index: int, tally: Tally, rng: random.Random, received
             conn.close()
 
 
-async def play_match(players: list[Connection], match_id: str, tally: Tally, rng: random.Random) -> None:
-    """Random legal moves by the players' sessions (the seat to move named by its account) until the end."""
+class Run:
+    """The pairs' common start: the measured run (its tally) begins once every account is registered and its
+    feed open."""
+
+    def __init__(self, pairs: int, seconds: float, budget: int, think: float) -> None:
+        self.pairs, self.seconds, self.budget, self.think = pairs, seconds, budget, think
+        self.waiting, self.errors, self.received = pairs, [], 0
+        self.started = asyncio.Event()
+        self.tally = Tally(budget, seconds)
+
+    async def ready(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.tally = Tally(self.budget, self.seconds)
+            self.start = time.perf_counter()
+            self.started.set()
+        await self.started.wait()
+
+
+async def play_match(players: list[Connection], match_id: str, tally: Tally, rng: random.Random,
+                     think: float) -> None:
+    """Random legal moves by the players' sessions (the seat to move named by its account), each after a think
+    of ``think`` seconds on average (drawn from an exponential; 0: at once), until the end."""
     status, match = await players[0].request("GET", f"/api/matches/{match_id}")
     while tally.open() and not match["over"]:
+        if think:
+            await asyncio.sleep(rng.expovariate(1 / think))
         mover = players[0] if match["players"][match["to_move"]].endswith("x0") else players[1]
         body = {"move": rng.choice(match["legal_moves"]), "ply": match["ply"]}
         start = time.perf_counter()
@@ -220,12 +261,11 @@ async def play_match(players: list[Connection], match_id: str, tally: Tally, rng
         tally.latencies.append(time.perf_counter() - start)
 
 
-async def accounts_load(port: int, accounts: int, seconds: float, budget: int) -> tuple[Tally, int]:
-    tally, received = Tally(budget, seconds), [0]
-    start = time.perf_counter()
-    await asyncio.gather(*(pair(port, i, tally, random.Random(i), received) for i in range(accounts // 2)))
-    tally.elapsed = time.perf_counter() - start
-    return tally, received[0]
+async def accounts_load(port: int, accounts: int, seconds: float, budget: int, think: float) -> Run:
+    run = Run(accounts // 2, seconds, budget, think)
+    await asyncio.gather(*(pair(port, i, run, random.Random(i)) for i in range(accounts // 2)))
+    run.tally.elapsed = time.perf_counter() - run.start
+    return run
 
 
 def ai_latency(base: str, samples: int = 40) -> tuple[list[float], int]:
@@ -259,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary folder)")
     ap.add_argument("--games", default=",".join(DEFAULT_GAMES))
     ap.add_argument("--accounts", type=int, default=0, help="signed-in players in pairs instead of hot-seat clients")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="with --accounts: a player's mean think time before a move, in seconds (0: at once)")
     args = ap.parse_args(argv)
     games = {g: DEFAULT_GAMES.get(g, {}) for g in args.games.split(",")}
     with tempfile.TemporaryDirectory() as tmp:
@@ -268,12 +310,13 @@ def main(argv: list[str] | None = None) -> int:
         base = f"http://127.0.0.1:{port}"
         try:
             if args.accounts:
-                tally, received = asyncio.run(accounts_load(port, args.accounts, args.seconds, args.moves))
-                moves = len(tally.latencies)
-                print(f"{args.accounts} signed-in players with their feeds open, {moves} accepted moves in "
-                      f"{tally.elapsed:.1f} s: {moves / tally.elapsed:,.0f} moves/s; latency p50 "
-                      f"{ms(tally.latencies, 50):.0f} ms, p99 {ms(tally.latencies, 99):.0f} ms; {received} feed "
-                      f"messages; errors: {sum(tally.errors.values())} {tally.errors or ''}")
+                run = asyncio.run(accounts_load(port, args.accounts, args.seconds, args.moves, args.think))
+                tally, moves = run.tally, len(run.tally.latencies)
+                errors = {**tally.errors, **{e: run.errors.count(e) for e in run.errors}}
+                print(f"{args.accounts} signed-in players with their feeds open (think {args.think:g} s), {moves} "
+                      f"accepted moves in {tally.elapsed:.1f} s: {moves / tally.elapsed:,.0f} moves/s; latency p50 "
+                      f"{ms(tally.latencies, 50):.0f} ms, p99 {ms(tally.latencies, 99):.0f} ms; {run.received} feed "
+                      f"messages; errors: {sum(errors.values())} {errors or ''}")
                 return 0
             tally = asyncio.run(play_load(port, args.clients, args.seconds, args.moves, games))
             moves = len(tally.latencies)

@@ -30,7 +30,6 @@ player 2 (black) to move: turn 5, a new group; or 'end'
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,6 +40,7 @@ from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, quoted
 from .options import int_between
 from .lhexus_scoring import best_packing, configurations, greedy_packing, owned_by_colour, pack
+from .lhexus_memo import Recent
 from .lisbon import Lisbon
 
 # state layout after the shared header
@@ -441,7 +441,7 @@ class Lhexus(Game):
     PACKINGS_KEPT = 32  # boards whose exact packings a game keeps
 
     def setup(self) -> None:
-        self._packings: OrderedDict[bytes, tuple[list[int], list[int]]] = OrderedDict()
+        self._packings = Recent(self.PACKINGS_KEPT)  # board bytes -> (Black's, White's packing)
         self.topology = hexhex(self.options["size"])
         n = self.topology.ncells
         links = np.where(self.topology.nbr < 0, n, self.topology.nbr).astype(np.int32)
@@ -534,9 +534,9 @@ class Lhexus(Game):
         packings are kept, so asking again costs nothing."""
         board = self.stones(s)
         key = board.tobytes()
-        if key in self._packings:
-            self._packings.move_to_end(key)
-            return self._packings[key]
+        kept: tuple[list[int], list[int]] | None = self._packings.recall(key)
+        if kept is not None:
+            return kept
         out = np.empty(self.topology.ncells // 6 + 1, dtype=np.int32)
         found = []
         for colour in (BLACK, WHITE):
@@ -544,10 +544,8 @@ class Lhexus(Game):
             if count < 0:
                 return None
             found.append([int(k) for k in out[:count]])
-        self._packings[key] = black, white = found[0], found[1]
-        if len(self._packings) > self.PACKINGS_KEPT:
-            self._packings.popitem(last=False)
-        return black, white
+        self._packings.keep(key, (found[0], found[1]))
+        return found[0], found[1]
 
     def forget_packings(self) -> None:  # (benchmarks time the search)
         self._packings.clear()

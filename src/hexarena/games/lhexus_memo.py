@@ -1,6 +1,10 @@
-"""The memo of Lhexus scoring's search: failed states in a table of bounded
+"""The memos of Lhexus: its scoring search's failed states in a table of bounded
 size (``lhexus_scoring``'s ``_extend``; its old growing dictionary reached
-8-24 GB on dense boards), with the search's node budget."""
+8-24 GB on dense boards), with the search's node budget; and the recent packings a game keeps."""
+
+from collections import OrderedDict
+from contextlib import suppress
+from typing import Any
 
 import numpy as np
 
@@ -84,3 +88,25 @@ def spend(memo) -> bool:
         return False
     meta[2] -= meta[2] > 0
     return True
+
+
+class Recent(OrderedDict):
+    """The last ``most`` values put, the least recently used forgotten first; every step safe when the server's
+    threads share one game (a value read or put while another thread forgets is never an error)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def recall(self, key: Any) -> Any:
+        value = self.get(key)
+        if value is not None:
+            with suppress(KeyError):
+                self.move_to_end(key)
+        return value
+
+    def keep(self, key: Any, value: Any) -> None:
+        self[key] = value
+        while len(self) > self.most:
+            with suppress(KeyError):
+                self.popitem(last=False)

@@ -20,7 +20,7 @@ from . import clocks
 from .accounts import Account
 from .limits import Limits
 from .schema import accounts, seeks
-from .store import Match, Refused, Store, account_topic, plain_options
+from .store import Match, Refused, Store, account_topic, game_of, plain_options
 
 COLOURS = ("first", "second", "random")  # the author's seat: first, second, or drawn at accept
 AUTHOR, TARGET = aliased(accounts), aliased(accounts)
@@ -158,7 +158,7 @@ class Seeks:
 
     def _start(self, conn: Connection, row: Any, account: Account, client: str) -> Match:
         """The match of seek ``row`` accepted by ``account``."""
-        state = hexarena.load(row.game, **row.options).new_state()
+        state = game_of(row.game, row.options).new_state()
         first = {"first": 0, "second": 1}.get(row.colour, secrets.randbelow(2))
         held = [row.author_id, account.id] if first == 0 else [account.id, row.author_id]
         return self.store.insert_match(conn, state, ["human", "human"], [None, None], client, held, row.clock,

@@ -9,6 +9,7 @@ the change against the rebuilt state and commits before anyone is answered.
 from __future__ import annotations
 
 import hashlib
+import json
 import hmac
 import math
 import secrets
@@ -17,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -26,7 +28,7 @@ from sqlalchemy.engine import make_url
 
 import hexarena
 from hexarena.ai import AgentSpec, parse_agent
-from hexarena.games.base import IllegalMove, State
+from hexarena.games.base import Game, IllegalMove, State
 from hexarena.games.options import shown
 from hexarena.record_writer import at
 
@@ -150,10 +152,21 @@ class Match:
         return any(seat_agent(kind) is not None for kind in self.seats)
 
 
+def game_of(name: str, options: dict[str, Any]) -> Game:
+    """The game ``name`` with ``options`` (as stored: JSON), one object per option set in this process, so its
+    tables and kernels are set up once (a Game is never changed by its states)."""
+    return _game(name, json.dumps(options, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _game(name: str, options: str) -> Game:
+    return hexarena.load(name, **json.loads(options))
+
+
 def replay(game: str, options: dict[str, Any], texts: list[str], resigned: int | None,
            timed_out: int | None = None) -> State:
     """The state after the stored moves ``texts`` (and resignation or loss on time), through the library."""
-    state = hexarena.load(game, **options).new_state()
+    state = game_of(game, options).new_state()
     for t in texts:
         state.play(t)
     if resigned is not None:

@@ -8,7 +8,8 @@ import { me, notifying, onAccount, setNotifying } from "./account.js";
 export function timeLeft(iso, now = Date.now()) {
   const left = (Date.parse(iso) - now) / 1000;
   if (!(left > 0)) return "time is up";
-  const d = Math.floor(left / 86400), hr = Math.floor((left % 86400) / 3600), min = Math.ceil((left % 3600) / 60);
+  const mins = Math.ceil(left / 60); // whole minutes, rounded up: "1 h 0 min", never "0 h 60 min"
+  const d = Math.floor(mins / 1440), hr = Math.floor((mins % 1440) / 60), min = mins % 60;
   if (d) return `${d} d ${hr} h left`;
   if (hr) return `${hr} h ${min} min left`;
   if (left >= 60) return `${min} min left`;
@@ -23,7 +24,7 @@ export function playerLink(p) {
 }
 
 // One match of a list: its game and players, the move count, its status, and the deadline where one runs.
-export function matchItem(m, verb = "Open") {
+export function matchItem(m, verb = "Open", records = false) {
   const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
   const players = (m.players || [null, null]);
   return h("li.match-item", { dataset: { match: m.id } },
@@ -31,11 +32,13 @@ export function matchItem(m, verb = "Open") {
     " ", h("span.vs", {}, playerLink(players[0]), " – ", playerLink(players[1])),
     h("span.muted", {}, ` ${opts} · ply ${m.ply}`),
     m.deadline && !m.over ? h("span.deadline", {}, ` · ${timeLeft(m.deadline)}`) : null,
+    records ? h("span.small", {}, " · record ", h("a", { href: api.recordUrl(m.id, "json"), download: `hexarena-${m.id}.json` }, "JSON"),
+      " ", h("a", { href: api.recordUrl(m.id, "txt"), download: `hexarena-${m.id}.txt` }, "text")) : null,
     m.status ? h("div.muted.small", {}, m.status) : null);
 }
 
-function list(id, items, empty, verb) {
-  return h("ul.matches", { id }, items.length ? items.map((m) => matchItem(m, verb)) : [h("li.muted", {}, empty)]);
+function list(id, items, empty, verb, records = false) {
+  return h("ul.matches", { id }, items.length ? items.map((m) => matchItem(m, verb, records)) : [h("li.muted", {}, empty)]);
 }
 
 function notifyToggle() {
@@ -82,12 +85,12 @@ export function showProfile(root, name) {
     const ongoing = (u.matches || []).filter((m) => !m.over);
     const finished = (u.matches || []).filter((m) => m.over);
     const ratings = Object.entries(u.ratings || {});
-    card.replaceChildren(
+    card.replaceChildren(...[
       h("h2", {}, u.name),
       h("p.muted", {}, `Joined ${new Date(u.joined).toLocaleDateString()}`),
       ratings.length ? h("ul.ratings", {}, ratings.map(([g, r]) => h("li", {}, `${g}: ${Math.round(r.rating)}${r.rd > 110 ? "?" : ""} (${r.games} games)`))) : null,
-      h("h3", {}, "Ongoing"), list("profile-ongoing", ongoing, "none", "Watch"),
-      h("h3", {}, "Finished"), list("profile-finished", finished, "none", "Replay"));
+      h("h3", {}, "Ongoing"), list("profile-ongoing", ongoing, "none", "Watch", true),
+      h("h3", {}, "Finished"), list("profile-finished", finished, "none", "Replay", true)].filter(Boolean));
   }).catch((e) => card.replaceChildren(h("p.error", {}, e.message), h("a", { href: "#/" }, "Back to the lobby")));
   return null;
 }
