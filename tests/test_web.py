@@ -13,7 +13,7 @@ import pytest
 
 import hexarena
 from .conftest import EXTRA_CONFIGS
-from .web_helpers import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, board_state, call, click_cell, open_match,
+from .web_helpers import (ARTIFACTS, board_state, call, click_cell, open_match,
                          play_randomly, start_server, wait_ply, wait_ready)
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -29,14 +29,6 @@ def server(tmp_path_factory):
             proc.wait(10)
         except Exception:
             proc.kill()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

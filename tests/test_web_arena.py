@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .test_server import fresh_pg
-from .web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port
+from .web_helpers import ARTIFACTS, free_port
 
 sync_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "a long secret"
@@ -77,14 +77,6 @@ def served(request, tmp_path):
         s.start()
         yield s
         s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def person(browser, errors: list[str]):

@@ -98,6 +98,9 @@ class Recent(OrderedDict):
         super().__init__()
         self.most = most
 
+    def __reduce__(self) -> tuple:  # (games pickle: the AI's worker processes, the lab's pool)
+        return type(self), (self.most,), None, None, iter(list(self.items()))
+
     def recall(self, key: Any) -> Any:
         value = self.get(key)
         if value is not None:

@@ -91,9 +91,10 @@ export function showMatch(root, id) {
     return m.seats.map((s, p) => {
       const name = names[p];
       const who = name && !String(name).startsWith("ai-") ? playerLink(name)
-        : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : me.includes(p) ? "guest" : me.length ? "opponent (guest)" : "a guest";
+        : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : me.includes(p) ? "you" : me.length ? "opponent (guest)" : "a guest";
+      const named = name && !String(name).startsWith("ai-");
       return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}`, dataset: { seat: String(p) } },
-        `${seatName(p, st.players)}: `, who, me.includes(p) ? " (you)" : "", clockOf(m, p));
+        `${seatName(p, st.players)}: `, who, named && me.includes(p) ? " (you)" : "", clockOf(m, p));
     });
   }
 
