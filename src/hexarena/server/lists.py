@@ -27,13 +27,20 @@ NEWEST = select(*COLUMNS).where(HELD).order_by(matches.c.updated.desc())
 BY_OVER = NEWEST.where(matches.c.over == bindparam("over"))
 QUERIES = {(None, False): NEWEST, (None, True): NEWEST.limit(bindparam("limit")),
            (False, False): BY_OVER, (False, True): BY_OVER.limit(bindparam("limit"))}
+# the ongoing matches where the account holds the seat to move (through the index on match_players' account),
+# and those whose player to move is not stored yet (kept before migration 0005: summary reads it)
+TO_MOVE = select(*COLUMNS).join(match_players, match_players.c.match_id == matches.c.id).where(
+    match_players.c.account_id == bindparam("account"), matches.c.over.is_(False),
+    (match_players.c.seat == matches.c.to_move) | matches.c.to_move.is_(None))
 SEATED = select(match_players.c.match_id, match_players.c.seat, accounts.c.id, accounts.c.name,
                 accounts.c.deleted).join(accounts).where(match_players.c.match_id.in_(bindparam("ids", expanding=True)))
 
 
-def summaries(store: Store, account: int, over: bool | None, limit: int | None = None) -> list[dict[str, Any]]:
-    """The matches of ``account`` (``over``: only finished, only ongoing, or None: both), newest change first."""
-    query = QUERIES[(None if over is None else False, limit is not None)]
+def summaries(store: Store, account: int, over: bool | None, limit: int | None = None, query: Any = None
+              ) -> list[dict[str, Any]]:
+    """The matches of ``account`` (``over``: only finished, only ongoing, or None: both; or those ``query``
+    selects), newest change first."""
+    query = QUERIES[(None if over is None else False, limit is not None)] if query is None else query
     with store.engine.connect() as conn:
         rows = [dict(r) for r in conn.execute(query, {"account": account, "over": over, "limit": limit}).mappings()]
         seated = seats_of(conn, [r["id"] for r in rows])
@@ -62,8 +69,8 @@ def summary(store: Store, row: dict[str, Any], seated: dict[int, tuple[int, str]
 
 def turn(store: Store, account: int) -> list[dict[str, Any]]:
     """The ongoing matches where ``account`` is to move: nearest deadline first, those without one last."""
-    mine = [s for s in summaries(store, account, over=False) if s["to_move"] in s["my_seats"]]
-    return sorted(mine, key=lambda s: (s["deadline"] is None, s["deadline"] or ""))
+    mine = {s["id"]: s for s in summaries(store, account, over=False, query=TO_MOVE) if s["to_move"] in s["my_seats"]}
+    return sorted(mine.values(), key=lambda s: (s["deadline"] is None, s["deadline"] or ""))
 
 
 def my_matches(store: Store, account: int) -> dict[str, list[dict[str, Any]]]:

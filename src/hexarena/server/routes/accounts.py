@@ -18,6 +18,7 @@ from .matches import push
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
 SESSION_DAYS = 30
+FEED_SETTLE = 0.25  # the account socket reads once the changes of a quarter second are in (a busy player's feed)
 
 
 def signed_in(server: Server, account: Account, body: SignIn) -> Response:
@@ -95,7 +96,7 @@ async def live(ws: WebSocket, server: ServerDep, client: ClientDep) -> None:
     topic = account_topic(account.id)
     queue = server.hub.watch(topic)
     try:
-        await push(ws, queue, lambda: server.call(server.live_state, account.id))
+        await push(ws, queue, lambda: server.call(server.live_state, account.id), settle=FEED_SETTLE)
     except WebSocketDisconnect:
         pass
     finally:

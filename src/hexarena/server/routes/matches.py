@@ -125,9 +125,11 @@ async def push_changes(ws: WebSocket, server: Server, match_id: str, queue: asyn
                                               heavy=server.heavy(match_id)))
 
 
-async def push(ws: WebSocket, queue: asyncio.Queue[None], read: Callable[[], Awaitable[Any]]) -> None:
+async def push(ws: WebSocket, queue: asyncio.Queue[None], read: Callable[[], Awaitable[Any]], settle: float = 0.0
+               ) -> None:
     """Send what ``read`` gives now and whenever ``queue`` wakes (when it changed), until the client leaves;
-    a refusal is sent and closes the socket (4404)."""
+    a refusal is sent and closes the socket (4404).  With ``settle``, a wake-up waits that long first, so the
+    changes meanwhile are read once."""
     closed = asyncio.ensure_future(drain(ws))
     sent = None
     try:
@@ -147,6 +149,10 @@ async def push(ws: WebSocket, queue: asyncio.Queue[None], read: Callable[[], Awa
             if closed in done:
                 woken.cancel()
                 return
+            if settle:
+                await asyncio.sleep(settle)
+                while not queue.empty():
+                    queue.get_nowait()
     finally:
         closed.cancel()
 
