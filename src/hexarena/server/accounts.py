@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,10 +28,14 @@ from .store import Refused, Store, token_hash
 
 NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 PASSWORD_LENGTHS = (8, 256)
-LOGIN_RATE = Rate(10, 300)  # failed logins per name before 429
+LOGIN_RATE = Rate(10, 300)
+KNOWN_SESSIONS = 10_000  # the sessions kept in memory on SQLite  # failed logins per name before 429
 HASHER = PasswordHasher()  # Argon2id with argon2-cffi's (RFC 9106 low-memory) parameters
 # verified against when a name is unknown, so an unknown name costs the same time as a wrong password
 UNKNOWN = HASHER.hash(secrets.token_urlsafe(16))
+# Each hash takes 64 MiB and several threads for tens of milliseconds: at most two at once, so a burst of logins
+# queues instead of taking the server's memory and processors (the other requests go on meanwhile).
+HASHING = threading.BoundedSemaphore(2)
 
 
 @dataclass(frozen=True)
@@ -65,11 +70,14 @@ class Accounts:
     def __init__(self, store: Store, login_rate: Rate = LOGIN_RATE) -> None:
         self.store = store
         self.failures = Buckets({"login": login_rate})
+        # On SQLite (one process: every session ends through this object) the sessions read are kept, so a
+        # request costs no query; on PostgreSQL another process may end one, so each request reads it.
+        self._known: dict[str, Account] | None = None if store.postgres else {}
 
     def register(self, name: Any, password: Any) -> Account:
         """A new account; 400 for a bad name or password, 409 for a name taken (ignoring case)."""
         name, password = check_name(name), check_password(password)
-        digest = HASHER.hash(password)
+        digest = hashed(password)
         with self.store.write() as conn:
             if conn.execute(select(accounts.c.id).where(accounts.c.name_key == name.lower())).first():
                 raise Refused(409, f"the name {name!r} is taken")
@@ -93,8 +101,9 @@ class Accounts:
             self.failures.take("login", key)
             raise Refused(401, "wrong name or password")
         if HASHER.check_needs_rehash(row.password):
+            digest = hashed(password)  # (hashed before the write lock: other writers do not wait for it)
             with self.store.write() as conn:
-                conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=HASHER.hash(password)))
+                conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=digest))
         return Account(row.id, row.name)
 
     def open_session(self, account: Account) -> tuple[str, str]:
@@ -107,13 +116,32 @@ class Accounts:
 
     def session(self, cookie: str) -> Account | None:
         """The account signed in by session ``cookie``, with its CSRF token; None for no such session."""
+        key = session_id(cookie)
+        known = None if self._known is None else self._known.get(key)
+        if known is not None:
+            return known
         query = select(accounts.c.id, accounts.c.name, sessions.c.csrf).join(sessions).where(
-            sessions.c.id == session_id(cookie), accounts.c.deleted.is_(False))
+            sessions.c.id == key, accounts.c.deleted.is_(False))
         with self.store.engine.connect() as conn:
             row = conn.execute(query).first()
-        return None if row is None else Account(row.id, row.name, row.csrf)
+        if row is None:
+            return None
+        account = Account(row.id, row.name, row.csrf)
+        if self._known is not None:
+            if len(self._known) >= KNOWN_SESSIONS:
+                self._known.pop(next(iter(self._known)), None)
+            self._known[key] = account
+        return account
+
+    def _forget(self, account_id: int) -> None:
+        """Forget the kept sessions of ``account_id`` (some ended)."""
+        if self._known is not None:
+            for key in [k for k, a in list(self._known.items()) if a.id == account_id]:
+                self._known.pop(key, None)
 
     def close_session(self, cookie: str) -> None:
+        if self._known is not None:
+            self._known.pop(session_id(cookie), None)
         with self.store.write() as conn:
             conn.execute(delete(sessions).where(sessions.c.id == session_id(cookie)))
 
@@ -121,10 +149,12 @@ class Accounts:
         """Replace ``account``'s password (``old`` checked: 401); its other sessions end."""
         new = check_password(new)
         self._check(account, old)
+        digest = hashed(new)
         with self.store.write() as conn:
-            conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=HASHER.hash(new)))
+            conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=digest))
             conn.execute(delete(sessions).where(sessions.c.account_id == account.id,
                                                 sessions.c.csrf != account.csrf))
+        self._forget(account.id)
 
     def delete(self, account: Account, password: Any) -> None:
         """Delete ``account`` (``password`` checked: 401): its sessions, seeks, password and address go; its
@@ -137,6 +167,7 @@ class Accounts:
                 deleted=True, password=None, email=None, email_verified=False, email_token=None))
             held = select(match_players.c.match_id).where(match_players.c.account_id == account.id)
             conn.execute(update(matches).where(matches.c.id.in_(held)).values(version=matches.c.version + 1))
+        self._forget(account.id)
 
     def _check(self, account: Account, password: Any) -> None:
         with self.store.engine.connect() as conn:
@@ -182,8 +213,14 @@ class Accounts:
         return {"id": row.id, "name": row.name, "joined": row.created}
 
 
+def hashed(password: str) -> str:
+    with HASHING:
+        return HASHER.hash(password)
+
+
 def verify(digest: str, password: str) -> bool:
     try:
-        return HASHER.verify(digest, password)
+        with HASHING:
+            return HASHER.verify(digest, password)
     except (VerificationError, InvalidHashError):
         return False
