@@ -16,7 +16,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from hexarena.games.options import shown
 from hexarena.record_writer import now
@@ -207,7 +207,7 @@ class Accounts:
             raise Refused(404, f"no player {shown(name)}")
         with self.store.engine.connect() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created).where(
-                func.lower(accounts.c.name) == name.lower(), accounts.c.deleted.is_(False))).first()
+                accounts.c.name_key == name.lower(), accounts.c.deleted.is_(False))).first()
         if row is None:
             raise Refused(404, f"no player {name!r}")
         return {"id": row.id, "name": row.name, "joined": row.created}
