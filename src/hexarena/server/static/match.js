@@ -261,7 +261,7 @@ export function showMatch(root, id) {
 
   me().then((a) => {
     st.account = a;
-    render();
+    if (a) render(); // (a guest's page stays as drawn: a redraw would close an open chooser)
   }).catch(() => {});
   const ticker = setInterval(() => {
     const c = st.match && st.match.clock;
