@@ -7,7 +7,6 @@ No web framework here: :mod:`.routes.accounts` turns these into HTTP.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 import threading
@@ -24,7 +23,7 @@ from hexarena.record_writer import now
 from .guards import Buckets
 from .limits import Rate
 from .schema import accounts, match_players, matches, seeks, sessions
-from .store import Refused, Store, token_hash
+from .store import Refused, Store, token_seats
 
 NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 PASSWORD_LENGTHS = (8, 256)
@@ -190,14 +189,11 @@ class Accounts:
         row = conn.execute(select(matches.c.tokens).where(matches.c.id == match_id)).first()
         if row is None:
             return 0
-        digest = token_hash(token)
-        seats = [i for i, h in enumerate(row.tokens) if h is not None and hmac.compare_digest(h, digest)]
         taken = {r.seat for r in conn.execute(select(match_players.c.seat).where(
             match_players.c.match_id == match_id))}
-        free = [s for s in seats if s not in taken]
-        for seat in free:
-            conn.execute(insert(match_players).values(match_id=match_id, seat=seat, account_id=account.id))
+        free = [s for s in token_seats(row.tokens, token) if s not in taken]
         if free:
+            self.store.seat_account(conn, match_id, free, account.id)
             conn.execute(update(matches).where(matches.c.id == match_id).values(version=matches.c.version + 1))
         return len(free)
 

@@ -9,7 +9,7 @@ from hexarena.ai import take_back
 from hexarena.games.base import State
 
 from .scoring import costly
-from .store import Match, Refused
+from .store import Match, Refused, game_of
 
 
 def seats_of(match: Match, token: str | None, account: int | None = None) -> list[int]:
@@ -55,7 +55,7 @@ def position(match: Match, ply: int) -> State:
 
 def new_state(game: str, options: dict[str, Any]) -> State:
     try:
-        return hexarena.load(game, **options).new_state()
+        return game_of(game, options).new_state()
     except ValueError as e:
         raise Refused(400, str(e)) from None
 

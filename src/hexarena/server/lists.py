@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from .schema import accounts, match_players, matches
-from .store import AI_SEAT, DELETED, Store, seat_agent
+from .store import DELETED, Store, seat_name
 
 FINISHED = 20   # recent finished matches in "my games"
 PROFILE = 50    # matches on a profile
@@ -58,8 +58,7 @@ def seats_of(conn: Any, ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]
 
 def summary(store: Store, row: dict[str, Any], seated: dict[int, tuple[int, str]], account: int) -> dict[str, Any]:
     """The summary of a match ``row`` whose seats hold ``seated``, for ``account``."""
-    players = [seated[i][1] if i in seated else f"ai-{kind[len(AI_SEAT):]}" if seat_agent(kind) else None
-               for i, kind in enumerate(row.pop("seats"))]
+    players = [seat_name(kind, seated[i][1] if i in seated else None) for i, kind in enumerate(row.pop("seats"))]
     to_move = row["to_move"]
     if to_move is None and not row["over"]:  # stored before to_move was kept: read from the match itself
         to_move = store.get(row["id"]).state.to_move

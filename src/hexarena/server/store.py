@@ -95,6 +95,22 @@ def seat_kind(spec: Any) -> str:
     raise Refused(400, f"seat {shown(spec)} is not 'me', 'open' or 'ai:LEVEL' (LEVEL 1..10)")
 
 
+def token_seats(tokens: list[str | None], token: Any) -> list[int]:
+    """The seats whose stored token hash (``tokens``, per seat) is ``token``'s (none for no or a wrong token)."""
+    if not isinstance(token, str) or not token:
+        return []
+    digest = token_hash(token)
+    return [i for i, h in enumerate(tokens) if h is not None and hmac.compare_digest(h, digest)]
+
+
+def seat_name(kind: str, name: str | None) -> str | None:
+    """A seat's name as shown: its account's ``name``, "ai-N" for the AI at level N, or None for a guest or an
+    open seat."""
+    if name is not None:
+        return name
+    return f"ai-{kind[len(AI_SEAT):]}" if seat_agent(kind) is not None else None
+
+
 def seat_agent(kind: Any) -> AgentSpec | None:
     """The agent of seat ``kind`` ("ai:7": MCTS at level 7), None for a person or anything else."""
     if not (isinstance(kind, str) and kind.startswith(AI_SEAT)):
@@ -130,17 +146,12 @@ class Match:
 
     def seats_of(self, token: Any, account: int | None = None) -> list[int]:
         """The seats held by ``token`` or by the account ``account`` (none for neither)."""
-        held = [i for i, a in enumerate(self.accounts) if account is not None and a == account]
-        if not isinstance(token, str) or not token:
-            return held
-        digest = token_hash(token)
-        return sorted(set(held) | {i for i, h in enumerate(self.tokens)
-                                   if h is not None and hmac.compare_digest(h, digest)})
+        held = {i for i, a in enumerate(self.accounts) if account is not None and a == account}
+        return sorted(held | set(token_seats(self.tokens, token)))
 
     def seat_names(self) -> list[str | None]:
-        """Per seat, the account's name, "ai-N" for the AI at level N, or None for a guest or an open seat."""
-        return [name if name is not None else f"ai-{kind[len(AI_SEAT):]}" if seat_agent(kind) is not None else None
-                for kind, name in zip(self.seats, self.players, strict=True)]
+        """Per seat, :func:`seat_name`."""
+        return [seat_name(kind, name) for kind, name in zip(self.seats, self.players, strict=True)]
 
     def ai_to_move(self) -> AgentSpec | None:
         """The agent of the AI seat to move, or None when a person is to move or the game is over."""

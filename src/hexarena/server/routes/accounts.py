@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from .. import lists
 from ..accounts import Account
 from ..core import Server
-from ..deps import CSRF, SESSION, ClientDep, ServerDep, SignedIn
+from ..deps import CSRF, SESSION, AccountDep, ClientDep, ServerDep, SignedIn
 from ..http import dumps, reply
 from ..store import account_topic
 from .bodies import PasswordChange, PasswordCheck, SignIn
@@ -75,15 +75,13 @@ def same_origin(ws: WebSocket) -> bool:
 
 
 @router.websocket("/live")
-async def live(ws: WebSocket, server: ServerDep, client: ClientDep) -> None:
+async def live(ws: WebSocket, server: ServerDep, client: ClientDep, account: AccountDep) -> None:
     """The signed-in player's own feed: :meth:`Server.live_state` now and after every change of theirs."""
     await ws.accept()
     if not same_origin(ws):
         await ws.send_text(dumps({"error": "another site's page"}))
         await ws.close(code=4403)
         return
-    cookie = ws.cookies.get(SESSION)
-    account = await server.call(server.accounts.session, cookie) if cookie else None
     if account is None:
         await ws.send_text(dumps({"error": "sign in first"}))
         await ws.close(code=4401)

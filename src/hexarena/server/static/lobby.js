@@ -39,8 +39,8 @@ function seatsFor(mode, level, first) {
   return first ? ["me", other] : [other, "me"];
 }
 
-// A time control as the lobby writes it: "3 days a move", "5+3", "no limit".
-export function clockText(c) {
+// A time control as the lobby writes it: "3 days a move", "5 min + 3 s", "no time limit".
+function controlText(c) {
   if (!c) return "no time limit";
   if (c.days) return `${c.days} day${c.days > 1 ? "s" : ""} a move`;
   return `${c.initial / 60 >= 1 && c.initial % 60 === 0 ? `${c.initial / 60} min` : `${c.initial} s`} + ${c.increment} s`;
@@ -248,7 +248,7 @@ function seekList() {
     return h("tr", { dataset: { seek: s.id } },
       h("td", {}, playerLink(s.by), s.to ? h("span.muted", {}, " → ", s.to) : null),
       h("td", {}, s.game, h("div.muted.small", {}, opts)),
-      h("td", {}, clockText(s.clock), h("div.muted.small", {}, `${s.rated ? "rated" : "casual"} · ${s.colour === "random" ? "random colours" : `${s.by} plays ${s.colour}`}`)),
+      h("td", {}, controlText(s.clock), h("div.muted.small", {}, `${s.rated ? "rated" : "casual"} · ${s.colour === "random" ? "random colours" : `${s.by} plays ${s.colour}`}`)),
       h("td", {}, buttons));
   };
   const load = () => {
