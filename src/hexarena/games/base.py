@@ -635,6 +635,10 @@ class State:
                 out.append((t, [(m, i + 1)]))
         return out
 
+    def movers(self) -> list[int]:
+        """The player who made each move played so far, in order."""
+        return [int(s[TO_MOVE]) for s in self._stack]
+
     def turns(self) -> list[tuple[int, list[str]]]:
         """The moves as records write them, grouped by turn: ``[(turn, [move, ...]), ...]``."""
         return [(t, [m for m, _ in moves]) for t, moves in self.written_turns()]

@@ -26,6 +26,7 @@ from .schema import accounts, match_players, matches, seeks, sessions
 from .store import Refused, Store, token_seats
 
 NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+AI_PREFIX = "ai-"  # the AI levels' accounts are ai-1 ... ai-10: no person's name starts so
 PASSWORD_LENGTHS = (8, 256)
 LOGIN_RATE = Rate(10, 300)
 KNOWN_SESSIONS = 10_000  # the sessions kept in memory on SQLite  # failed logins per name before 429
@@ -49,6 +50,8 @@ class Account:
 def check_name(name: Any) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise Refused(400, f"name {shown(name)}: 3 to 20 letters, digits, '_' or '-'")
+    if name.lower().startswith(AI_PREFIX):
+        raise Refused(400, f"name {shown(name)}: names starting with {AI_PREFIX!r} are the AI levels'")
     return name
 
 
@@ -96,7 +99,8 @@ class Accounts:
         with self.store.engine.connect() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.password).where(
                 accounts.c.name_key == key, accounts.c.deleted.is_(False))).first()
-        if not verify(row.password if row else UNKNOWN, password[:PASSWORD_LENGTHS[1]]) or row is None:
+        if not verify(row.password if row and row.password else UNKNOWN, password[:PASSWORD_LENGTHS[1]]) \
+                or row is None or row.password is None:  # no password: an AI's account
             self.failures.take("login", key)
             raise Refused(401, "wrong name or password")
         if HASHER.check_needs_rehash(row.password):
@@ -202,11 +206,11 @@ class Accounts:
         if not isinstance(name, str) or not NAME.fullmatch(name):
             raise Refused(404, f"no player {shown(name)}")
         with self.store.engine.connect() as conn:
-            row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created).where(
+            row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.ai_level).where(
                 accounts.c.name_key == name.lower(), accounts.c.deleted.is_(False))).first()
         if row is None:
             raise Refused(404, f"no player {name!r}")
-        return {"id": row.id, "name": row.name, "joined": row.created}
+        return {"id": row.id, "name": row.name, "joined": row.created, "ai_level": row.ai_level}
 
 
 def hashed(password: str) -> str:

@@ -36,6 +36,8 @@ def undo_back(match: Match, state: State, seats: list[int]) -> None:
     on time (the server's judgement stands)."""
     if state.timed_out is not None:
         raise Refused(409, f"no undo: {state.game.status(state)}, and a loss on time stands")
+    if match.rated:
+        raise Refused(403, "no undo in a rated match")
     if not match.against_ai() and len(seats) < 2:
         raise Refused(403, "no undo in a game between two people online")
     take_back(state, seats, kept="the AI's opening moves stay")

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, ForeignKey, Integer, MetaData, String, Table,
-                        Text, UniqueConstraint, create_engine, event, false)
+from sqlalchemy import (JSON, Boolean, Column, Connection, Engine, Float, ForeignKey, Index, Integer, MetaData,
+                        String, Table, Text, UniqueConstraint, create_engine, event, false)
 from sqlalchemy.engine import make_url
 
 # The schema as the code reads it; the database gets it through the migrations (.migrations, one revision per
@@ -78,6 +78,7 @@ accounts = Table(
     Column("email", String(254)),             # the address notices go to, once verified
     Column("email_verified", Boolean, nullable=False, server_default=false()),
     Column("email_token", String(64)),        # the sha256 of the pending verification link's token
+    Column("ai_level", Integer),              # 1..10 for the AI's accounts ai-1 ... ai-10 (migration 0006)
 )
 
 sessions = Table(
@@ -134,6 +135,34 @@ finals = Table(
     Column("ply", Integer, primary_key=True),
     Column("digest", String(64), nullable=False),  # scoring.digest: the moves and resignation scored
     Column("fields", JSON, nullable=False),  # scores, status, reason, svg (and error when not scored)
+)
+
+
+# migration 0006: each account's Glicko-2 rating per game, and the changes each rated match made
+ratings = Table(
+    "ratings", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # rated games played
+    Column("updated", String(32), nullable=False),
+    Index("ix_ratings_game_rating", "game", "rating"),
+)
+
+rating_changes = Table(
+    "rating_changes", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("game", String(64), nullable=False),
+    Column("score", Float, nullable=False),   # 1, 0.5 or 0
+    Column("rating_before", Float, nullable=False),
+    Column("rd_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+    Column("at", String(32), nullable=False),
 )
 
 

@@ -53,23 +53,36 @@ class Seeks:
     def now(self) -> str:
         return at(self.store.clock())
 
-    def post(self, account: Account, game: Any, options: Any, clock: Any, rated: bool, colour: Any, to: Any
-             ) -> dict[str, Any]:
+    def post(self, account: Account, game: Any, options: Any, clock: Any, rated: bool, colour: Any, to: Any,
+             client: str = "") -> dict[str, Any]:
         """A new seek by ``account`` (a challenge when ``to`` names a player); 400 for a bad field, 404 for an
-        unknown player, 429 beyond ``open_seeks`` open at once."""
+        unknown player, 429 beyond ``open_seeks`` open at once.  A challenge to an AI level (``ai-N``) is
+        accepted at once: the seek with ``"match"``, the match made (429 beyond the AI caps for ``client``)."""
         game_options = self._game(game, options)
         control = self._clock(clock)
         if colour not in COLOURS:
             raise Refused(400, f"colour {shown(colour)}: first, second or random")
         seek_id, stamp = secrets.token_urlsafe(9), self.store.clock()
+        match = None
         with self.store.write() as conn:
             to_id = self._target(conn, account, to)
-            self._check_count(conn, account)
-            conn.execute(insert(seeks).values(
-                id=seek_id, author_id=account.id, to_id=to_id, game=game, options=game_options, clock=control,
-                rated=rated, colour=colour, created=at(stamp), expires=at(stamp + self.limits.seek_hours * 3600)))
-            self.store.notify(conn, None, [account.id, to_id])
-            seek = dict(conn.execute(seek_query().where(seeks.c.id == seek_id)).mappings().one())
+            level = next((lv for lv, ai in self.store.ai_accounts.items() if ai == to_id), None)
+            if level is not None:
+                match = self._against_ai(conn, account, level, game, game_options, control, rated, colour, client)
+                seek = {"id": seek_id, "by": account.name, "game": game, "options": game_options, "clock": control,
+                        "rated": rated, "colour": colour, "to": match.players[match.seats.index(f"ai:{level}")],
+                        "created": at(stamp), "expires": at(stamp), "match": match.id}
+            else:
+                self._check_count(conn, account)
+                conn.execute(insert(seeks).values(
+                    id=seek_id, author_id=account.id, to_id=to_id, game=game, options=game_options, clock=control,
+                    rated=rated, colour=colour, created=at(stamp), expires=at(stamp + self.limits.seek_hours * 3600)))
+                self.store.notify(conn, None, [account.id, to_id])
+                seek = dict(conn.execute(seek_query().where(seeks.c.id == seek_id)).mappings().one())
+        if match is not None:
+            self.store.remember(match)
+            self.changed(match.id)
+            return seek
         self._told(account.id, to_id)
         if to_id is not None:
             self.on_challenge(to_id, seek)
@@ -155,6 +168,16 @@ class Seeks:
         self._told(row.author_id, row.to_id)
         self.changed(match.id)
         return match.id
+
+    def _against_ai(self, conn: Connection, account: Account, level: int, game: str, options: dict[str, Any],
+                    control: dict[str, int] | None, rated: bool, colour: str, client: str) -> Match:
+        """The match of ``account``'s challenge to AI ``level``, accepted at once."""
+        state = game_of(game, options).new_state()
+        first = {"first": 0, "second": 1}.get(colour, secrets.randbelow(2))
+        seats = ["human", f"ai:{level}"] if first == 0 else [f"ai:{level}", "human"]
+        self.store.check_caps(conn, seats, client, self.limits.ai)
+        held = [account.id, None] if first == 0 else [None, account.id]
+        return self.store.insert_match(conn, state, seats, [None, None], client, held, control, rated)
 
     def _start(self, conn: Connection, row: Any, account: Account, client: str) -> Match:
         """The match of seek ``row`` accepted by ``account``."""

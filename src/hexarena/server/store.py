@@ -32,7 +32,7 @@ from hexarena.games.base import Game, IllegalMove, State
 from hexarena.games.options import shown
 from hexarena.record_writer import at
 
-from . import clocks, migrations
+from . import clocks, migrations, rating
 from .clocks import Clock, Timing
 from .schema import accounts, chat, finals, make_engine, match_clients, match_players, matches, moves
 from .limits import AICaps
@@ -139,6 +139,7 @@ class Match:
     control: dict[str, int] | None = None  # the time control (.clocks), None for no limit
     timing: Timing = field(default_factory=Timing)  # its clock as stored
     rated: bool = False
+    ratings: list[dict[str, Any] | None] | None = None  # a rated match's, per seat (.rating.match_ratings)
 
     @property
     def ply(self) -> int:
@@ -205,6 +206,8 @@ class Store:
         self.postgres = make_url(url).get_backend_name() == "postgresql"
         self.engine = make_engine(url)
         migrations.upgrade(self.engine)  # the schema at the newest revision (processes starting at once take turns)
+        with self.engine.connect() as conn:
+            self.ai_accounts = rating.ai_accounts(conn)  # per AI level, its account
         self._cache: dict[str, Match] = {}
         self._lock = threading.Lock()
         # SQLite has one writer at a time: this process's writers queue here rather than in SQLite's busy
@@ -249,6 +252,8 @@ class Store:
                       rated=row["rated"], timing=Timing(row["remaining"], row["turn_started"], row["deadline"]))
         for p in conn.execute(PLAYERS_OF, {"match_id": match_id}):
             match.accounts[p.seat], match.players[p.seat] = p.id, DELETED if p.deleted else p.name
+        if match.rated:
+            match.ratings = rating.match_ratings(conn, match.id, row["game"], match.accounts)
         self._name(match)
         self.remember(match)
         return match
@@ -257,6 +262,8 @@ class Store:
         """Give the state the match's players, start and move times (what records keep)."""
         match.state.meta["players"] = [name or kind for kind, name in zip(match.seats, match.players, strict=True)]
         match.state.meta["started"] = match.created
+        match.state.meta["clock"] = match.control
+        match.state.meta["ratings"] = rating.record_ratings(match.ratings)
         match.state.set_times(match.times[:len(match.state.history)])
 
     def remember(self, match: Match) -> None:
@@ -299,7 +306,7 @@ class Store:
             if "open" in seats:
                 self._check_open(conn, client)
             if caps is not None and any(seat_agent(s) is not None for s in seats) and not state.is_over():
-                self._check_caps(conn, seats, client, caps)
+                self.check_caps(conn, seats, client, caps)
             held = [account if account is not None and i in token_seats else None for i in range(2)]
             match = self.insert_match(conn, state, seats, tokens, client, held)
         self.remember(match)
@@ -324,6 +331,8 @@ class Store:
         self._insert_moves(conn, match_id, state.moves(), times, 0)
         match = Match(match_id, seats, tokens, 0, stamp, stamp, state, times, control=control, timing=timing,
                       rated=rated)
+        held = [self.ai_accounts.get(agent.level) if (agent := seat_agent(kind)) is not None and agent.level
+                else account for kind, account in zip(seats, held, strict=True)]
         ids = {a for a in held if a is not None}
         names = dict(conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))).all()) \
             if ids else {}
@@ -331,11 +340,13 @@ class Store:
             if account is not None:
                 self.seat_account(conn, match_id, [seat], account)
                 match.accounts[seat], match.players[seat] = account, names[account]
+        if rated:
+            match.ratings = rating.match_ratings(conn, match_id, state.game.name, match.accounts)
         self.notify(conn, match_id, match.accounts)
         self._name(match)
         return match
 
-    def _check_caps(self, conn: Connection, seats: list[str], client: str, caps: AICaps) -> None:
+    def check_caps(self, conn: Connection, seats: list[str], client: str, caps: AICaps) -> None:
         """429 when a new match with ``seats`` (an AI among them) would exceed ``caps``."""
         if self.postgres:  # a client's creations take turns, so two at once cannot both pass
             conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('hexarena:ai-caps'))"))
@@ -513,13 +524,16 @@ class Store:
         self._insert_moves(conn, match.id, state.moves()[keep:], times[keep:], keep)
         version = match.version + 1
         timing = self._timing(match, state, moment)
+        ratings = match.ratings
+        if match.rated and state.is_over() and not match.state.is_over():
+            ratings = rating.settle(conn, self.postgres, match.id, match.accounts, state, stamp) or ratings
         summary = {"version": version, "resigned": state.resigned, "timed_out": state.timed_out, **timing.columns,
                    **self._summary(state, stamp)}
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
         self.notify(conn, match.id, match.accounts)
         changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times,
                         list(match.accounts), list(match.players), chat_last=match.chat_last, control=match.control,
-                        timing=timing, rated=match.rated)
+                        timing=timing, rated=match.rated, ratings=ratings)
         self._name(changed)
         return changed
 

@@ -8,6 +8,7 @@ from hexarena.games.base import State
 from hexarena.info import replay_summary
 
 from .clocks import shown_clock
+from .rating import aborted
 from .scoring import cheap_svg, costly, needs_scoring, pending_status, record_of
 from .store import Match
 
@@ -53,6 +54,7 @@ def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str,
            "resigned": state.resigned, "thinking": match.ai_to_move() is not None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
            "players": match.seat_names(), "time_control": match.control, "rated": match.rated,
+           "ratings": match.ratings, "aborted": match.rated and aborted(state),
            "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out}
     if pictures:
         out["pictures"] = pictures

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
-from .. import lists
+from .. import lists, rating
 from ..accounts import Account
 from ..core import Server
 from ..deps import CSRF, SESSION, AccountDep, ClientDep, ServerDep, SignedIn
@@ -54,7 +54,9 @@ def logout(request: Request, server: ServerDep, _account: SignedIn) -> Response:
 
 @router.get("")
 def me(server: ServerDep, account: SignedIn) -> Response:
-    return reply({"name": account.name, "ratings": {}, **server.mailer.address(account.id)})
+    with server.store.engine.connect() as conn:
+        ratings = rating.account_ratings(conn, account.id)
+    return reply({"name": account.name, "ratings": ratings, **server.mailer.address(account.id)})
 
 
 @router.get("/turn")

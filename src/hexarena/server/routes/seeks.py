@@ -13,9 +13,9 @@ router = APIRouter(prefix="/api/seeks", tags=["seeks"])
 
 
 @router.post("")
-async def post(body: NewSeek, server: ServerDep, account: SignedIn) -> Response:
+async def post(body: NewSeek, server: ServerDep, account: SignedIn, client: ClientDep) -> Response:
     return reply(await server.call(server.seeks.post, account, body.game, body.options, body.clock, body.rated,
-                                   body.colour, body.to))
+                                   body.colour, body.to, client))
 
 
 @router.get("")

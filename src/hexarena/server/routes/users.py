@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from .. import lists
+from .. import lists, rating
 from ..core import Server
 from ..deps import ServerDep
 from ..http import reply
@@ -16,10 +16,15 @@ router = APIRouter(prefix="/api/users", tags=["users"])
 
 
 def profile(server: Server, name: str) -> dict[str, Any]:
-    """Player ``name``'s name, when they joined, ratings, and matches (ongoing and finished, newest first)."""
+    """Player ``name``'s name, when they joined, ratings (with their history, and the record against each AI
+    level), and matches (ongoing and finished, newest first)."""
     found = server.accounts.profile(name)
     matches = lists.summaries(server.store, found["id"], over=None, limit=lists.PROFILE)
-    return {"name": found["name"], "joined": found["joined"], "ratings": {}, "matches": matches}
+    with server.store.engine.connect() as conn:
+        ratings = {"ratings": rating.account_ratings(conn, found["id"]), "history": rating.history(conn, found["id"]),
+                   "against_ai": rating.against_ai(conn, found["id"])}
+    return {"name": found["name"], "joined": found["joined"], "ai_level": found["ai_level"], **ratings,
+            "matches": matches}
 
 
 @router.get("/{name}")
