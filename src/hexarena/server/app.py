@@ -49,7 +49,7 @@ class App(FastAPI):
     """FastAPI with the security headers outermost, on every response (a 500 too)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack())
+        return SecurityHeaders(super().build_middleware_stack(), lambda: self.state.server.clock())
 
 
 def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS,

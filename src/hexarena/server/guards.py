@@ -160,10 +160,11 @@ HEADERS = ((b"content-security-policy", POLICY.encode()), (b"x-content-type-opti
 
 class SecurityHeaders:
     """Every HTTP response gets the security headers it does not set itself (a report page sets its own
-    Content-Security-Policy)."""
+    Content-Security-Policy), and ``X-Server-Time``: the server's time by ``now`` in milliseconds since the epoch
+    (clients show clocks by it, whatever their own clock says)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, now: Callable[[], float]) -> None:
+        self.app, self.now = app, now
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -174,6 +175,7 @@ class SecurityHeaders:
                 headers = list(message.get("headers", []))
                 present = {k.lower() for k, _ in headers}
                 headers += [(k, v) for k, v in HEADERS if k not in present]
+                headers.append((b"x-server-time", str(round(self.now() * 1000)).encode()))
                 message["headers"] = headers
             await send(message)
 

@@ -13,6 +13,12 @@ export function csrfToken() {
   return m ? decodeURIComponent(m[1]) : "";
 }
 
+// The server's clock less this browser's (ms), from the X-Server-Time of the newest answer: clocks tick by it.
+let serverOffset = 0;
+export function serverNow() {
+  return Date.now() + serverOffset;
+}
+
 export async function api(method, path, body) {
   const init = { method, headers: {}, credentials: "same-origin" };
   if (method !== "GET" && csrfToken()) init.headers["X-CSRF-Token"] = csrfToken();
@@ -26,6 +32,8 @@ export async function api(method, path, body) {
   } catch (e) {
     throw new ApiError(0, "the server cannot be reached");
   }
+  const stamp = Number(res.headers.get("X-Server-Time"));
+  if (stamp) serverOffset = stamp - Date.now();
   let data = null;
   try {
     data = await res.json();

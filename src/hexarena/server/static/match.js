@@ -104,7 +104,7 @@ export function showMatch(root, id) {
     if (!c || m.over) return null;
     const running = c.running === p;
     if (c.remaining && c.remaining[p] !== null && c.remaining[p] !== undefined && !(m.time_control && m.time_control.days)) {
-      const left = running && c.deadline ? (Date.parse(c.deadline) - Date.now()) / 1000 : c.remaining[p];
+      const left = running && c.deadline ? (Date.parse(c.deadline) - api.serverNow()) / 1000 : c.remaining[p];
       return h("span.clock", { class: `clock${running ? " running" : ""}${left < 10 ? " low" : ""}`, dataset: { seat: String(p) } }, clockText(left));
     }
     return running && c.deadline ? h("span.deadline", { id: "deadline" }, ` · ${timeLeft(c.deadline)}`) : null;
@@ -267,7 +267,7 @@ export function showMatch(root, id) {
     const c = st.match && st.match.clock;
     if (c && c.running !== null && c.running !== undefined && !st.match.over) {
       for (const el of panel.querySelectorAll(".clock.running, #deadline")) {
-        const left = (Date.parse(c.deadline) - Date.now()) / 1000;
+        const left = (Date.parse(c.deadline) - api.serverNow()) / 1000;
         if (el.id === "deadline") el.textContent = ` · ${timeLeft(c.deadline)}`;
         else {
           el.textContent = clockText(left);

@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { me, notifying, onAccount, setNotifying } from "./account.js";
 
 // "in 2 d 3 h", "in 5 min", "passed": the time left until an ISO-8601 deadline.
-export function timeLeft(iso, now = Date.now()) {
+export function timeLeft(iso, now = api.serverNow()) {
   const left = (Date.parse(iso) - now) / 1000;
   if (!(left > 0)) return "time is up";
   const mins = Math.ceil(left / 60); // whole minutes, rounded up: "1 h 0 min", never "0 h 60 min"
