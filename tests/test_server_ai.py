@@ -135,7 +135,7 @@ def test_a_search_keeps_to_its_tree_size_and_the_server_bounds_it():
     state = hexarena.load("projective-hex", size=8).new_state()
     agent = MCTSAgent(level=10)
     agent.max_nodes = 20_000
-    move = drain(agent.hinting(state, slice_seconds=0.05, max_seconds=0.5))[0]
+    move = drain(agent.hinting(state, slice_seconds=0.05, max_seconds=20))[0]  # 25,000 simulations at most
     assert move in state.legal_moves()
     used, capacity = agent._tree[2][:2] if agent._tree is not None else (0, 0)
     assert capacity == 20_000 and capacity - state.game.num_actions <= used <= capacity  # full, not over
