@@ -6,7 +6,7 @@ from typing import Any
 
 import hexarena
 from hexarena.ai import take_back
-from hexarena.games.base import State
+from hexarena.games.base import IllegalMove, State
 
 from .scoring import costly
 from .store import Match, Refused, game_of
@@ -29,6 +29,26 @@ def check_turn(state: State, seats: list[int]) -> None:
     mover = state.to_move  # None once the game is over
     if mover is not None and mover not in seats:
         raise Refused(403, f"not your turn: player {mover + 1} is to move")
+
+
+MOST_STEPS = 64  # steps in one turn: more than any game's turn has
+
+
+def play_turn(state: State, moves: list[str]) -> None:
+    """Play every step of one turn of the player to move, ``moves``, on ``state`` (a copy: a refusal leaves the
+    match as it was); 400 naming the step refused, a step past the turn's end, or a turn left unfinished."""
+    if not 1 <= len(moves) <= MOST_STEPS:
+        raise Refused(400, f"moves: the steps of one turn, 1 to {MOST_STEPS}; got {len(moves)}")
+    mover, turn = state.to_move, state.turn
+    for i, move in enumerate(moves, 1):
+        if state.is_over() or (state.to_move, state.turn) != (mover, turn):
+            raise Refused(400, f"step {i} {move[:64]!r}: the turn ended after step {i - 1}; send one turn")
+        try:
+            state.play(move)
+        except IllegalMove as e:
+            raise Refused(400, f"step {i} of the turn: {e}") from None
+    if not state.is_over() and (state.to_move, state.turn) == (mover, turn):
+        raise Refused(400, f"the turn is not finished after {len(moves)} steps: send all its steps at once")
 
 
 def undo_back(match: Match, state: State, seats: list[int]) -> None:

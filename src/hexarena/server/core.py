@@ -16,7 +16,7 @@ from hexarena.games.base import State
 from . import clocks
 from . import lists
 from .accounts import Account, Accounts
-from .changes import check_ply, check_turn, seats_of, undo_back
+from .changes import check_ply, check_turn, play_turn, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
 from .guards import Sockets
 from .limits import Limits
@@ -162,6 +162,20 @@ class Server:
             check_ply(match, ply)
             check_turn(state, seats)
             state.play(move)
+            movers[:] = seats
+
+        return self.change(match_id, play, movers)
+
+    def turn(self, match_id: str, moves: list[str], token: str | None, ply: int, account: Account | None = None
+             ) -> dict[str, Any]:
+        """A whole turn at once (the turn builder's Confirm): every step applied in one transaction, or none."""
+        movers: list[int] = []
+
+        def play(match: Match, state: State) -> None:
+            seats = seats_of(match, token, account_id(account))
+            check_ply(match, ply)
+            check_turn(state, seats)
+            play_turn(state, moves)
             movers[:] = seats
 
         return self.change(match_id, play, movers)

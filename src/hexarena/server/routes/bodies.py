@@ -28,6 +28,12 @@ class MovePost(Body):
     token: StrictStr | None = None  # a guest's seat token; a signed-in player's session names the seat
 
 
+class TurnPost(Body):
+    moves: list[StrictStr]  # every step of one turn, in order
+    ply: StrictInt
+    token: StrictStr | None = None
+
+
 class UndoPost(Body):
     ply: StrictInt
     token: StrictStr | None = None

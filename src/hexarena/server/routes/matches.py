@@ -17,7 +17,7 @@ from ..http import download, dumps, reply
 from ..scoring import record_of
 from ..store import Match, Refused, new_token
 from ..view import shown_fields
-from .bodies import Import, MovePost, NewMatch, ResignPost, UndoPost
+from .bodies import Import, MovePost, NewMatch, ResignPost, TurnPost, UndoPost
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -57,6 +57,13 @@ async def get(match_id: str, server: ServerDep) -> Response:
 @router.post("/{match_id}/moves")
 async def move(match_id: str, body: MovePost, server: ServerDep, account: AccountDep) -> Response:
     return reply(await server.call(server.move, match_id, body.move, body.token, body.ply, account,
+                                   heavy=server.heavy(match_id)))
+
+
+@router.post("/{match_id}/turn")
+async def turn(match_id: str, body: TurnPost, server: ServerDep, account: AccountDep) -> Response:
+    """Every step of one turn, applied all together or not at all."""
+    return reply(await server.call(server.turn, match_id, body.moves, body.token, body.ply, account,
                                    heavy=server.heavy(match_id)))
 
 

@@ -1,0 +1,43 @@
+"""A whole turn at once (DESIGN.md, the turn builder's Confirm): POST /api/matches/{id}/turn applies every step
+of one turn in one transaction, or none, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+import hexarena
+from tests.test_server import client, create, db_url, get, rows  # noqa: F401 (fixtures)
+
+
+def turn(client: TestClient, match_id: str, token: str, moves: list[str], ply: int) -> Any:  # noqa: F811
+    return client.post(f"/api/matches/{match_id}/turn", json={"moves": moves, "token": token, "ply": ply})
+
+
+def test_a_turn_of_several_steps_is_applied_whole_or_not_at_all(client: TestClient) -> None:  # noqa: F811
+    made = create(client, ["me", "open"], game="lisbon", options={})
+    joined = client.post(f"/api/matches/{made['id']}/join").json()
+    state = hexarena.load("lisbon").new_state()
+    first = state.legal_moves()[0]
+    assert turn(client, made["id"], made["token"], [first], 0).status_code == 200  # turn 1: one stone
+    state.play(first)
+    a = state.legal_moves()[0]
+    state.play(a)
+    b = state.legal_moves()[-1]  # turn 2: two stones
+    before = rows(client, made["id"])
+    refused = [
+        (turn(client, made["id"], joined["token"], [a], 1), 400, "the turn is not finished after 1 steps"),
+        (turn(client, made["id"], joined["token"], [a, b, first], 1), 400, "the turn ended after step 2"),
+        (turn(client, made["id"], joined["token"], [a, a], 1), 400, "step 2 of the turn: "),
+        (turn(client, made["id"], joined["token"], [], 1), 400, "moves: the steps of one turn, 1 to 64; got 0"),
+        (turn(client, made["id"], joined["token"], [a, b], 0), 409, "ply 0 is stale"),
+        (turn(client, made["id"], made["token"], [a, b], 1), 403, "not your turn"),
+    ]
+    for answer, status, message in refused:
+        assert (answer.status_code, message in answer.json()["error"]) == (status, True), answer.text
+    assert rows(client, made["id"]) == before  # nothing changed
+    obj = turn(client, made["id"], joined["token"], [a, b], 1).json()
+    state.play(b)
+    assert obj["moves"] == state.moves() and obj["ply"] == 3 and obj["to_move"] == 0
+    assert obj == get(client, made["id"])
