@@ -16,7 +16,7 @@ from hexarena.games.base import State
 from . import clocks
 from . import lists
 from .accounts import Account, Accounts
-from .changes import check_ply, check_turn, play_turn, seats_of, undo_back
+from .changes import check_ply, check_turn, play_turn, position, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
 from .guards import Sockets
 from .limits import Limits
@@ -24,6 +24,7 @@ from .live import Hub
 from .mail import MailSettings
 from .notices import Mailer
 from .scoring import Scorer, costly, digest, needs_scoring
+from .review import Reviews
 from .seeks import Seeks
 from .store import Match, Refused, Store, TimedOut, account_topic, new_token, seat_kind
 from .thinker import Thinker
@@ -49,6 +50,7 @@ class Server:
         self.seeks = Seeks(self.store, self.limits, self.hub.publish, lambda to, seek: self.on_challenge(to, seek),
                            self.changed)
         self.thinker = Thinker(self.store, self.changed, ai_workers)
+        self.reviews = Reviews(self.store, self.thinker.scheduler)
         self.scorer = Scorer(self.scored, self.limits.scoring_seconds)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
         self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -222,14 +224,22 @@ class Server:
         opponent = match.seat_names()[movers[0]] or guest_label(match, movers[0])
         self.mailer.your_move(to, match.id, match.state.game.name, opponent)
 
-    def hint(self, match_id: str, token: str, account: Account | None = None) -> dict[str, Any]:
+    def hint(self, match_id: str, token: str, account: Account | None = None, ply: int | None = None
+             ) -> dict[str, Any]:
+        """The AI's suggestion for the seat to move: in a match going on, to that seat's player; in a finished
+        match, to anyone, at any ``ply`` of its replay."""
         match = self.store.get(match_id)
-        seats = seats_of(match, token, account_id(account))
         if match.state.is_over():
-            raise Refused(400, "no hint: the game is over")
-        check_turn(match.state, seats)
-        move, rate = ai_hint(match.state.copy(), level=HINT_LEVEL)
-        return {"move": move, "rate": rate, "proof": proof_text(match.state)}
+            state = position(match, match.ply if ply is None else ply)
+            if state.is_over():
+                raise Refused(400, "no hint: the game is over at this ply")
+        else:
+            check_turn(match.state, seats_of(match, token, account_id(account)))
+            if ply is not None and ply != match.ply:
+                raise Refused(403, "hints at earlier plies are for finished games")
+            state = match.state
+        move, rate = ai_hint(state.copy(), level=HINT_LEVEL)
+        return {"move": move, "rate": rate, "proof": proof_text(state)}
 
     def close(self) -> None:
         self.thinker.shutdown()

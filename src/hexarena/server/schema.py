@@ -165,6 +165,15 @@ rating_changes = Table(
     Column("at", String(32), nullable=False),
 )
 
+# migration 0007: a finished match reviewed with the AI (.review), kept for its moves and result
+reviews = Table(
+    "reviews", metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("digest", String(64), nullable=False),  # scoring.digest of the match reviewed
+    Column("plies", JSON, nullable=False),          # per ply: hexarena.ai.review.Ply.shown()
+    Column("created", String(32), nullable=False),
+)
+
 
 def make_engine(url: str) -> Engine:
     """The engine the store uses for ``url``: PostgreSQL pooled, or SQLite as :func:`_sqlite_engine` sets it up."""

@@ -79,8 +79,14 @@ async def resign(match_id: str, body: ResignPost, server: ServerDep, account: Ac
 
 
 @router.get("/{match_id}/hint")
-def hint(match_id: str, server: ServerDep, account: AccountDep, token: str = "") -> Response:
-    return reply(server.hint(match_id, token, account))
+def hint(match_id: str, server: ServerDep, account: AccountDep, token: str = "", ply: int | None = None) -> Response:
+    return reply(server.hint(match_id, token, account, ply))
+
+
+@router.get("/{match_id}/analysis")
+async def analysis(match_id: str, server: ServerDep) -> Response:
+    """A finished match reviewed with the AI, every ply: started by the first ask, then its progress."""
+    return reply(await server.call(server.reviews.get, match_id, heavy=server.heavy(match_id)))
 
 
 @router.get("/{match_id}/position")

@@ -1,0 +1,79 @@
+"""Reviews of finished matches with the AI (docs/server.md, "Review"): the first ask starts one in the background,
+on the AI's scheduler (fair with the AI seats' searches), every later ask reads its progress, and once done it is
+kept in the ``reviews`` table for the match's moves and result.  No web framework here: the route is in
+:mod:`.routes.matches`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+
+from hexarena.ai.review import reviewing
+from hexarena.record_writer import at
+
+from .schema import reviews
+from .scoring import digest
+from .store import Refused, Store
+from .thinker import Scheduler
+
+REVIEW_LEVEL = 5       # the AI level that searches each position
+REVIEW_SECONDS = 0.5   # the most a position is searched
+KEY = "review:"        # the scheduler's key of a match's review (a match id never holds a colon)
+
+
+class Reviews:
+    """The reviews of ``store``'s matches, searched on ``scheduler``."""
+
+    def __init__(self, store: Store, scheduler: Scheduler, seconds: float = REVIEW_SECONDS) -> None:
+        self.store, self.scheduler, self.seconds = store, scheduler, seconds
+        self._lock = threading.Lock()
+        self._running: dict[tuple[str, str], int] = {}  # (match, digest) -> positions searched so far
+
+    def get(self, match_id: str) -> dict[str, Any]:
+        """``{"status": "done", "progress": 1, "plies": [...]}`` once reviewed, else ``{"status": "running",
+        "progress": p, "plies": []}`` (started now if it was not); 409 while the game goes on."""
+        match = self.store.get(match_id)
+        if not match.state.is_over():
+            raise Refused(409, "a review is for a finished game: finish or resign it first")
+        key = (match_id, digest(match.state))
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(reviews).where(reviews.c.match_id == match_id)).first()
+        if row is not None and row.digest == key[1]:
+            return {"status": "done", "progress": 1.0, "plies": row.plies}
+        total = max(1, match.ply)
+        with self._lock:
+            if key not in self._running:
+                self._running[key] = 0
+                state = match.state.copy()
+                self.scheduler.kick(KEY + match_id, lambda: self._review(key, state))
+            done = self._running[key]
+        return {"status": "running", "progress": round(min(done, total) / total, 3), "plies": []}
+
+    def _review(self, key: tuple[str, str], state: Any) -> Generator[None, None, None]:
+        """The review job: searched in slices, its progress counted, kept when done."""
+        try:
+            steps = reviewing(state, REVIEW_LEVEL, seconds=self.seconds, slice_seconds=0.25)
+            while True:
+                try:
+                    searched = next(steps)
+                except StopIteration as done:
+                    self._keep(key, [p.shown() for p in done.value])
+                    return
+                if searched is not None:
+                    with self._lock:
+                        self._running[key] = searched
+                yield
+        finally:
+            with self._lock:
+                self._running.pop(key, None)
+
+    def _keep(self, key: tuple[str, str], plies: list[dict[str, Any]]) -> None:
+        match_id, made = key
+        with self.store.write() as conn:
+            conn.execute(delete(reviews).where(reviews.c.match_id == match_id))
+            conn.execute(insert(reviews).values(match_id=match_id, digest=made, plies=plies,
+                                                created=at(self.store.clock())))
