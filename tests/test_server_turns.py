@@ -41,3 +41,42 @@ def test_a_turn_of_several_steps_is_applied_whole_or_not_at_all(client: TestClie
     state.play(b)
     assert obj["moves"] == state.moves() and obj["ply"] == 3 and obj["to_move"] == 0
     assert obj == get(client, made["id"])
+
+
+def preview(client: TestClient, match_id: str, moves: list[str], ply: int | None = None) -> Any:  # noqa: F811
+    return client.post(f"/api/matches/{match_id}/preview", json={"moves": moves, "ply": ply})
+
+
+def test_a_preview_draws_staged_steps_and_says_why_a_step_is_refused(client: TestClient) -> None:  # noqa: F811
+    made = create(client, ["me", "me"], game="lisbon", options={})
+    state = hexarena.load("lisbon").new_state()
+    first = state.legal_moves()[0]
+    before = rows(client, made["id"])
+    staged = preview(client, made["id"], [first]).json()
+    state.play(first)
+    assert staged["moves"] == [first] and staged["ply"] == 1 and staged["turn_done"] and staged["to_move"] == 1
+    assert staged["svg"].startswith("<svg") and [t["move"] for t in staged["targets"]] == state.legal_moves()
+    a = state.legal_moves()[0]
+    half = preview(client, made["id"], [first, a]).json()
+    assert half["turn_done"] and half["from"] == 0 and half["line"] == [first, a]  # the turn begun at ply 0 ended
+    client.post(f"/api/matches/{made['id']}/moves", json={"move": first, "ply": 0, "token": made["token"]})
+    before = rows(client, made["id"])
+    half = preview(client, made["id"], [a]).json()
+    assert not half["turn_done"] and half["from"] == 1 and half["to_move"] == 1  # one stone of two staged
+    r = preview(client, made["id"], [a, a])
+    assert r.status_code == 400 and r.json()["error"].startswith(f"{a!r}")  # the library's reason, as it says it
+    r = preview(client, made["id"], [a, "zz99", a])
+    assert r.status_code == 400 and r.json()["error"].startswith("step 2 of the line: ")
+    assert rows(client, made["id"]) == before  # a preview changes nothing
+    assert preview(client, made["id"], [], ply=5).status_code == 400  # past the match's ply
+
+
+def test_a_finished_matchs_lines_get_hints(client: TestClient) -> None:  # noqa: F811
+    made = create(client, ["me", "me"])
+    obj = get(client, made["id"])
+    while not obj["over"]:
+        obj = client.post(f"/api/matches/{made['id']}/moves", json={"move": obj["legal_moves"][0], "ply": obj["ply"],
+                                                                    "token": made["token"]}).json()
+    branch = preview(client, made["id"], [obj["moves"][0] == "a1" and "b1" or "a1"], ply=0).json()
+    r = client.get(f"/api/matches/{made['id']}/hint", params={"ply": 0, "move": branch["line"]})
+    assert r.status_code == 200 and r.json()["move"] in branch["legal_moves"]

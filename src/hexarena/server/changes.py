@@ -51,6 +51,23 @@ def play_turn(state: State, moves: list[str]) -> None:
         raise Refused(400, f"the turn is not finished after {len(moves)} steps: send all its steps at once")
 
 
+MOST_LINE = 1000  # steps of a previewed line: more than any game here has
+
+
+def line_from(match: Match, ply: int | None, moves: list[str]) -> State:
+    """The position after ``match``'s first ``ply`` moves (None: all) and then ``moves`` (a branch: the match
+    is not changed); 400 naming the step refused and why."""
+    if len(moves) > MOST_LINE:
+        raise Refused(400, f"moves: at most {MOST_LINE} steps; got {len(moves)}")
+    state = position(match, match.ply if ply is None else ply).copy()
+    for i, move in enumerate(moves, 1):
+        try:
+            state.play(move)
+        except IllegalMove as e:
+            raise Refused(400, f"{e}" if i == len(moves) else f"step {i} of the line: {e}") from None
+    return state
+
+
 def undo_back(match: Match, state: State, seats: list[int]) -> None:
     """Undo: a resignation, else one move in hot-seat, else back to the requester's previous turn; never a loss
     on time (the server's judgement stands)."""

@@ -16,7 +16,7 @@ from hexarena.games.base import State
 from . import clocks
 from . import lists
 from .accounts import Account, Accounts
-from .changes import check_ply, check_turn, play_turn, position, seats_of, undo_back
+from .changes import check_ply, check_turn, line_from, play_turn, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
 from .guards import Sockets
 from .limits import Limits
@@ -28,7 +28,7 @@ from .review import Reviews
 from .seeks import Seeks
 from .store import Match, Refused, Store, TimedOut, account_topic, new_token, seat_kind
 from .thinker import Thinker
-from .view import match_object
+from .view import board_object, match_object
 
 HINT_LEVEL = 5
 JUDGE_TOPIC = "judge:"  # the hub's topic that wakes the judging loop (a running clock changed)
@@ -182,6 +182,16 @@ class Server:
 
         return self.change(match_id, play, movers)
 
+    def preview(self, match_id: str, ply: int | None, moves: list[str], turn_of: bool = False) -> dict[str, Any]:
+        """The board after ``match_id``'s first ``ply`` moves and then ``moves`` (staged steps, a move's effect,
+        a scratch line; the match is not changed), with ``turn_done``: whether the steps ended the turn begun at
+        ``ply``."""
+        match = self.store.get(match_id)
+        start = line_from(match, ply, [])
+        state = line_from(match, ply, moves)
+        done = state.is_over() or (state.to_move, state.turn) != (start.to_move, start.turn)
+        return {**board_object(state), "from": start.ply if ply is None else ply, "line": moves, "turn_done": done}
+
     def undo(self, match_id: str, token: str | None, ply: int, account: Account | None = None) -> dict[str, Any]:
         def back(match: Match, state: State) -> None:
             seats = seats_of(match, token, account_id(account))
@@ -224,19 +234,19 @@ class Server:
         opponent = match.seat_names()[movers[0]] or guest_label(match, movers[0])
         self.mailer.your_move(to, match.id, match.state.game.name, opponent)
 
-    def hint(self, match_id: str, token: str, account: Account | None = None, ply: int | None = None
-             ) -> dict[str, Any]:
+    def hint(self, match_id: str, token: str, account: Account | None = None, ply: int | None = None,
+             line: list[str] | None = None) -> dict[str, Any]:
         """The AI's suggestion for the seat to move: in a match going on, to that seat's player; in a finished
-        match, to anyone, at any ``ply`` of its replay."""
+        match, to anyone, at any ``ply`` of its replay and after any ``line`` of moves from there."""
         match = self.store.get(match_id)
         if match.state.is_over():
-            state = position(match, match.ply if ply is None else ply)
+            state = line_from(match, ply, line or [])
             if state.is_over():
                 raise Refused(400, "no hint: the game is over at this ply")
         else:
             check_turn(match.state, seats_of(match, token, account_id(account)))
-            if ply is not None and ply != match.ply:
-                raise Refused(403, "hints at earlier plies are for finished games")
+            if (ply is not None and ply != match.ply) or line:
+                raise Refused(403, "hints at earlier plies or in other lines are for finished games")
             state = match.state
         move, rate = ai_hint(state.copy(), level=HINT_LEVEL)
         return {"move": move, "rate": rate, "proof": proof_text(state)}

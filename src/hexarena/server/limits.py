@@ -33,13 +33,14 @@ class Rate:
 # a fast hot-seat game posts a few moves a second, the browser tests about 20 matches in a minute).
 RATES = {"create": Rate(30, 60), "import": Rate(20, 60), "join": Rate(30, 60), "move": Rate(300, 30),
          "hint": Rate(20, 60), "register": Rate(10, 3600), "login": Rate(30, 300), "seek": Rate(30, 60),
-         "chat": Rate(20, 60)}
+         "chat": Rate(20, 60), "preview": Rate(600, 60)}
 RATED = (  # (method, path, kind): the requests each kind counts
     ("POST", re.compile(r"/api/matches"), "create"),
     ("POST", re.compile(r"/api/matches/import"), "import"),
     ("POST", re.compile(r"/api/matches/[^/]+/join"), "join"),
     ("POST", re.compile(r"/api/matches/[^/]+/(?:moves|undo|resign|turn)"), "move"),
     ("GET", re.compile(r"/api/matches/[^/]+/hint"), "hint"),
+    ("POST", re.compile(r"/api/matches/[^/]+/preview"), "preview"),
     ("POST", re.compile(r"/api/account/register"), "register"),
     ("POST", re.compile(r"/api/account/login"), "login"),
     ("POST", re.compile(r"/api/seeks(?:/[^/]+/accept)?"), "seek"),

@@ -41,21 +41,27 @@ def shown_fields(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
     return final or {"scores": None, "reason": None, "status": pending_status(state), "svg": cheap_svg(state)}
 
 
-def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
-    state = match.state
+def board_object(state: State, final: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A position as the board shows it: ``hexarena replay --json``'s summary, the SVG and status, the turn and
+    step, the turns written so far, and per legal move the cell a click plays it by (``targets``, ``labels`` and
+    ``pictures``: :func:`targets`)."""
     moves, pictures = targets(state)
     labels = {t["move"]: state.game.word_label(t["move"]) for t in moves if t["cell"] is None}
     turns = [[t, [[m, ply] for m, ply in written]] for t, written in state.written_turns()]
     shown = shown_fields(state, final)
-    out = {**replay_summary(state, shown), "id": match.id, "seats": match.seats, "ply": match.ply,
-           "record": record_of(state, final), "status": shown["status"], "turn": state.turn, "step": state.step,
-           "turns": turns, "targets": moves, "labels": labels, "svg": shown["svg"],
-           "resigned": state.resigned, "thinking": match.ai_to_move() is not None,
+    out = {**replay_summary(state, shown), "ply": len(state.history), "status": shown["status"], "turn": state.turn,
+           "step": state.step, "turns": turns, "targets": moves, "labels": labels, "svg": shown["svg"]}
+    if pictures:
+        out["pictures"] = pictures
+    return out
+
+
+def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
+    state = match.state
+    return {**board_object(state, final), "id": match.id, "seats": match.seats,
+           "record": record_of(state, final), "resigned": state.resigned, "thinking": match.ai_to_move() is not None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
            "players": match.seat_names(), "time_control": match.control, "rated": match.rated,
            "ratings": match.ratings, "aborted": match.rated and aborted(state),
            "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out}
-    if pictures:
-        out["pictures"] = pictures
-    return out

@@ -34,6 +34,11 @@ class TurnPost(Body):
     token: StrictStr | None = None
 
 
+class PreviewPost(Body):
+    moves: list[StrictStr]  # the line played from ``ply``
+    ply: StrictInt | None = None  # the match's ply the line starts from (null: its newest)
+
+
 class UndoPost(Body):
     ply: StrictInt
     token: StrictStr | None = None

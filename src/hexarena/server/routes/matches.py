@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
@@ -17,7 +17,7 @@ from ..http import download, dumps, reply
 from ..scoring import record_of
 from ..store import Match, Refused, new_token
 from ..view import shown_fields
-from .bodies import Import, MovePost, NewMatch, ResignPost, TurnPost, UndoPost
+from .bodies import Import, MovePost, NewMatch, PreviewPost, ResignPost, TurnPost, UndoPost
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -79,8 +79,16 @@ async def resign(match_id: str, body: ResignPost, server: ServerDep, account: Ac
 
 
 @router.get("/{match_id}/hint")
-def hint(match_id: str, server: ServerDep, account: AccountDep, token: str = "", ply: int | None = None) -> Response:
-    return reply(server.hint(match_id, token, account, ply))
+def hint(match_id: str, server: ServerDep, account: AccountDep, token: str = "", ply: int | None = None,
+         move: Annotated[list[str] | None, Query()] = None) -> Response:
+    """The AI's suggestion; in a finished match at any ``ply`` and after the line of ``move``s from there."""
+    return reply(server.hint(match_id, token, account, ply, move))
+
+
+@router.post("/{match_id}/preview")
+async def preview(match_id: str, body: PreviewPost, server: ServerDep) -> Response:
+    """The board after the match's first ``ply`` moves and then ``moves``; nothing is changed."""
+    return reply(await server.call(server.preview, match_id, body.ply, body.moves, heavy=server.heavy(match_id)))
 
 
 @router.get("/{match_id}/analysis")
