@@ -80,3 +80,24 @@ def test_a_finished_matchs_lines_get_hints(client: TestClient) -> None:  # noqa:
     branch = preview(client, made["id"], [obj["moves"][0] == "a1" and "b1" or "a1"], ply=0).json()
     r = client.get(f"/api/matches/{made['id']}/hint", params={"ply": 0, "move": branch["line"]})
     assert r.status_code == 200 and r.json()["move"] in branch["legal_moves"]
+
+
+def test_moves_that_lose_at_once_are_marked_in_every_game() -> None:
+    """``loses`` on a target exactly when the library's game, after that move, is over and won by the other
+    player (Weituweiqi's edge-drops in the auction among them); never judged for a costly game's end."""
+    import random
+
+    from hexarena.server.scoring import costly
+    from hexarena.server.view import targets
+    marked: dict[str, int] = {}
+    for game in hexarena.GAMES:
+        rng, state = random.Random(7), hexarena.load(game).new_state()
+        while not state.is_over() and len(state.history) < 40:
+            for target in rng.sample(shown := targets(state)[0], min(len(shown), 25)):
+                after = state.copy()
+                after.play(target["move"])
+                loses = after.is_over() and after.winner() not in (None, state.to_move) and not costly(state.game)
+                assert target.get("loses", False) == loses, (game, target)
+                marked[game] = marked.get(game, 0) + loses
+            state.play(rng.choice(state.legal_moves()))
+    assert marked["weituweiqi"] > 0 and marked["palago"] > 0

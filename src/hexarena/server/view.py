@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hexarena.games.base import State
+from hexarena.kernels import WINNER
 from hexarena.info import replay_summary
 
 from .clocks import shown_clock
@@ -14,8 +15,9 @@ from .store import Match
 
 
 def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
-    """Per legal move, the cell a click plays it by (None for a word) and, for games that draw them, the index
-    of its picture in the list of distinct pictures (returned second)."""
+    """Per legal move, the cell a click plays it by (None for a word), ``loses``: true for a move that loses the
+    game at once, and, for games that draw them, the index of its picture in the list of distinct pictures
+    (returned second)."""
     game, names = state.game, state.game.topology.names
     out: list[dict[str, Any]] = []
     pictures: dict[str, int] = {}
@@ -26,8 +28,21 @@ def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
         picture = game.move_picture(state.array, action)
         if picture is not None:
             target["picture"] = pictures.setdefault(picture, len(pictures))
+        if loses_at_once(state, action):
+            target["loses"] = True
         out.append(target)
     return out, list(pictures)
+
+
+def loses_at_once(state: State, action: int) -> bool:
+    """Whether playing ``action`` ends the game with the mover's loss (never judged for a game whose end is
+    costly to score: its kernel would score it)."""
+    if costly(state.game):
+        return False
+    after = state.array.copy()
+    state.game.calls.apply(after, state.game.tables, action)
+    winner = int(after[WINNER])
+    return winner in (0, 1) and winner != state.to_move
 
 
 def shown_fields(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
