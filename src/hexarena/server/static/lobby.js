@@ -1,8 +1,7 @@
 // The lobby: the games with their options and rules, the new-match form, import, open and recent matches.
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, playerLink } from "./dom.js";
 import { onAccount } from "./account.js";
-import { playerLink } from "./people.js";
 
 // An option's input: a choice list for "a | b | c" (or an array), a number, or comma-separated integers.
 function optionInput(name, opt) {

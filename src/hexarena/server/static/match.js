@@ -1,9 +1,9 @@
 // A match: the board, the side panel (status, moves, replay, actions), live updates.
 import * as api from "./api.js";
 import { renderBoard, closeChooser } from "./board.js";
-import { h, seatName } from "./dom.js";
+import { h, playerLink, seatName } from "./dom.js";
 import { me } from "./account.js";
-import { playerLink, timeLeft } from "./people.js";
+import { timeLeft } from "./people.js";
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const CHAT_HIDDEN = "hexarena.chat.hidden";
