@@ -22,8 +22,8 @@ export function showMatch(root, id) {
   const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes", warned: new Set() };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
-  const alert = h("p.sr-only", { id: "clock-alert", "aria-live": "assertive" }); // outside the panel: kept across redraws
-  const page = h("div.match", {}, h("div.board-wrap", {}, board), panel, alert);
+  const clockAlert = h("p.sr-only", { id: "clock-alert", "aria-live": "assertive" }); // outside the panel: kept across redraws
+  const page = h("div.match", {}, h("div.board-wrap", {}, board), panel, clockAlert);
   root.append(page);
 
   // my seats: the ones this browser's seat token holds, and the ones of my account
@@ -109,7 +109,7 @@ export function showMatch(root, id) {
     const key = `${st.match.turn}:${p}`;
     if (left >= 10 || st.warned.has(key)) return;
     st.warned.add(key);
-    alert.textContent = `${mine().includes(p) ? "You have" : `${cap(seatName(p, st.players))} has`} ${Math.ceil(Math.max(0, left))} seconds left`;
+    clockAlert.textContent = `${mine().includes(p) ? "You have" : `${cap(seatName(p, st.players))} has`} ${Math.ceil(Math.max(0, left))} seconds left`;
   }
 
   // a seat's clock: its remaining time (ticking while it runs), or the deadline of its move
