@@ -2,7 +2,10 @@
 on PostgreSQL: two people register in two browser contexts, one posts a correspondence seek, the other accepts
 it from the lobby, they play and chat, one signs out and in again on a third context ("another device") and
 finds the match in "my games" with the right side to move; the server restarts; the test clock passes the
-deadline and the player to move loses on time.  Screenshots go to test-artifacts/web/.
+deadline and the player to move loses on time.  Then ratings and real-time clocks: two established players (their
+ratings written in the database) play a rated 1+1 game, watch the clocks tick and switch, the second runs out of
+time, and both ratings change on the match page, the profiles and the leaderboard; a challenge to the AI starts at
+once.  Screenshots go to test-artifacts/web/.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, insert, select
+
+from hexarena.server.schema import accounts, ratings
 
 from .test_server import fresh_pg
 from .web_helpers import ARTIFACTS, free_port
@@ -23,6 +30,8 @@ from .web_helpers import ARTIFACTS, free_port
 sync_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "a long secret"
 DAY = 86400
+GAME = "projective-hex"
+ESTABLISHED = {"ana": 1620.0, "ben": 1580.0}  # ratings of the rated game's players
 
 
 class Served:
@@ -102,14 +111,21 @@ def register(page, base: str, name: str) -> None:
     assert page.inner_text("#me-link") == name
 
 
-def post_seek(page, base: str) -> None:
-    """A correspondence seek of Projective Hex, 1 day a move, its author playing first."""
+def post_seek(page, base: str, live: bool = False) -> None:
+    """A seek of GAME (no opening), its author playing first: casual correspondence (1 day a move), or ``live`` a
+    rated 1 min + 1 s."""
     page.goto(base + "/#/")
-    page.click('.gametabs .tab[data-game="projective-hex"]')
+    page.click(f'.gametabs .tab[data-game="{GAME}"]')
     page.select_option("#opt-opening", "none")
     page.check('input[name="new-mode"][value="seek"]')
-    page.select_option("#new-clock", "days")
-    page.fill("#new-days", "1")
+    if live:
+        page.select_option("#new-clock", "live")
+        page.fill("#new-minutes", "1")
+        page.fill("#new-increment", "1")
+        page.check("#new-rated")
+    else:
+        page.select_option("#new-clock", "days")
+        page.fill("#new-days", "1")
     page.select_option("#new-colour", "first")
     page.click("#create")
     page.wait_for_selector("#seeks tr[data-seek] button.withdraw")
@@ -186,5 +202,115 @@ def test_two_players_seek_play_chat_and_lose_on_time(browser, served, request):
     ben.wait_for_selector("#result", timeout=30_000)  # the live feed reconnects after the restart
     assert "won" in ben.inner_text("#result").lower()
     for ctx in (ctx_a, ctx_b, ctx_c):
+        ctx.close()
+    assert not errors, errors
+
+
+def establish(db: str) -> None:
+    """Give ana and ben established ratings in GAME, as if they had played many rated games."""
+    engine = create_engine(db)
+    with engine.begin() as conn:
+        ids = dict(conn.execute(select(accounts.c.name, accounts.c.id).where(accounts.c.name.in_(ESTABLISHED))).all())
+        conn.execute(insert(ratings), [{"account_id": ids[name], "game": GAME, "rating": r, "rd": 60.0,
+                                        "volatility": 0.06, "games": 30, "updated": "2024-01-01T00:00:00Z"}
+                                       for name, r in ESTABLISHED.items()])
+    engine.dispose()
+
+
+def running(page, seat: int) -> None:
+    page.wait_for_selector(f'.clock.running[data-seat="{seat}"]')
+    assert page.locator(".clock").count() == 2
+
+
+def ticks(page) -> None:
+    """The running clock's text changes within about two seconds."""
+    before = page.inner_text(".clock.running")
+    page.wait_for_function("t => document.querySelector('.clock.running')?.textContent !== t", arg=before,
+                           timeout=3000)
+
+
+def seconds_left(served, match_id: str) -> float:
+    """The running clock's time left, by the server's clock (the offset file's seconds ahead of the real one)."""
+    deadline = served.get(f"/api/matches/{match_id}")["clock"]["deadline"]
+    now = time.time() + float(served.offset.read_text())
+    return datetime.fromisoformat(deadline.replace("Z", "+00:00")).timestamp() - now
+
+
+def profile_rating(page, base: str, name: str) -> str:
+    page.goto(f"{base}/#/@/{name}")
+    return page.locator(f"#profile-ratings tr:has-text('{GAME}') td").first.inner_text()
+
+
+def test_a_rated_game_on_time_changes_both_ratings(browser, served, request):
+    db = request.node.callspec.params["served"]
+    base, errors = served.base, []
+    (ctx_a, ana), (ctx_b, ben) = person(browser, errors), person(browser, errors)
+    register(ana, base, "ana")
+    register(ben, base, "ben")
+    establish(served.db)
+    before = {r["name"]: r["rating"] for r in served.get(f"/api/leaderboard/{GAME}")}
+    assert before == ESTABLISHED
+
+    post_seek(ana, base, live=True)
+    ben.goto(base + "/#/")
+    ben.locator("#seeks tr[data-seek] button.accept").click()
+    ben.wait_for_url("**/#/match/*")
+    match_id = ben.url.rsplit("/", 1)[1]
+    ana.goto(f"{base}/#/match/{match_id}")
+    for page in (ana, ben):
+        running(page, 0)
+        assert page.inner_text("#rated") == "rated"
+        assert "1620" in page.inner_text(".seat0") and "1580" in page.inner_text(".seat1")
+        ticks(page)
+    for ply in range(3):
+        play_one(ana if ply % 2 == 0 else ben, ply)
+        for page in (ana, ben):
+            running(page, (ply + 1) % 2)
+    ticks(ana)
+
+    served.offset.write_text(str(seconds_left(served, match_id) - 8))  # ben's clock under 10 s
+    ben.reload()
+    ben.wait_for_selector('.clock.running.low[data-seat="1"]')
+    ben.wait_for_function("() => document.querySelector('#clock-alert').textContent.includes('seconds left')")
+    assert ben.inner_text("#clock-alert").startswith("You have")
+    shot(ben, "ratings-clock-low", db)
+    served.offset.write_text(str(float(served.offset.read_text()) + 10))  # and out of time
+    for page, outcome in ((ana, "You won"), (ben, "You lost")):
+        page.wait_for_selector("#result", timeout=30_000)
+        assert outcome in page.inner_text("#result") and "ran out of time" in page.inner_text("#result")
+        page.wait_for_function("() => [...document.querySelectorAll('.seat-rating')]"
+                               ".filter(e => e.textContent.includes('→')).length === 2")
+    assert "(+" in ana.inner_text(".seat0") and "(−" in ana.inner_text(".seat1")
+    shot(ana, "ratings-match-over", db)
+
+    after = {r["name"]: r["rating"] for r in served.get(f"/api/leaderboard/{GAME}")}
+    assert after["ana"] > before["ana"] and after["ben"] < before["ben"], after
+    assert profile_rating(ana, base, "ana") == str(round(after["ana"]))
+    assert ana.locator(f"#chart-{GAME} circle.point.won").count() == 1
+    shot(ana, "ratings-profile", db)
+    assert profile_rating(ben, base, "ben") == str(round(after["ben"]))
+    assert ben.locator(f"#chart-{GAME} circle.point.lost").count() == 1
+
+    ana.click("#leaderboard-link")
+    ana.click(f'.leaderboard .tab[href="#/leaderboard/{GAME}"]')
+    ana.wait_for_selector("#leaders")
+    leaders = ana.inner_text("#leaders")
+    assert all(str(round(after[name])) in leaders for name in after) and ana.locator("#ladder tbody tr").count() == 10
+    shot(ana, "ratings-leaderboard", db)
+
+    ana.goto(base + "/#/account")
+    assert str(round(after["ana"])) in ana.inner_text("#my-ratings")
+
+    ana.goto(base + "/#/")  # a challenge to the AI starts at once
+    ana.click(f'.gametabs .tab[data-game="{GAME}"]')
+    ana.check('input[name="new-mode"][value="seek"]')
+    ana.select_option("#new-opponent", "ai")
+    ana.fill("#new-ai-level", "2")
+    ana.select_option("#new-clock", "none")
+    ana.click("#create")
+    ana.wait_for_url("**/#/match/*")
+    ana.wait_for_selector("#board svg")
+    assert "AI level 2" in ana.inner_text(".seats") and ana.inner_text("#rated") == "casual"
+    for ctx in (ctx_a, ctx_b):
         ctx.close()
     assert not errors, errors

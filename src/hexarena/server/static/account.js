@@ -2,6 +2,7 @@
 // (#/account), and the account's live feed (the count of matches where it is my move, in the title).
 import * as api from "./api.js";
 import { h } from "./dom.js";
+import { ratingsTable } from "./ratings.js";
 
 let current; // undefined: not asked yet; null: signed out; {name, ...}: signed in
 let asking = null;
@@ -199,12 +200,12 @@ function deleteForm() {
 export function showAccount(root) {
   const card = h("section.card.account-page", {}, h("p.muted", {}, "Loading…"));
   root.append(card);
-  me().then((a) => {
-    if (!a) {
-      location.hash = "#/login";
-      return;
-    }
-    card.replaceChildren(h("h2", {}, `Account: ${a.name}`), passwordForm(), emailForm(a), deleteForm());
-  }).catch((e) => card.replaceChildren(h("p.error", {}, e.message)));
+  api.account().then((a) => { // asked afresh: the ratings change as games end
+    card.replaceChildren(h("h2", {}, `Account: ${a.name}`), h("h3", {}, "My ratings"), ratingsTable(a.ratings, "my-ratings"),
+      passwordForm(), emailForm(a), deleteForm());
+  }).catch((e) => {
+    if (e.status === 401) location.hash = "#/login";
+    else card.replaceChildren(h("p.error", {}, e.message));
+  });
   return null;
 }

@@ -72,6 +72,8 @@ export const setEmail = (email) => api("POST", "/api/account/email", { email });
 export const myTurn = () => api("GET", "/api/account/turn");
 export const myMatches = () => api("GET", "/api/account/matches");
 export const user = (name) => api("GET", `/api/users/${enc(name)}`);
+export const leaderboard = (game) => api("GET", `/api/leaderboard/${enc(game)}`);
+export const ladder = (game) => api("GET", `/api/leaderboard/${enc(game)}/ai`);
 export const seeks = () => api("GET", "/api/seeks");
 export const postSeek = (seek) => api("POST", "/api/seeks", seek);
 export const acceptSeek = (id) => api("POST", `/api/seeks/${enc(id)}/accept`);

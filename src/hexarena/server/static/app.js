@@ -1,9 +1,10 @@
 // The router: #/ is the lobby, #/match/ID a match, #/my my games, #/@/NAME (or the path /@/NAME) a player's
-// profile, #/login the sign-in page, #/account the account's settings.
+// profile, #/leaderboard/GAME a game's leaderboard, #/login the sign-in page, #/account the account's settings.
 import { accountLinks, showAccount, showLogin } from "./account.js";
 import { showLobby } from "./lobby.js";
 import { showMatch } from "./match.js";
 import { showMyGames, showProfile } from "./people.js";
+import { showLeaderboard } from "./ratings.js";
 
 const root = document.getElementById("app");
 let leave = null;
@@ -20,6 +21,7 @@ function route() {
   let m;
   if ((m = hash.match(/^#\/match\/([^/?#]+)/))) leave = showMatch(root, decodeURIComponent(m[1]));
   else if ((m = hash.match(/^#\/@\/([^/?#]+)/))) leave = showProfile(root, decodeURIComponent(m[1]));
+  else if ((m = hash.match(/^#\/leaderboard(?:\/([^/?#]+))?$/))) leave = showLeaderboard(root, m[1] && decodeURIComponent(m[1]));
   else if (hash === "#/my") leave = showMyGames(root);
   else if (hash === "#/login") leave = showLogin(root);
   else if (hash === "#/account") leave = showAccount(root);

@@ -1,9 +1,13 @@
-// A tiny element builder: h("button.primary", {onclick}, "text", child, ...).
+// A tiny element builder: h("button.primary", {onclick}, "text", child, ...); svg(...) the same for SVG elements.
 
-export function h(spec, attrs = {}, ...children) {
+export const h = (spec, attrs = {}, ...children) => build(document.createElement.bind(document), spec, attrs, children);
+export const svg = (spec, attrs = {}, ...children) => build((tag) => document.createElementNS("http://www.w3.org/2000/svg", tag),
+  spec, Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, typeof v === "number" ? String(v) : v])), children);
+
+function build(create, spec, attrs, children) {
   const [tag, ...classes] = spec.split(".");
-  const el = document.createElement(tag || "div");
-  if (classes.length) el.className = classes.join(" ");
+  const el = create(tag || "div");
+  if (classes.length) el.setAttribute("class", classes.join(" "));
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
@@ -24,4 +28,12 @@ export function seatName(p, players) {
   const name = players && players[p];
   if (!name) return `${order} player`;
   return name.toLowerCase().includes(order) ? name : `${name} (${order})`;
+}
+
+const playerName = (p) => (p === null || p === undefined ? "guest" : String(p).startsWith("ai-") ? `AI level ${String(p).slice(3)}` : p);
+
+// A player's name linked to their profile (an AI level's too); a guest or a deleted account as plain text.
+export function playerLink(p) {
+  if (p === null || p === undefined || p === "(deleted)") return h("span.player", {}, playerName(p));
+  return h("a.player", { href: `#/@/${encodeURIComponent(p)}` }, playerName(p));
 }

@@ -1,8 +1,7 @@
 // The lobby: the games with their options and rules, the new-match form, import, open and recent matches.
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, playerLink } from "./dom.js";
 import { onAccount } from "./account.js";
-import { playerLink } from "./people.js";
 
 // An option's input: a choice list for "a | b | c" (or an array), a number, or comma-separated integers.
 function optionInput(name, opt) {
@@ -46,7 +45,39 @@ function controlText(c) {
   return `${c.initial / 60 >= 1 && c.initial % 60 === 0 ? `${c.initial / 60} min` : `${c.initial} s`} + ${c.increment} s`;
 }
 
-// The seek's own fields: time limit, rated or casual, my colour, and a player to challenge.
+// How ratings and clocks work, beside the seek's fields.
+const EXPLAINED = [
+  "Ratings are Glicko-2, one per game: everyone starts at 1500, and a rating shows “?” while provisional "
+    + "(its deviation, the uncertainty, over 110: a new player's is 350).",
+  "A rated game changes both players' ratings once, when it ends (by resignation or on time too); a game that ends "
+    + "before both sides moved is aborted and changes nothing.",
+  "Real-time clocks: initial minutes plus seconds added a turn. Your clock runs through all the steps of your turn "
+    + "and gets the increment once a turn. The server alone judges time: who runs out loses.",
+  "Correspondence: a number of days for each move.",
+];
+const explained = () => h("details.explain", {}, h("summary", {}, "How ratings and clocks work"), EXPLAINED.map((t) => h("p.small", {}, t)));
+
+// The opponent of a seek: anyone (an open seek), a player by name, or an AI level (the match starts at once).
+function opponentFields(prefix) {
+  const who = h("select", { id: `${prefix}-opponent` },
+    h("option", { value: "anyone" }, "Anyone (an open seek)"), h("option", { value: "player" }, "A player by name"),
+    h("option", { value: "ai" }, "The AI (levels 1–10)"));
+  const to = h("input", { id: `${prefix}-to`, maxLength: 20, autocomplete: "off" });
+  const level = h("input", { id: `${prefix}-ai-level`, type: "number", min: "1", max: "10", value: "3" });
+  const toField = h("div.field", {}, h("label", { for: `${prefix}-to` }, "Player's name"), to);
+  const levelField = h("div.field", {}, h("label", { for: `${prefix}-ai-level` }, "AI level (1–10)"), level);
+  const update = () => {
+    toField.hidden = who.value !== "player";
+    levelField.hidden = who.value !== "ai";
+  };
+  who.addEventListener("change", update);
+  update();
+  const box = h("div.row", {}, h("div.field", {}, h("label", { for: `${prefix}-opponent` }, "Opponent"), who), toField, levelField);
+  box.to = () => (who.value === "player" ? to.value.trim() || null : who.value === "ai" ? `ai-${level.value}` : null);
+  return box;
+}
+
+// The seek's own fields: time limit, rated or casual, my colour, and the opponent.
 function seekFields(prefix) {
   const kind = h("select", { id: `${prefix}-clock`, name: "clock" },
     h("option", { value: "days" }, "Correspondence (days a move)"),
@@ -58,7 +89,7 @@ function seekFields(prefix) {
   const rated = h("input", { id: `${prefix}-rated`, type: "checkbox" });
   const colour = h("select", { id: `${prefix}-colour` },
     h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
-  const to = h("input", { id: `${prefix}-to`, placeholder: "anyone (an open seek)", maxLength: 20, autocomplete: "off" });
+  const opponent = opponentFields(prefix);
   const daysField = h("div.field", {}, h("label", { for: `${prefix}-days` }, "Days a move (1–14)"), days);
   const liveField = h("div.row", {},
     h("div.field", {}, h("label", { for: `${prefix}-minutes` }, "Minutes"), minutes),
@@ -69,18 +100,16 @@ function seekFields(prefix) {
   };
   kind.addEventListener("change", update);
   update();
-  const box = h("div.seek-fields", {},
+  const box = h("div.seek-fields", {}, opponent,
     h("div.field", {}, h("label", { for: `${prefix}-clock` }, "Time limit"), kind), daysField, liveField,
-    h("div.row", {},
-      h("div.field", {}, h("label", { for: `${prefix}-colour` }, "My colour"), colour),
-      h("div.field", {}, h("label", { for: `${prefix}-to` }, "Challenge a player (name)"), to)),
-    h("label.radio", { for: `${prefix}-rated` }, rated, " Rated"));
+    h("div.field", {}, h("label", { for: `${prefix}-colour` }, "My colour"), colour),
+    h("label.radio", { for: `${prefix}-rated` }, rated, " Rated"), explained());
   box.seek = () => ({
     clock: kind.value === "days" ? { days: Number(days.value) }
       : kind.value === "live" ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
     rated: rated.checked,
     colour: colour.value,
-    to: to.value.trim() || null,
+    to: opponent.to(),
   });
   return box;
 }
@@ -121,9 +150,11 @@ function modeFieldset(prefix, seeking = false) {
   return fs;
 }
 
+const matchHref = (id) => `#/match/${encodeURIComponent(id)}`;
+
 async function enter(res) {
   api.keepSeat(res.id, res.token, res.seats);
-  location.hash = `#/match/${encodeURIComponent(res.id)}`;
+  location.hash = matchHref(res.id);
 }
 
 function gamePanel(game, signedIn, onSeek) {
@@ -138,10 +169,9 @@ function gamePanel(game, signedIn, onSeek) {
       for (const input of form.querySelectorAll(".options input, .options select")) options[input.name] = readOption(input);
       try {
         if (mode.mode() === "seek") {
-          await api.postSeek({ game: game.name, options, ...mode.seek() });
-          onSeek();
-          err.textContent = "";
-          err.textContent = "";
+          const seek = await api.postSeek({ game: game.name, options, ...mode.seek() });
+          if (seek.match) location.hash = matchHref(seek.match); // an AI accepts at once
+          else onSeek();
           return;
         }
         await enter(await api.createMatch(game.name, options, mode.seats()));
@@ -210,7 +240,7 @@ function matchList(title, which) {
       const mine = api.mySeat(m.id);
       const verb = mine ? "Resume" : which === "open" ? "Join" : "Watch";
       return h("li", {},
-        h("a", { href: `#/match/${encodeURIComponent(m.id)}` }, `${verb}: ${m.game}`),
+        h("a", { href: matchHref(m.id) }, `${verb}: ${m.game}`),
         h("span.muted", {}, ` ${opts} · ply ${m.ply} · ${m.status || ""}`));
     }) : [h("li.muted", {}, "none")]));
   }).catch((e) => list.replaceChildren(h("li.error", {}, e.message)));
@@ -230,7 +260,7 @@ function seekList() {
     err.textContent = "";
     try {
       const r = await fn();
-      if (r && r.match) location.hash = `#/match/${encodeURIComponent(r.match)}`;
+      if (r && r.match) location.hash = matchHref(r.match);
       else load();
     } catch (e) {
       err.textContent = e.message;

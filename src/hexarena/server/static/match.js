@@ -1,9 +1,10 @@
 // A match: the board, the side panel (status, moves, replay, actions), live updates.
 import * as api from "./api.js";
 import { renderBoard, closeChooser } from "./board.js";
-import { h, seatName } from "./dom.js";
+import { h, playerLink, seatName } from "./dom.js";
 import { me } from "./account.js";
-import { playerLink, timeLeft } from "./people.js";
+import { timeLeft } from "./people.js";
+import { ratingChange } from "./ratings.js";
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const CHAT_HIDDEN = "hexarena.chat.hidden";
@@ -18,10 +19,11 @@ function clockText(seconds) {
 const time = (m) => Date.parse(m.updated || "") || 0;
 
 export function showMatch(root, id) {
-  const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes" };
+  const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes", warned: new Set() };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
-  const page = h("div.match", {}, h("div.board-wrap", {}, board), panel);
+  const clockAlert = h("p.sr-only", { id: "clock-alert", "aria-live": "assertive" }); // outside the panel: kept across redraws
+  const page = h("div.match", {}, h("div.board-wrap", {}, board), panel, clockAlert);
   root.append(page);
 
   // my seats: the ones this browser's seat token holds, and the ones of my account
@@ -90,12 +92,24 @@ export function showMatch(root, id) {
     const names = m.players || [];
     return m.seats.map((s, p) => {
       const name = names[p];
-      const who = name && !String(name).startsWith("ai-") ? playerLink(name)
-        : s === "open" ? "open seat" : s.startsWith("ai:") ? `AI level ${s.slice(3)}` : me.includes(p) ? "you" : me.length ? "opponent (guest)" : "a guest";
-      const named = name && !String(name).startsWith("ai-");
+      const who = name ? playerLink(name)
+        : s === "open" ? "open seat" : me.includes(p) ? "you" : me.length ? "opponent (guest)" : "a guest";
+      const rating = m.ratings && m.ratings[p];
       return h("span.seat", { class: `seat seat${p}${m.to_move === p && !m.over ? " to-move" : ""}`, dataset: { seat: String(p) } },
-        `${seatName(p, st.players)}: `, who, named && me.includes(p) ? " (you)" : "", clockOf(m, p));
+        `${seatName(p, st.players)}: `, who, name && me.includes(p) ? " (you)" : "",
+        rating ? h("span.seat-rating", {}, ` ${ratingChange(rating)}`) : null, clockOf(m, p));
     });
+  }
+
+  // rated or casual, and a rated match aborted (ended before both sides moved)
+  const ratedLine = (m) => h("p.small.rated", { id: "rated" }, !m.rated ? "casual" : m.aborted ? "aborted: not rated" : "rated");
+
+  // says once a turn that the running clock fell under 10 s
+  function warnLow(p, left) {
+    const key = `${st.match.turn}:${p}`;
+    if (left >= 10 || st.warned.has(key)) return;
+    st.warned.add(key);
+    clockAlert.textContent = `${mine().includes(p) ? "You have" : `${cap(seatName(p, st.players))} has`} ${Math.ceil(Math.max(0, left))} seconds left`;
   }
 
   // a seat's clock: its remaining time (ticking while it runs), or the deadline of its move
@@ -105,7 +119,7 @@ export function showMatch(root, id) {
     const running = c.running === p;
     if (c.remaining && c.remaining[p] !== null && c.remaining[p] !== undefined && !(m.time_control && m.time_control.days)) {
       const left = running && c.deadline ? (Date.parse(c.deadline) - api.serverNow()) / 1000 : c.remaining[p];
-      return h("span.clock", { class: `clock${running ? " running" : ""}${left < 10 ? " low" : ""}`, dataset: { seat: String(p) } }, clockText(left));
+      return h("span.clock", { class: `clock${running ? " running" : ""}${left < 10 ? " low" : ""}`, role: "timer", dataset: { seat: String(p) } }, clockText(left));
     }
     return running && c.deadline ? h("span.deadline", { id: "deadline" }, ` · ${timeLeft(c.deadline)}`) : null;
   }
@@ -118,6 +132,7 @@ export function showMatch(root, id) {
     else if (me.length === 1) text = me[0] === m.winner ? "You won" : "You lost";
     else text = `${cap(seatName(m.winner, st.players))} won`;
     if (m.resigned !== null && m.resigned !== undefined) text += ` — ${seatName(m.resigned, st.players)} resigned`;
+    if (m.timed_out !== null && m.timed_out !== undefined) text += ` — ${seatName(m.timed_out, st.players)} ran out of time`;
     return h("div.banner", { id: "result", role: "status" }, h("strong", {}, text), h("div", {}, m.status || ""));
   }
 
@@ -154,6 +169,7 @@ export function showMatch(root, id) {
     const parts = [
       h("h2", {}, m.game, h("span.muted.opts", {}, ` ${opts}`)),
       h("div.seats", {}, seatLine(m)),
+      ratedLine(m),
       resultBanner(m),
       replay || !m.over ? h("p.status", { id: "status", role: "status" },
         replay ? `${st.view ? `After move ${st.view} of ${m.ply}` : "Start"}: ${st.viewStatus || ""}` : m.status || "") : null,
@@ -272,6 +288,7 @@ export function showMatch(root, id) {
         else {
           el.textContent = clockText(left);
           el.classList.toggle("low", left < 10);
+          warnLow(c.running, left);
         }
       }
     }

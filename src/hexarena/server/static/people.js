@@ -1,8 +1,9 @@
 // Players' pages: "my games" (#/my: where it is my move, nearest deadline first, then my other matches) and a
 // player's profile (#/@/NAME or /@/NAME: ongoing and finished matches, when they joined).
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, playerLink } from "./dom.js";
 import { me, notifying, onAccount, setNotifying } from "./account.js";
+import { profileRatings } from "./ratings.js";
 
 // "in 2 d 3 h", "in 5 min", "passed": the time left until an ISO-8601 deadline.
 export function timeLeft(iso, now = api.serverNow()) {
@@ -14,13 +15,6 @@ export function timeLeft(iso, now = api.serverNow()) {
   if (hr) return `${hr} h ${min} min left`;
   if (left >= 60) return `${min} min left`;
   return `${Math.ceil(left)} s left`;
-}
-
-const playerName = (p) => (p === null || p === undefined ? "guest" : String(p).startsWith("ai-") ? `AI level ${String(p).slice(3)}` : p);
-
-export function playerLink(p) {
-  if (p === null || p === undefined || String(p).startsWith("ai-") || p === "(deleted)") return h("span.player", {}, playerName(p));
-  return h("a.player", { href: `#/@/${encodeURIComponent(p)}` }, p);
 }
 
 // One match of a list: its game and players, the move count, its status, and the deadline where one runs.
@@ -84,11 +78,11 @@ export function showProfile(root, name) {
   api.user(name).then((u) => {
     const ongoing = (u.matches || []).filter((m) => !m.over);
     const finished = (u.matches || []).filter((m) => m.over);
-    const ratings = Object.entries(u.ratings || {});
     card.replaceChildren(...[
       h("h2", {}, u.name),
-      h("p.muted", {}, `Joined ${new Date(u.joined).toLocaleDateString()}`),
-      ratings.length ? h("ul.ratings", {}, ratings.map(([g, r]) => h("li", {}, `${g}: ${Math.round(r.rating)}${r.rd > 110 ? "?" : ""} (${r.games} games)`))) : null,
+      u.ai_level ? h("p", { id: "ai-note" }, `The AI at level ${u.ai_level} (of 10): challenge it from a game's panel in the lobby.`)
+        : h("p.muted", {}, `Joined ${new Date(u.joined).toLocaleDateString()}`),
+      ...profileRatings(u),
       h("h3", {}, "Ongoing"), list("profile-ongoing", ongoing, "none", "Watch", true),
       h("h3", {}, "Finished"), list("profile-finished", finished, "none", "Replay", true)].filter(Boolean));
   }).catch((e) => card.replaceChildren(h("p.error", {}, e.message), h("a", { href: "#/" }, "Back to the lobby")));
