@@ -1,8 +1,8 @@
 """Time controls, as matches and records keep them: ``None`` (no limit), ``{"days": D}`` (correspondence: D days
 for every turn) or ``{"initial": S, "increment": S}`` (real time: S seconds each, S added once a turn).
 
->>> parse({"initial": 60, "increment": 1}), text({"initial": 60, "increment": 1}), text({"days": 3})
-({'initial': 60, 'increment': 1}, '60+1', '3d')
+>>> parse({"days": 3})
+{'days': 3}
 """
 
 from __future__ import annotations
@@ -41,7 +41,3 @@ def _whole(value: dict[str, Any], key: str, bounds: tuple[int, int], where: str)
         raise ClockError(f"{where} {key} {shown(n)}: a whole number from {bounds[0]} to {bounds[1]}")
     return n
 
-
-def text(control: dict[str, int]) -> str:
-    """A time control as a text record's header writes it: ``60+1`` (initial+increment seconds) or ``3d``."""
-    return f"{control['days']}d" if "days" in control else f"{control['initial']}+{control['increment']}"
