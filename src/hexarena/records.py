@@ -273,8 +273,8 @@ def _used(value: Any, count: int, clock: dict[str, int] | None, where: str, per:
     if clock is None:
         raise ValueError(f"{where} needs a 'clock': a record keeps the time used only with a time control")
     if not (isinstance(value, list) and len(value) == count and all(map(_is_seconds, value))):
-        raise ValueError(f"{where} must be a list of {count} numbers of seconds from 0 to {MAX_USED}, one per "
-                         f"{per}; got {shown(value)}")
+        raise ValueError(f"{where} must be a list of seconds from 0 to {MAX_USED}, one per {per} ({count}); got "
+                         f"{shown(value)}")
     return [round(float(x), 3) for x in value]
 
 
