@@ -10,6 +10,26 @@ moves hold commas), and ``1-0``, ``0-1``,
 ``1/2-1/2`` or ``*``, after ``resign`` (the loser resigned) or ``time`` (the
 loser lost on time).
 
+A rated or timed game's record also keeps (``state.meta``; a record without
+them reads and writes as before):
+
+- ``clock``: the time control, ``{"initial": S, "increment": S}`` (seconds)
+  or ``{"days": D}`` (:mod:`hexarena.time_control` checks its bounds); text
+  ``clock=60+1`` or ``clock=3d``.
+- ``ratings``: per seat ``{"before": R, "after": R or null}`` or null (a seat
+  without a rating; not both null), R a whole number from 0 to
+  ``MAX_RATING``; text ``rating1=1500>1662``, ``rating2=1500`` (no rating
+  after yet), a seat without a rating left out.
+- ``timestamps.used``: with a clock, the seconds each written move used (3
+  decimals), one per time of ``timestamps.moves``; text ``used=3.2,1.05``,
+  one per written move.  A record's own are kept (``meta["used"]``); moves
+  without one are given the time since the previous move (the first's since
+  ``started``).
+- In the text header, ``player1=``/``player2=``: the names that are not the
+  defaults, percent-encoded UTF-8, for a game with a clock or ratings (other
+  records keep the names in JSON only).  These header keys are no game's
+  options.
+
 >>> import hexarena
 >>> s = hexarena.load("projective-hex", opening="none").new_state()
 >>> for m in ("A", "B", "C"): _ = s.play(m)
