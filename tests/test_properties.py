@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 import hexarena
 from hexarena import IllegalMove
 from hexarena.games.base import RESIGN
+from hexarena.record_writer import DEFAULT_PLAYERS, used_times
+from hexarena.records import MAX_PLAYER_NAME, MAX_RATING
 
 from .conftest import EXTRA_CONFIGS
 
@@ -85,6 +87,34 @@ def test_records_round_trip(name, options, rnd, cut):
     text = state.record_text()
     assert hexarena.from_record(text) == state
     assert hexarena.from_record(text).record_text() == text
+
+
+NAMES = st.text(st.characters(blacklist_categories=("C", "Z")) | st.just(" "), min_size=1, max_size=MAX_PLAYER_NAME)
+CLOCKS = st.none() | st.builds(lambda d: {"days": d}, st.integers(1, 14)) | st.builds(
+    lambda i, n: {"initial": i, "increment": n}, st.integers(15, 10800), st.integers(0, 180))
+SEAT = st.none() | st.fixed_dictionaries({"before": st.integers(0, MAX_RATING),
+                                          "after": st.none() | st.integers(0, MAX_RATING)})
+RATINGS = st.none() | st.lists(SEAT, min_size=2, max_size=2).filter(any)
+
+
+@given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 60), players=st.lists(NAMES, min_size=2, max_size=2),
+       clock=CLOCKS, ratings=RATINGS, keep=st.booleans())
+def test_players_ratings_clock_and_time_used_round_trip(name, options, rnd, cut, players, clock, ratings, keep):
+    state = random_game(name, options, rnd, cut)
+    written = len(state.written_moves())
+    used = [rnd.randrange(10**7) / 1000 for _ in range(written)] if keep and clock else None
+    state.meta.update(players=players, clock=clock, ratings=ratings, used=used)
+    record = json.loads(json.dumps(state.record()))
+    again = hexarena.from_record(record)
+    assert again.record() == record and record.get("clock") == clock and record.get("ratings") == ratings
+    assert {k: again.meta[k] for k in ("players", "clock", "ratings")} == \
+        {"players": players, "clock": clock, "ratings": ratings}
+    assert again.meta["used"] == (used_times(state) if clock else None) and (used is None or used == used_times(state))
+    text = state.record_text()
+    again = hexarena.from_record(text)
+    assert again.record_text() == text and (again.meta["clock"], again.meta["ratings"]) == (clock, ratings)
+    assert again.meta["players"] == (players if clock or ratings else list(DEFAULT_PLAYERS))
+    assert again.meta["used"] == (used_times(state) if clock and written else None)
 
 
 @given(rnd=st.randoms(use_true_random=False), cut=st.integers(0, 400), who=st.sampled_from([None, 0, 1]))

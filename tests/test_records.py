@@ -6,6 +6,7 @@ import re
 import pytest
 
 import hexarena
+from hexarena.record_writer import HEADER_KEYS
 from hexarena.records import MAX_RECORD_BYTES, from_bytes, parse_text, read_file
 
 FINISHED = "B C F G N K # J R O T S W X".split()
@@ -156,3 +157,129 @@ def test_the_library_takes_a_loss_on_time_back_as_a_resignation():
     assert s.undo() == -1 and not s.is_over() and s.timed_out is None and s.to_move == 1
     with pytest.raises(hexarena.games.base.IllegalMove, match="lose on time: the game is over"):
         finished().lose_on_time()
+
+
+# players, ratings, the time control and the time used per move (arena games) ----------------------------------
+ARENA = {"players": ["Ann Lee", "bó]b=%"], "clock": {"initial": 60, "increment": 1},
+         "ratings": [{"before": 1500, "after": 1662}, {"before": 1500, "after": None}],
+         "started": "2026-11-23T09:40:00.000+00:00"}
+ARENA_TIMES = ["2026-11-23T09:40:03.200+00:00", "2026-11-23T09:40:04.250+00:00", "2026-11-23T09:40:10+00:00"]
+
+
+def arena():
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    s.meta.update(ARENA)
+    for m in "ABC":
+        s.play(m)
+    s.set_times(ARENA_TIMES)
+    return s
+
+
+def test_an_arena_game_records_its_players_ratings_clock_and_time_used():
+    s = arena()
+    rec = s.record()
+    assert rec["clock"] == {"initial": 60, "increment": 1} and rec["ratings"] == ARENA["ratings"]
+    assert rec["timestamps"]["used"] == [3.2, 1.05, 5.75]
+    assert list(rec)[:7] == ["format", "game", "options", "players", "clock", "ratings", "moves"]
+    assert s.record_text() == ("[projective-hex size=3 opening=none player1=Ann%20Lee player2=b%C3%B3%5Db%3D%25 "
+                               "rating1=1500>1662 rating2=1500 clock=60+1 used=3.2,1.05,5.75] 1. A 2. B 3. C *")
+    for again in (hexarena.from_record(json.loads(json.dumps(rec))), hexarena.from_record(s.record_text())):
+        assert {k: again.meta[k] for k in ("players", "clock", "ratings")} == {k: ARENA[k] for k in
+                                                                               ("players", "clock", "ratings")}
+        assert again.meta["used"] == [3.2, 1.05, 5.75] and again.record_text() == s.record_text()
+    assert parse_text(s.record_text())["header"]["clock"] == "60+1"
+
+
+def test_a_correspondence_clock_and_one_rated_seat():
+    s = hexarena.load("projective-hex", opening="none").new_state()
+    s.meta.update(clock={"days": 3}, ratings=[None, {"before": 1200, "after": None}])
+    assert s.record_text() == "[projective-hex size=3 opening=none rating2=1200 clock=3d] *"
+    assert s.record()["timestamps"]["used"] == [] and s.record()["ratings"] == [None, {"before": 1200, "after": None}]
+    assert hexarena.from_record(s.record_text()).meta["ratings"] == [None, {"before": 1200, "after": None}]
+
+
+def test_the_time_used_is_kept_from_a_record_then_derived_from_the_move_times():
+    s = hexarena.from_record(arena().record())
+    s.meta["used"] = [9.0, 8.0, 7.0]
+    s.undo()
+    assert s.record()["timestamps"]["used"] == [9.0, 8.0]
+    s.play("C")
+    s.set_times(ARENA_TIMES)
+    assert s.record()["timestamps"]["used"] == [9.0, 8.0, 5.75]
+    s.meta["started"] = None
+    s.meta["used"] = None
+    assert s.record()["timestamps"]["used"] == [0.0, 1.05, 5.75]
+
+
+def test_names_go_in_the_text_header_only_with_a_clock_or_ratings():
+    s = arena()
+    s.meta.update(clock=None, ratings=None)
+    assert s.record_text() == "[projective-hex size=3 opening=none] 1. A 2. B 3. C *"
+    assert "clock" not in s.record() and "ratings" not in s.record() and "used" not in s.record()["timestamps"]
+    assert hexarena.from_record("[projective-hex player1=ann] *").meta["players"] == ["ann", "player 2"]
+
+
+def test_the_text_header_keys_are_no_games_options():
+    for name in hexarena.GAMES:
+        assert not set(hexarena.load(name).options) & set(HEADER_KEYS)
+
+
+T = "2026-11-23T09:40:03.200+00:00"
+CLOCK = {"initial": 60, "increment": 1}
+
+
+@pytest.mark.parametrize("record,message", [
+    ({"clock": {"initial": -1}}, "record field 'clock' {'initial': -1}: give null, {\"days\": D} (1..14) or"),
+    ({"clock": "60+1"}, "record field 'clock' '60+1': give null"),
+    ({"clock": {"initial": 14, "increment": 0}}, "record field 'clock' initial 14: a whole number from 15 to 10800"),
+    ({"clock": {"initial": 60, "increment": 1.5}}, "record field 'clock' increment 1.5: a whole number from 0"),
+    ({"clock": {"days": 15}}, "record field 'clock' days 15: a whole number from 1 to 14"),
+    ({"ratings": 5}, "record field 'ratings' 5: give a list of the two seats' ratings"),
+    ({"ratings": [None]}, "record field 'ratings' [None]: give a list"),
+    ({"ratings": [None, None]}, "not both null"),
+    ({"ratings": [{"before": 1500}, None]},
+     "record field 'ratings[0]' {'before': 1500}: give {\"before\": R, \"after\": R or null}"),
+    ({"ratings": [None, {"before": 1500, "after": -3}]},
+     "record field 'ratings[1]' after -3: a whole number from 0 to 9999 or null"),
+    ({"ratings": [{"before": True, "after": None}, None]}, "'ratings[0]' before True: a whole number from 0 to 9999"),
+    ({"ratings": [{"before": 1500.0, "after": None}, None]}, "'ratings[0]' before 1500.0: a whole number"),
+    ({"ratings": [{"before": None, "after": 1}, None]}, "'ratings[0]' before None: a whole number"),
+    ({"timestamps": {"moves": [T], "used": [1]}}, "record field 'timestamps.used' needs a 'clock'"),
+    ({"clock": CLOCK, "timestamps": {"moves": [T], "used": [1, 2]}},
+     "record field 'timestamps.used' must be a list of seconds from 0 to 1000000000, one per move time of "
+     "'timestamps.moves' (1); got [1, 2]"),
+    ({"clock": CLOCK, "timestamps": {"used": [1]}}, "one per move time of 'timestamps.moves' (0)"),
+    ({"clock": CLOCK, "timestamps": {"moves": [T], "used": [-1]}}, "'timestamps.used' must be a list of seconds"),
+    ({"clock": CLOCK, "timestamps": {"moves": [T], "used": ["1"]}}, "'timestamps.used' must be a list of seconds"),
+    ({"clock": CLOCK, "timestamps": {"moves": [T], "used": [True]}}, "'timestamps.used' must be a list of seconds"),
+    ({"clock": CLOCK, "timestamps": {"moves": [T], "used": [float("inf")]}}, "'timestamps.used' must be a list"),
+    ({"clock": CLOCK, "timestamps": {"moves": [T], "used": 1}}, "'timestamps.used' must be a list"),
+    ({"timestamps": {"moves": [T], "spent": [1]}}, "'timestamps' must be an object with 'started', 'moves' and"),
+])
+def test_bad_clocks_ratings_and_times_used_are_refused(record, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        hexarena.from_record({"game": "projective-hex", "moves": ["A"], **record})
+
+
+@pytest.mark.parametrize("header,message", [
+    ("clock=60", "record header 'clock' '60': give INITIAL+INCREMENT (seconds) or Dd (days)"),
+    ("clock=60+1s", "record header 'clock' '60+1s': give"),
+    ("clock=10+0", "record header 'clock' initial 10: a whole number from 15 to 10800"),
+    ("clock=0d", "record header 'clock' days 0: a whole number from 1 to 14"),
+    ("clock=3d clock=3d", "option 'clock' is given twice"),
+    ("rating1=abc", "record header 'rating1' 'abc': give BEFORE>AFTER or BEFORE, whole numbers from 0 to 9999"),
+    ("rating1=1500>", "record header 'rating1' '1500>': give"),
+    ("rating2=1500>99999", "record header 'rating2' after 99999: a whole number from 0 to 9999"),
+    ("player1=%zz", "record header 'player1' '%zz': a '%' starts an escape of two hex digits"),
+    ("player2=%FF", "record header 'player2' '%FF': its %XX escapes are no UTF-8 text"),
+    ("player1=a%0Ab", "a name is 1 to 200 printable characters"),
+    ("player1=", "a name is 1 to 200 printable characters"),
+    ("used=1", "record header 'used' needs a 'clock'"),
+    ("clock=3d used=1,2", "record header 'used' must be a list of seconds from 0 to 1000000000, one per written "
+                          "move (1); got [1.0, 2.0]"),
+    ("clock=3d used=1.2345", "record header 'used' holds '1.2345': seconds with at most 3 decimals"),
+    ("clock=3d used=", "record header 'used' holds ''"),
+])
+def test_bad_text_headers_are_refused(header, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        hexarena.from_record(f"[projective-hex opening=none {header}] 1. A *")

@@ -10,6 +10,26 @@ moves hold commas), and ``1-0``, ``0-1``,
 ``1/2-1/2`` or ``*``, after ``resign`` (the loser resigned) or ``time`` (the
 loser lost on time).
 
+A rated or timed game's record also keeps (``state.meta``; a record without
+them reads and writes as before):
+
+- ``clock``: the time control, ``{"initial": S, "increment": S}`` (seconds)
+  or ``{"days": D}`` (:mod:`hexarena.time_control` checks its bounds); text
+  ``clock=60+1`` or ``clock=3d``.
+- ``ratings``: per seat ``{"before": R, "after": R or null}`` or null (a seat
+  without a rating; not both null), R a whole number from 0 to
+  ``MAX_RATING``; text ``rating1=1500>1662``, ``rating2=1500`` (no rating
+  after yet), a seat without a rating left out.
+- ``timestamps.used``: with a clock, the seconds each written move used (3
+  decimals), one per time of ``timestamps.moves``; text ``used=3.2,1.05``,
+  one per written move.  A record's own are kept (``meta["used"]``); moves
+  without one are given the time since the previous move (the first's since
+  ``started``).
+- In the text header, ``player1=``/``player2=``: the names that are not the
+  defaults, percent-encoded UTF-8, for a game with a clock or ratings (other
+  records keep the names in JSON only).  These header keys are no game's
+  options.
+
 >>> import hexarena
 >>> s = hexarena.load("projective-hex", opening="none").new_state()
 >>> for m in ("A", "B", "C"): _ = s.play(m)
@@ -27,23 +47,27 @@ import os
 import re
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote
 
 from .games import game_class, load
 from .games.base import Game, IllegalMove, State, quoted
 from .games.options import shown
-from .record_writer import (DEFAULT_PLAYERS, FORMAT, RESULTS, TIMED_OUT, jsonable, make_record, now, result_token,
-                            to_text)
+from .record_writer import (DEFAULT_PLAYERS, FORMAT, HEADER_KEYS, RESULTS, TIMED_OUT, jsonable, make_record, now,
+                            result_token, to_text)
+from .time_control import parse as parse_clock
 
 __all__ = ["FORMAT", "RESULTS", "from_record", "from_bytes", "read_file", "parse_text", "make_record", "to_text",
            "now", "result_token", "MAX_RECORD_MOVES", "MAX_TEXT_RECORD", "MAX_RECORD_BYTES", "MAX_TIME",
-           "MAX_PLAYER_NAME"]
+           "MAX_PLAYER_NAME", "MAX_RATING", "MAX_USED"]
 
 MAX_RECORD_MOVES = 100_000  # more atomic moves than any game here can have
 MAX_RECORD_BYTES = 1 << 20  # a record file (or upload) larger than this is refused unread
 MAX_TEXT_RECORD = 1_000_000  # characters of a text record
 MAX_TIME = 32  # characters of a record's time: 2024-05-01T12:00:00.123456+00:00 at most
 MAX_PLAYER_NAME = 200  # characters of a player's name in a record
-FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps")
+MAX_RATING = 9999  # a rating in a record is a whole number from 0 to this
+MAX_USED = 10**9  # seconds a move may have used in a record
+FIELDS = ("format", "game", "options", "players", "moves", "result", "timestamps", "clock", "ratings")
 RESULT_FIELDS = ("over", "winner", "scores", "text", "resigned", "reason")
 
 _HEAD = re.compile(r"^ *\[([^ \]]+)((?: +[^ =\]]+=[^ \]]*)*) *\] *(.*?) *$")
@@ -51,11 +75,16 @@ _TURN = re.compile(r"(?:^| )([0-9]{1,9})\. +")
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?"
                    r"(?:Z|[+-][0-9]{2}:[0-9]{2})?")
 _RESULT = re.compile(r" *(?:(?<![^ ])(resign|time) +)?(1-0|0-1|1/2-1/2|\*) *$")
+_RATING = re.compile(r"([0-9]{1,9})(?:>([0-9]{1,9}))?")
+_CLOCK = re.compile(r"([0-9]{1,9})\+([0-9]{1,9})|([0-9]{1,9})d")
+_SECONDS = re.compile(r"[0-9]{1,10}(?:\.[0-9]{1,3})?")
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def parse_text(line: str) -> dict[str, Any]:
     """Split a text record into game, options, turns and result (no replay); ``ended``: "resign", "time" or
-    None (``resigned``: whether it is "resign")."""
+    None (``resigned``: whether it is "resign"); ``header``: the header's items that are no game options
+    (players, ratings, clock, time used: ``HEADER_KEYS``), their text as written."""
     if not isinstance(line, str):
         raise ValueError(f"a text record is a string, got {type(line).__name__}")
     if len(line) > MAX_TEXT_RECORD:
@@ -74,6 +103,7 @@ def parse_text(line: str) -> dict[str, Any]:
         if key in options:
             raise ValueError(f"option {quoted(key)} is given twice in the record's header")
         options[key] = value
+    header = {key: options.pop(key) for key in HEADER_KEYS if key in options}
     result, ended = None, None
     r = _RESULT.search(body)
     if r:
@@ -83,8 +113,8 @@ def parse_text(line: str) -> dict[str, Any]:
     if parts[0].strip():
         raise ValueError(f"text before the first turn number: {quoted(parts[0].strip())}")
     turns = [(int(parts[i]), split_moves(parts[i + 1], name)) for i in range(1, len(parts), 2)]
-    return {"game": name, "options": options, "turns": turns, "result": result, "resigned": ended == "resign",
-            "ended": ended}
+    return {"game": name, "options": options, "header": header, "turns": turns, "result": result,
+            "resigned": ended == "resign", "ended": ended}
 
 
 def split_moves(text: str, game: str) -> list[str]:
@@ -120,7 +150,10 @@ def from_record(record: dict[str, Any] | str) -> State:
     if record.get("format", FORMAT) != FORMAT:
         raise ValueError(f"record format {quoted(str(record['format']))} is not {FORMAT!r}")
     players = _players(record.get("players"))
-    started, times = _timestamps(record.get("timestamps"))
+    clock = parse_clock(record.get("clock"), "record field 'clock'")
+    ratings = _ratings(record.get("ratings"))
+    started, times, used = _timestamps(record.get("timestamps"))
+    used = _used(used, len(times), clock, "record field 'timestamps.used'", "move time of 'timestamps.moves'")
     moves = _field(record, "moves", list)
     if len(moves) > MAX_RECORD_MOVES:
         raise ValueError(f"a record holds at most {MAX_RECORD_MOVES} moves, got {len(moves)}")
@@ -135,8 +168,7 @@ def from_record(record: dict[str, Any] | str) -> State:
     for t, i in zip(times, written, strict=False):
         stamps[i] = t
     state.set_times(stamps)
-    state.meta["players"] = players
-    state.meta["started"] = started
+    state.meta.update(players=players, started=started, clock=clock, ratings=ratings, used=used)
     result = record.get("result")
     if isinstance(result, dict) and "resigned" in result:
         _resign(state, result["resigned"])
@@ -213,18 +245,61 @@ def _players(value: Any) -> list[str]:
     return list(value)
 
 
-def _timestamps(value: Any) -> tuple[str | None, list[str]]:
-    """(start time, move times) of a record's ``timestamps``."""
+def _timestamps(value: Any) -> tuple[str | None, list[str], Any]:
+    """(start time, move times, seconds used unchecked) of a record's ``timestamps``."""
     if value is None:
-        return None, []
-    if not isinstance(value, dict) or set(value) - {"started", "moves"}:
-        raise ValueError("record field 'timestamps' must be an object with 'started' and 'moves'")
+        return None, [], None
+    if not isinstance(value, dict) or set(value) - {"started", "moves", "used"}:
+        raise ValueError("record field 'timestamps' must be an object with 'started', 'moves' and (with a clock) "
+                         "'used'")
     started, times = value.get("started"), value.get("moves") or []
     if started is not None:
         _time(started, "timestamps.started")
     if not isinstance(times, list) or not all(isinstance(t, str) for t in times):
         raise ValueError("record field 'timestamps.moves' must be a list of strings")
-    return started, times
+    return started, times, value.get("used")
+
+
+def _ratings(value: Any) -> list[dict[str, int | None] | None] | None:
+    """A record's ``ratings``: per seat ``{"before": R, "after": R or null}`` or null (a seat without a rating)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or value == [None, None]:
+        raise ValueError(f"record field 'ratings' {shown(value)}: give a list of the two seats' ratings, each "
+                         f"{{\"before\": R, \"after\": R or null}} or null (a seat without a rating), not both "
+                         f"null")
+    return [None if r is None else _rating(r, f"record field 'ratings[{i}]'") for i, r in enumerate(value)]
+
+
+def _rating(value: Any, where: str) -> dict[str, int | None]:
+    """One seat's ratings before and after the game (None: not rated yet), whole numbers from 0 to MAX_RATING."""
+    if not (isinstance(value, dict) and set(value) == {"before", "after"}):
+        raise ValueError(f"{where} {shown(value)}: give {{\"before\": R, \"after\": R or null}}, R a whole number "
+                         f"from 0 to {MAX_RATING}")
+    for key in ("before", "after"):
+        n = value[key]
+        if (n is not None or key == "before") and (isinstance(n, bool) or not isinstance(n, int)
+                                                    or not 0 <= n <= MAX_RATING):
+            raise ValueError(f"{where} {key} {shown(n)}: a whole number from 0 to {MAX_RATING}"
+                             f"{' or null' if key == 'after' else ''}")
+    return {"before": value["before"], "after": value["after"]}
+
+
+def _used(value: Any, count: int, clock: dict[str, int] | None, where: str, per: str) -> list[float] | None:
+    """A record's seconds used: ``count`` numbers from 0 to MAX_USED (one per ``per``), only with a clock; kept
+    to 3 decimals."""
+    if value is None:
+        return None
+    if clock is None:
+        raise ValueError(f"{where} needs a 'clock': a record keeps the time used only with a time control")
+    if not (isinstance(value, list) and len(value) == count and all(map(_is_seconds, value))):
+        raise ValueError(f"{where} must be a list of seconds from 0 to {MAX_USED}, one per {per} ({count}); got "
+                         f"{shown(value)}")
+    return [round(float(x), 3) for x in value]
+
+
+def _is_seconds(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= MAX_USED
 
 
 def _time(value: Any, where: str) -> str:
@@ -305,6 +380,7 @@ def _lose_on_time(state: State, winner: Any) -> None:
 def _from_text(line: str) -> State:
     parsed = parse_text(line)
     state = _new_state(parsed["game"], parsed["options"])
+    header = parsed["header"]
     i = 0
     for turn, moves in parsed["turns"]:
         if turn != state.turn:
@@ -326,4 +402,53 @@ def _from_text(line: str) -> State:
         raise ValueError(f"record result {parsed['result']!r} disagrees with its moves ({result_token(state)})")
     if parsed["result"] == "*" and state.is_over():
         raise ValueError(f"record result '*' says the game goes on, but its moves end it ({result_token(state)})")
+    state.meta.update(_header_meta(header, len(state.written_moves())))
     return state
+
+
+def _header_meta(header: dict[str, str], moves: int) -> dict[str, Any]:
+    """The players, ratings, clock and seconds used (one per written move: ``moves``) a text record's header
+    gives, checked as the JSON record's fields are."""
+    names = [_name(header[f"player{i}"], f"player{i}") if f"player{i}" in header else default
+             for i, default in enumerate(DEFAULT_PLAYERS, 1)]
+    ratings = [_rating_text(header[f"rating{i}"], f"rating{i}") if f"rating{i}" in header else None for i in (1, 2)]
+    clock = _clock_text(header["clock"]) if "clock" in header else None
+    used = _seconds_text(header["used"]) if "used" in header else None
+    return {"players": _players(names), "ratings": ratings if any(ratings) else None, "clock": clock,
+            "used": _used(used, moves, clock, "record header 'used'", "written move")}
+
+
+def _name(text: str, key: str) -> str:
+    """A player's name from a text header: percent-encoded UTF-8."""
+    if _BAD_ESCAPE.search(text):
+        raise ValueError(f"record header {key!r} {quoted(text)}: a '%' starts an escape of two hex digits (%25)")
+    try:
+        return unquote(text, errors="strict")
+    except UnicodeDecodeError:
+        raise ValueError(f"record header {key!r} {quoted(text)}: its %XX escapes are no UTF-8 text") from None
+
+
+def _rating_text(text: str, key: str) -> dict[str, int | None]:
+    m = _RATING.fullmatch(text)
+    if not m:
+        raise ValueError(f"record header {key!r} {quoted(text)}: give BEFORE>AFTER or BEFORE, whole numbers from 0 "
+                         f"to {MAX_RATING} (such as {key}=1500>1662)")
+    return _rating({"before": int(m[1]), "after": None if m[2] is None else int(m[2])}, f"record header {key!r}")
+
+
+def _clock_text(text: str) -> dict[str, int] | None:
+    m = _CLOCK.fullmatch(text)
+    if not m:
+        raise ValueError(f"record header 'clock' {quoted(text)}: give INITIAL+INCREMENT (seconds) or Dd (days), "
+                         f"such as clock=60+1 or clock=3d")
+    control = {"days": int(m[3])} if m[3] else {"initial": int(m[1]), "increment": int(m[2])}
+    return parse_clock(control, "record header 'clock'")
+
+
+def _seconds_text(text: str) -> list[float]:
+    items = text.split(",")
+    bad = next((x for x in items if not _SECONDS.fullmatch(x)), None)
+    if bad is not None:
+        raise ValueError(f"record header 'used' holds {quoted(bad)}: seconds with at most 3 decimals, joined by "
+                         f"commas (such as used=3.2,1.05)")
+    return [float(x) for x in items]

@@ -409,7 +409,8 @@ class State:
         self._final_scores: tuple[np.ndarray, list[float] | None] | None = None  # (position, its scores) once over
         self._resigned: tuple[int, np.ndarray, bool] | None = None  # who resigned or lost on time (True), the
         # position before
-        self.meta: dict[str, Any] = {"started": now()}  # players, start time: what records keep
+        self.meta: dict[str, Any] = {"started": now()}  # players, start time, clock, ratings, seconds used: what
+        # records keep (hexarena.record_writer)
 
     # header ------------------------------------------------------------
     @property
@@ -576,7 +577,10 @@ class State:
         self._s = self._stack.pop()
         self._turns.pop()
         self._times.pop()
-        return self._actions.pop()
+        action = self._actions.pop()
+        if self.meta.get("used"):  # a record's seconds used per written move: none for a move taken back
+            del self.meta["used"][len(self.written_moves()):]
+        return action
 
     def copy(self) -> State:
         other = State(self.game, self._s.copy())

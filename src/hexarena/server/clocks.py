@@ -3,8 +3,9 @@ time.  No web framework here; the store keeps what :func:`advance` computes, in 
 
 A time control is ``None`` (no limit), ``{"days": D}`` (correspondence: D days for every turn, 1..14) or
 ``{"initial": S, "increment": S}`` (real time: S seconds each, initial 15..10800, increment 0..180, added once a
-turn).  A turn, all its steps, is one clock period.  Both clocks start when the match is created (by accepting a
-seek: both players are seated then): the player to move's time runs from that moment.
+turn); :mod:`hexarena.time_control` checks it (its ``parse`` and ``ClockError``, kept here under their names).
+A turn, all its steps, is one clock period.  Both clocks start when the match is created (by accepting a seek:
+both players are seated then): the player to move's time runs from that moment.
 """
 
 from __future__ import annotations
@@ -16,44 +17,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from hexarena.games.options import shown
 from hexarena.record_writer import at
+from hexarena.time_control import ClockError as ClockError
+from hexarena.time_control import parse as parse
 
-DAYS = (1, 14)
-INITIAL = (15, 10800)
-INCREMENT = (0, 180)
 DAY = 86400
 OFFSET_ENV = "HEXARENA_CLOCK_OFFSET_FILE"  # a testing aid: a file holding seconds added to the real time
 
 Clock = Callable[[], float]  # seconds since the epoch, as time.time()
-
-
-class ClockError(ValueError):
-    """A time control that is not one of the allowed forms (its message says which are)."""
-
-
-ALLOWED = (f"null, {{\"days\": D}} ({DAYS[0]}..{DAYS[1]}) or {{\"initial\": S, \"increment\": S}} "
-           f"(initial {INITIAL[0]}..{INITIAL[1]} s, increment {INCREMENT[0]}..{INCREMENT[1]} s)")
-
-
-def parse(value: Any) -> dict[str, int] | None:
-    """``value`` checked as a time control; ClockError naming what is wrong and what is allowed."""
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise ClockError(f"clock {shown(value)}: give {ALLOWED}")
-    if set(value) == {"days"}:
-        return {"days": _whole(value, "days", DAYS)}
-    if set(value) == {"initial", "increment"}:
-        return {"initial": _whole(value, "initial", INITIAL), "increment": _whole(value, "increment", INCREMENT)}
-    raise ClockError(f"clock {shown(value)}: give {ALLOWED}")
-
-
-def _whole(value: dict[str, Any], key: str, bounds: tuple[int, int]) -> int:
-    n = value[key]
-    if isinstance(n, bool) or not isinstance(n, int) or not bounds[0] <= n <= bounds[1]:
-        raise ClockError(f"clock {key} {shown(n)}: a whole number from {bounds[0]} to {bounds[1]}")
-    return n
 
 
 def period(control: dict[str, int]) -> float:
