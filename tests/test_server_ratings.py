@@ -246,3 +246,24 @@ def test_two_rated_matches_of_one_player_ending_at_once_both_count(db_url, clock
         assert mine["rating"] == round(second.rating, 1)
         assert {my_rating(bob)["rating"], my_rating(cyd)["rating"]} <= {  # type: ignore[index]
             round(LOST.rating, 1), round(rate(NEW, [(WON, 0.0)]).rating, 1)}
+
+
+def test_a_rated_timed_matchs_records_keep_names_ratings_clock_and_time_used(arena, clock) -> None:
+    ann, bob, _ = arena
+    match_id = rated_match(ann, bob, clock={"initial": 60, "increment": 1})
+    clock.advance(2.5)
+    play(ann, match_id, ann.get(f"/api/matches/{match_id}").json()["targets"][0]["move"])
+    clock.advance(4)
+    play(bob, match_id, bob.get(f"/api/matches/{match_id}").json()["targets"][0]["move"])
+    resign(bob, match_id)
+    record = ann.get(f"/api/matches/{match_id}/record.json").json()
+    assert record["players"] == ["ann", "bob"] and record["clock"] == {"initial": 60, "increment": 1}
+    assert record["ratings"] == [{"before": 1500, "after": 1662}, {"before": 1500, "after": 1338}]
+    assert record["timestamps"]["used"] == [2.5, 4.0]
+    text = ann.get(f"/api/matches/{match_id}/record.txt").text
+    assert "player1=ann player2=bob rating1=1500>1662 rating2=1500>1338 clock=60+1 used=2.5,4]" in text
+    for kept in (record, text.strip()):  # records with clocks replay: imported, the same game
+        r = ann.post("/api/matches/import", json={"record": kept, "seats": ["me", "me"]}, headers=csrf(ann))
+        assert r.status_code == 200, r.text
+        again = ann.get(f"/api/matches/{r.json()['id']}").json()
+        assert again["moves"] == record["moves"] and again["resigned"] == 1
