@@ -602,15 +602,15 @@ class MCTSAgent:
         if share > 0:
             if ints[meta[ROOT], FIRST] < 0:
                 run(1)  # expand the root: proofs are marked on its children
-            proof_until = None if until is None else start + share * max(0.0, until - start)
+            iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
+            proof_seconds = None if seconds is None else share * seconds
+            proof_until = None if until is None else start + share * max(0.0, until - start)  # its share of both
             if sliced:
-                iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
                 spent = yield from self._proving(game, s, ints, meta, state.history, iterations=iterations,
-                                                 seconds=None if seconds is None else share * seconds,
-                                                 slice_seconds=slice_seconds, deadline=proof_until)
-            elif until is not None:
-                iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
-                deadline = proof_until if seconds is None else min(proof_until, start + share * seconds)
+                                                 seconds=proof_seconds, slice_seconds=slice_seconds,
+                                                 deadline=proof_until)
+            elif proof_until is not None:
+                deadline = sooner(proof_until, start, proof_seconds)
                 self._proof_search(game, s, ints, meta, state.history, deadline=deadline, iterations=iterations)
             elif seconds is not None:
                 self._proof_search(game, s, ints, meta, state.history, deadline=start + share * seconds)
@@ -623,8 +623,7 @@ class MCTSAgent:
             self.last_simulations, _ = yield from run_slices(run, simulations, left, slice_seconds, proven,
                                                              deadline=until)
         elif until is not None:
-            deadline = until if seconds is None else min(until, start + seconds)
-            self.last_simulations = run_until(run, deadline, simulations, 0.05, proven)
+            self.last_simulations = run_until(run, sooner(until, start, seconds), simulations, 0.05, proven)
         elif seconds is not None:
             self.last_simulations = run_until(run, start + seconds, simulations, 0.05, proven)
         else:
@@ -803,6 +802,11 @@ def run_slices(run: Callable[[int], int], limit: int, seconds: float | None = No
             if _past(deadline, time.perf_counter()):  # the wait took the time left
                 break
     return done, spent
+
+
+def sooner(moment: float, start: float, seconds: float | None) -> float:
+    """``moment``, or ``start + seconds`` when that comes first."""
+    return moment if seconds is None else min(moment, start + seconds)
 
 
 def _past(deadline: float | None, now: float) -> bool:
