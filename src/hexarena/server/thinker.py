@@ -11,7 +11,7 @@ next, and a match playing itself (AI against AI) gets its share like any
 other.  A turn's searching time is bounded per level
 (:data:`~hexarena.ai.mcts.LEVEL_SECONDS`), whatever the board size, and on a
 real-time clock its wall time too (:func:`~.clocks.ai_seconds` from the turn's
-start, waiting between slices included), so the AI never runs out of time.
+start, waiting between slices included), so the AI keeps within its clock.
 
 A move found is stored through the same transaction as a person's (checked
 against the ply it was searched at), so a move made meanwhile (an undo, a
@@ -44,7 +44,7 @@ SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a ch
 TREE_NODES = 1 << 21
 AI_NICE = 10  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
-CLOCK_STEP_SECONDS = 0.01  # a step's wall time once its turn's share of the clock is spent (the same on a clock)
+CLOCK_STEP_SECONDS = 0.01  # a step's wall time once its turn's share of a real-time clock is spent (the same reason)
 Steps = Generator[None, None, None]
 
 
