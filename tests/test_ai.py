@@ -352,6 +352,32 @@ def test_time_budget():
     assert time.perf_counter() - start < 0.6 and bot.last_simulations > 50
 
 
+@pytest.mark.parametrize("game, options", [("weituweiqi", {}), ("lhexus", {"size": 12})])
+@pytest.mark.parametrize("sliced", [False, True])
+def test_until_stops_a_search_by_that_moment(game, options, sliced):
+    """A level-10 search (seconds of simulations here) ends by ``until``: in one call and in slices with waits
+    between them (the wait counts), through Weituweiqi's proof-number phase as through the tree search."""
+    import time
+
+    state = hexarena.load(game, **options).new_state()
+    state.play(state.legal_moves()[0])
+    MCTSAgent(level=1).choose(state.copy())  # compiled first
+    bot = MCTSAgent(level=10)
+    start = time.perf_counter()
+    bot.until = start + 0.3
+    steps = bot.hinting(state.copy(), slice_seconds=0.05 if sliced else None)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            move = end.value[0]
+            break
+        time.sleep(0.05)  # another search's slice
+    took = time.perf_counter() - start
+    assert move in state.legal_moves() and bot.last_simulations > 0
+    assert 0.25 < took < 0.4, took
+
+
 def test_bad_agent_options():
     with pytest.raises(ValueError, match="kinds: random, mcts"):
         agent("alphazero")

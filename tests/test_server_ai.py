@@ -26,8 +26,9 @@ from hexarena.ai.mcts import MCTSAgent, drain
 from hexarena.games.base import State
 from hexarena.server import create_app
 from hexarena.server.limits import AICaps, Limits
-from hexarena.server import scoring, thinker
-from hexarena.server.thinker import Scheduler
+from hexarena.server import clocks, scoring, thinker
+from hexarena.server.store import Store
+from hexarena.server.thinker import Scheduler, Thinker
 from tests.test_server_processes import HEXARENA, free_port
 
 BIG = {"game": "projective-hex", "options": {"size": 16}}
@@ -150,6 +151,70 @@ def test_an_unsliced_search_is_unchanged():
     ints, flts, meta = drain(drained.searching(state.copy()))
     assert drained.last_simulations == 100 and plain in state.legal_moves()
     assert MCTSAgent(level=3, seed=7).choose(state.copy()) == plain
+
+
+# the AI on a real-time clock ----------------------------------------------------------
+class Turns:
+    """A match played by a Thinker on a Store: per turn of the seat watched, the seconds charged, its share of
+    the clock at the start (clocks.ai_seconds) and its steps."""
+
+    def __init__(self, tmp_path: Path, game: str, seats: list[str], offset: float = 0.0) -> None:
+        self.offset = 0.0
+        self.store = Store(f"sqlite:///{tmp_path / 'h.db'}", clock=lambda: time.time() + self.offset)
+        state = hexarena.load(game).new_state()
+        MCTSAgent(level=1).choose(state.copy())  # the search compiled (or loaded from numba's cache) first
+        self.control = {"initial": 60, "increment": 0}
+        with self.store.write() as conn:
+            match = self.store.insert_match(conn, state, seats, [None, None], "", [None, None], self.control)
+        self.store.remember(match)
+        self.offset, self.turns, self.steps = offset, [], 0
+        self.running = match.timing, match.state.to_move
+        self.thinker = Thinker(self.store, self.changed)
+        self.thinker.kick(match.id)
+
+    def changed(self, match_id: str) -> None:
+        match = self.store.cached(match_id)
+        assert match is not None
+        (timing, seat), self.steps = self.running, self.steps + 1
+        if match.timing.turn_started == timing.turn_started:
+            return
+        if seat == 0 and timing.remaining is not None and match.timing.turn_started is not None:
+            charged = clocks.seconds(match.timing.turn_started) - clocks.seconds(timing.turn_started)
+            self.turns.append((charged, clocks.ai_seconds(self.control, timing.remaining[0]), self.steps))
+        self.running, self.steps = (match.timing, match.state.to_move), 0
+        self.thinker.kick(match_id)
+
+    def close(self) -> None:
+        self.thinker.shutdown()
+        self.store.close()
+
+
+def test_the_ai_keeps_to_its_share_of_a_real_time_clock(tmp_path, monkeypatch):
+    """Level 10 (10 s of searching a turn) on a 1+0 clock, in Lisbon's turns of several stones: each turn is
+    charged its share of the clock (here a 200th) and little more (a step once the share is spent searches
+    thinker.CLOCK_STEP_SECONDS, then commits its move: 0.1 s each, as on a loaded machine)."""
+    monkeypatch.setattr(clocks, "AI_SHARE", 1 / 200)
+    play = Turns(tmp_path, "lisbon", ["ai:10", "ai:1"])
+    try:
+        assert until(lambda: len(play.turns) >= 4, 30)
+    finally:
+        play.close()
+    assert max(steps for _, _, steps in play.turns) >= 2
+    for charged, share, steps in play.turns:
+        assert share is not None and 0.8 * share < charged < share + 0.1 * steps, play.turns
+
+
+def test_the_ai_moves_at_once_when_the_stores_clock_says_its_share_is_spent(tmp_path):
+    """The share is judged by the store's clock: 50 s ahead of the first turn's start (its share 1.8 s), that turn
+    searches a moment and is charged those 50 s and little more; the next turns keep to their shares."""
+    play = Turns(tmp_path, "lisbon", ["ai:10", "ai:1"], offset=50.0)
+    try:
+        assert until(lambda: len(play.turns) >= 2, 30)
+    finally:
+        play.close()
+    (first, _, _), *rest = play.turns
+    assert 50 <= first < 50.2, play.turns
+    assert all(share is not None and charged < share + 0.1 * steps for charged, share, steps in rest), play.turns
 
 
 # caps and fairness through the app ------------------------------------------------

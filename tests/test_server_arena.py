@@ -146,6 +146,37 @@ def test_a_real_time_clock_runs_a_turn_at_a_time() -> None:
     assert over.remaining == [52.0, 55.0] and over.deadline is None and over.turn_started is None
 
 
+def test_the_ais_share_of_a_clock() -> None:
+    """A share of the time beyond the reserve plus most of the increment, never into the reserve; no limit without
+    a real-time clock."""
+    assert clocks.ai_seconds(None, 60.0) is None and clocks.ai_seconds({"days": 1}, 10.0) is None
+    blitz = {"initial": 60, "increment": 0}
+    reserve = clocks.ai_reserve(blitz)
+    assert 0 < reserve < 10
+    assert clocks.ai_seconds(blitz, 60.0) == pytest.approx((60 - reserve) * clocks.AI_SHARE)
+    assert clocks.ai_seconds(blitz, reserve) == clocks.ai_seconds(blitz, reserve / 2) == 0.0
+    with_increment = {"initial": 60, "increment": 5}
+    assert clocks.ai_seconds(with_increment, 60.0) == pytest.approx(
+        (60 - reserve) * clocks.AI_SHARE + 5 * clocks.AI_INCREMENT)
+    assert clocks.ai_seconds(with_increment, reserve + 1) == pytest.approx(1.0)  # never into the reserve
+    assert clocks.ai_reserve({"initial": 15, "increment": 0}) < reserve  # a short clock keeps less
+    assert clocks.ai_reserve({"initial": 3600, "increment": 0}) == clocks.ai_reserve({"initial": 600, "increment": 0})
+
+
+TURN_COST = 0.26  # bench/ai_clock.py, 1+0: a Lhexus turn's mean cost beyond its share (its steps), on a loaded machine
+
+
+def test_a_long_game_on_the_ais_share_never_runs_out() -> None:
+    """1+0, 80 turns (twice the AI's most in bench/ai_clock.py's games, Lhexus's) each taking its share and
+    TURN_COST: the time left stays above zero (the reserve pays for the turns once the shares shrink)."""
+    blitz, left = {"initial": 60, "increment": 0}, 60.0
+    for _ in range(80):
+        share = clocks.ai_seconds(blitz, left)
+        assert share is not None
+        left -= share + TURN_COST
+    assert left > 0
+
+
 def test_the_offset_file_moves_the_servers_clock(tmp_path, monkeypatch) -> None:
     path = tmp_path / "offset"
     monkeypatch.setenv(clocks.OFFSET_ENV, str(path))

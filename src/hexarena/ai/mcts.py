@@ -75,8 +75,10 @@ def uniform_policy(s, t, moves, n):
 
 @njit
 def new_tree(capacity):
+    """A tree of ``capacity`` nodes holding its root; the rows are left unwritten (:func:`_new_node` writes each
+    node it adds), so a large tree costs memory as it grows, not when it is allocated."""
     ints = np.empty((capacity, 5), dtype=np.int32)
-    flts = np.zeros((capacity, 4), dtype=np.float32)
+    flts = np.empty((capacity, 4), dtype=np.float32)
     meta = np.zeros(5, dtype=np.int64)
     meta[CAPACITY] = capacity
     _new_node(ints, flts, meta, -1)
@@ -491,7 +493,9 @@ class MCTSAgent:
 
     The budget is ``simulations`` per move, or ``seconds`` per move when given
     (then the simulation count, and so the moves, depend on the machine's
-    speed); by default ``LEVELS[level]`` simulations.  With a ``seed`` and a
+    speed); by default ``LEVELS[level]`` simulations.  ``until``, a
+    :func:`time.perf_counter` moment, stops every search by then whatever the
+    budget (a clock's limit: the time waiting between slices counts too).  With a ``seed`` and a
     simulation budget, play is reproducible: the generator is reseeded from
     (seed, moves played) at every move.  With ``solutions`` (the default) it
     plays shipped solved positions perfectly instead of searching them.
@@ -513,6 +517,7 @@ class MCTSAgent:
         self.name = f"mcts:{level}"
         self.last_simulations = 0  # simulations run by the last search (reused ones not counted)
         self.max_nodes = MAX_NODES  # the tree's most nodes (36 bytes each); a full tree stops growing, not searching
+        self.until: float | None = None  # a perf_counter moment no search goes past (None: no such limit)
         self._tree: tuple | None = None
         self._key: tuple | None = None
         self._history: list[int] = []
@@ -566,7 +571,8 @@ class MCTSAgent:
         yields after each ``slice_seconds`` of searching (about: a chunk of
         work takes at most 0.05 s), the tree kept between slices; returns the
         tree.  ``max_seconds`` bounds the searching time (time in slices, not
-        time waiting between them) on top of the budget.  With neither, it
+        time waiting between them) on top of the budget, and :attr:`until` the
+        moment it ends by (both phases, sliced or not).  With none of them, it
         never yields and searches exactly as before (one call for a simulation
         budget, so seeded play is reproducible)."""
         if state.is_over():
@@ -587,7 +593,7 @@ class MCTSAgent:
         s = state.array.copy()
         run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
         proven = lambda: self.config.solver and ints[meta[ROOT], PROVEN] >= 0  # noqa: E731
-        start, share, spent = time.perf_counter(), self.config.pns, 0.0
+        start, share, spent, until = time.perf_counter(), self.config.pns, 0.0, self.until
         self._pns_pick = None
         sliced = slice_seconds is not None or max_seconds is not None
         # a time budget, else simulations (set when seconds are not: __init__); sliced, max_seconds bounds both
@@ -596,11 +602,16 @@ class MCTSAgent:
         if share > 0:
             if ints[meta[ROOT], FIRST] < 0:
                 run(1)  # expand the root: proofs are marked on its children
+            iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
+            proof_seconds = None if seconds is None else share * seconds
+            proof_until = None if until is None else start + share * max(0.0, until - start)  # its share of both
             if sliced:
-                iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
                 spent = yield from self._proving(game, s, ints, meta, state.history, iterations=iterations,
-                                                 seconds=None if seconds is None else share * seconds,
-                                                 slice_seconds=slice_seconds)
+                                                 seconds=proof_seconds, slice_seconds=slice_seconds,
+                                                 deadline=proof_until)
+            elif proof_until is not None:
+                deadline = sooner(proof_until, start, proof_seconds)
+                self._proof_search(game, s, ints, meta, state.history, deadline=deadline, iterations=iterations)
             elif seconds is not None:
                 self._proof_search(game, s, ints, meta, state.history, deadline=start + share * seconds)
             else:
@@ -609,7 +620,10 @@ class MCTSAgent:
                 simulations = max(1, simulations - int(share * simulations))
         if sliced:
             left = None if seconds is None else max(0.0, seconds - spent)
-            self.last_simulations, _ = yield from run_slices(run, simulations, left, slice_seconds, proven)
+            self.last_simulations, _ = yield from run_slices(run, simulations, left, slice_seconds, proven,
+                                                             deadline=until)
+        elif until is not None:
+            self.last_simulations = run_until(run, sooner(until, start, seconds), simulations, 0.05, proven)
         elif seconds is not None:
             self.last_simulations = run_until(run, start + seconds, simulations, 0.05, proven)
         else:
@@ -619,27 +633,28 @@ class MCTSAgent:
 
     def _proof_search(self, game, s, ints, meta, history: list[int], deadline: float | None = None,
                       iterations: int = 0) -> None:
-        """Proof-number search from the root (``Config.pns``) until ``deadline``,
-        else for ``iterations`` expansions, in the tree of earlier moves when it
-        leads here; marks the root moves it proves."""
+        """Proof-number search from the root (``Config.pns``) until ``deadline``
+        (and at most ``iterations`` expansions when given), else for
+        ``iterations`` expansions, in the tree of earlier moves when it leads
+        here; marks the root moves it proves."""
         prove = compiled_proof_search(game.kernels, self.config.policy)
         pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
         run = lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies)  # noqa: E731
         if deadline is None:
             run(iterations)
         else:
-            run_until(run, deadline, slice_seconds=0.02)
+            run_until(run, deadline, iterations or 1 << 62, slice_seconds=0.02)
         self._mark_proofs(ints, meta, pints, pnum, meta_p)
 
     def _proving(self, game, s, ints, meta, history: list[int], iterations: int, seconds: float | None,
-                 slice_seconds: float | None) -> Generator[None, None, float]:
+                 slice_seconds: float | None, deadline: float | None = None) -> Generator[None, None, float]:
         """:meth:`_proof_search` in slices (:meth:`searching`): ``iterations``
-        expansions or ``seconds`` of searching, whichever comes first; returns
-        the seconds it searched."""
+        expansions, ``seconds`` of searching or the moment ``deadline``,
+        whichever comes first; returns the seconds it searched."""
         prove = compiled_proof_search(game.kernels, self.config.policy)
         pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
         run = lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies)  # noqa: E731
-        _, spent = yield from run_slices(run, iterations, seconds, slice_seconds)
+        _, spent = yield from run_slices(run, iterations, seconds, slice_seconds, deadline=deadline)
         self._mark_proofs(ints, meta, pints, pnum, meta_p)
         return spent
 
@@ -670,8 +685,9 @@ class MCTSAgent:
         a = game.num_actions
         arrays = self._pns_arrays
         if arrays is None or arrays[3].shape[0] != a:
-            arrays = self._pns_arrays = (np.zeros((PNS_NODES, 5), dtype=np.int32),
-                                         np.zeros((PNS_NODES, 2), dtype=np.int64), np.zeros(3, dtype=np.int64),
+            # the nodes' rows unwritten: the search writes each node it adds (memory is touched as it grows)
+            arrays = self._pns_arrays = (np.empty((PNS_NODES, 5), dtype=np.int32),
+                                         np.empty((PNS_NODES, 2), dtype=np.int64), np.zeros(3, dtype=np.int64),
                                          np.zeros(a, dtype=np.int32), np.zeros(a, dtype=np.int32))
             self._pns_history = None
         pints, pnum, meta_p = arrays[:3]
@@ -759,27 +775,42 @@ def run_until(run: Callable[[int], int], deadline: float, limit: int = 1 << 62, 
 
 def run_slices(run: Callable[[int], int], limit: int, seconds: float | None = None,
                slice_seconds: float | None = None, stop: Callable[[], bool] = lambda: False,
-               chunk_seconds: float = 0.05) -> Generator[None, None, tuple[int, float]]:
+               chunk_seconds: float = 0.05, deadline: float | None = None) -> Generator[None, None, tuple[int, float]]:
     """Call ``run(n)`` (at most ``n`` units of work; returns those done) in
     chunks of at most ``chunk_seconds`` (sized from the measured rate) until
-    ``limit`` units, ``seconds`` spent in ``run``, a chunk that stops short,
-    or ``stop()``; yields after each ``slice_seconds`` spent in ``run`` (never
-    when None); returns the units done and the seconds spent in ``run``."""
+    ``limit`` units, ``seconds`` spent in ``run``, the moment ``deadline``
+    (:func:`time.perf_counter`; one chunk runs whatever the moment), a chunk
+    that stops short, or ``stop()``; yields after each ``slice_seconds`` spent
+    in ``run`` (never when None); returns the units done and the seconds spent
+    in ``run``."""
     done, chunk, spent, since = 0, 1, 0.0, 0.0
     while done < limit:
         asked = min(chunk, limit - done)
         begin = time.perf_counter()
         n = run(asked)
-        took = time.perf_counter() - begin
+        end = time.perf_counter()
+        took = end - begin
         done, spent, since = done + n, spent + took, since + took
-        if n < asked or (seconds is not None and spent >= seconds) or stop():
+        if n < asked or (seconds is not None and spent >= seconds) or _past(deadline, end) or stop():
             break
         room = chunk_seconds if seconds is None else min(chunk_seconds, seconds - spent)
+        room = room if deadline is None else min(room, deadline - end)
         chunk = max(1, min(2 * asked, int(n / max(took, 1e-6) * room)))  # at most double: one sample is noisy
         if slice_seconds is not None and since >= slice_seconds:
             since = 0.0
             yield
+            if _past(deadline, time.perf_counter()):  # the wait took the time left
+                break
     return done, spent
+
+
+def sooner(moment: float, start: float, seconds: float | None) -> float:
+    """``moment``, or ``start + seconds`` when that comes first."""
+    return moment if seconds is None else min(moment, start + seconds)
+
+
+def _past(deadline: float | None, now: float) -> bool:
+    return deadline is not None and now >= deadline
 
 
 def drain(steps: Generator[None, None, Any]) -> Any:

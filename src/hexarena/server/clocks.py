@@ -23,6 +23,11 @@ from hexarena.time_control import parse as parse
 
 DAY = 86400
 OFFSET_ENV = "HEXARENA_CLOCK_OFFSET_FILE"  # a testing aid: a file holding seconds added to the real time
+# The AI's clock policy (ai_seconds), measured by bench/ai_clock.py (docs/server.md, "Time limits"):
+AI_SHARE = 1 / 30  # of the time beyond the reserve, a turn's
+AI_INCREMENT = 0.8  # of the increment, a turn's
+AI_RESERVE = 8.0  # seconds kept for the turns once the share is spent, at most ...
+AI_RESERVE_SHARE = 1 / 8  # ... and at most this share of the initial time
 
 Clock = Callable[[], float]  # seconds since the epoch, as time.time()
 
@@ -103,6 +108,29 @@ def shown_clock(control: dict[str, int] | None, timing: Timing, to_move: int | N
     running_seat = to_move if timing.deadline is not None else None
     return {"remaining": timing.remaining, "deadline": timing.deadline, "running": running_seat,
             "turn_started": timing.turn_started}
+
+
+def ai_seconds(control: dict[str, int] | None, remaining: float) -> float | None:
+    """The wall seconds the AI may take over a turn that starts with ``remaining`` seconds on its clock: a
+    :data:`AI_SHARE` of what lies beyond the reserve (:func:`ai_reserve`) plus :data:`AI_INCREMENT` of the increment,
+    never past the reserve (0 once in it: the turn's steps then search a moment each); None without a real-time
+    clock (no time control, or correspondence).
+
+    >>> ai_seconds({"initial": 60, "increment": 0}, 60.0)
+    1.75
+    >>> ai_seconds({"initial": 60, "increment": 2}, 8.5), ai_seconds({"days": 3}, 3 * DAY)
+    (1.0, None)
+    """
+    if control is None or "days" in control:
+        return None
+    spare = max(0.0, remaining - ai_reserve(control))
+    return min(spare * AI_SHARE + control["increment"] * AI_INCREMENT, spare)
+
+
+def ai_reserve(control: dict[str, int]) -> float:
+    """The seconds of a real-time clock the AI keeps for the rest of the game: its turns' least cost (a step's
+    minimum search and its commit) once its share is spent."""
+    return min(AI_RESERVE, AI_RESERVE_SHARE * control["initial"])
 
 
 def seconds(stamp: str) -> float:

@@ -9,7 +9,9 @@ scheduler counts it), so no match waits behind another's long search: a
 new match starts at the smallest virtual time of those waiting and goes
 next, and a match playing itself (AI against AI) gets its share like any
 other.  A turn's searching time is bounded per level
-(:data:`~hexarena.ai.mcts.LEVEL_SECONDS`), whatever the board size.
+(:data:`~hexarena.ai.mcts.LEVEL_SECONDS`), whatever the board size, and on a
+real-time clock its wall time too (:func:`~.clocks.ai_seconds` from the turn's
+start, waiting between slices included), so the AI keeps within its clock.
 
 A move found is stored through the same transaction as a person's (checked
 against the ply it was searched at), so a move made meanwhile (an undo, a
@@ -32,6 +34,7 @@ from hexarena.ai import AgentSpec, compile_notice
 from hexarena.ai.mcts import LEVEL_SECONDS, MCTSAgent
 from hexarena.games.base import State
 
+from . import clocks
 from .store import Match, Refused, Store
 
 log = logging.getLogger("hexarena.server")
@@ -41,6 +44,7 @@ SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a ch
 TREE_NODES = 1 << 21
 AI_NICE = 10  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
+CLOCK_STEP_SECONDS = 0.01  # a step's wall time once its turn's share of a real-time clock is spent (the same reason)
 Steps = Generator[None, None, None]
 
 
@@ -191,7 +195,8 @@ class Thinker:
         if notice:  # on the server's console
             log.warning("hexarena: %s", notice)
         turn = (match.state.turn, seat)
-        move, spent = yield from self._search(ai, match, self._time_left(match_id, turn, ai))
+        until = self._until(match)
+        move, spent = yield from self._search(ai, match, self._time_left(match_id, turn, ai), until)
         with self._lock:
             before = self._turns.get(match_id)
             self._turns[match_id] = turn, spent + (before[1] if before and before[0] == turn else 0.0)
@@ -217,11 +222,26 @@ class Thinker:
         spent = before[1] if before and before[0] == turn else 0.0
         return max(LAST_STEP_SECONDS, bound - spent)
 
-    def _search(self, ai: AgentSpec, match: Match, seconds: float | None) -> Generator[None, None, tuple[str, float]]:
-        """The AI's move in ``match`` (searched in slices) and the seconds it searched."""
+    def _until(self, match: Match) -> float | None:
+        """The :func:`time.perf_counter` moment a step of the AI to move in ``match`` ends its search by: its
+        turn's start plus its clock's share (:func:`~.clocks.ai_seconds`), at least :data:`CLOCK_STEP_SECONDS`
+        from now; None without a real-time clock."""
+        timing, seat = match.timing, match.state.to_move
+        if timing.remaining is None or timing.turn_started is None or seat is None:
+            return None
+        budget = clocks.ai_seconds(match.control, timing.remaining[seat])
+        if budget is None:
+            return None
+        left = clocks.seconds(timing.turn_started) + budget - self.store.clock()
+        return time.perf_counter() + max(CLOCK_STEP_SECONDS, left)
+
+    def _search(self, ai: AgentSpec, match: Match, seconds: float | None,
+                until: float | None = None) -> Generator[None, None, tuple[str, float]]:
+        """The AI's move in ``match`` (searched in slices, for at most ``seconds`` and until the moment
+        ``until``) and the seconds it searched."""
         agent = ai.make(seed=None)
         if isinstance(agent, MCTSAgent):
-            agent.max_nodes = TREE_NODES
+            agent.max_nodes, agent.until = TREE_NODES, until
         hinting = getattr(agent, "hinting", None)
         if hinting is None:  # an agent that does not search in slices: one slice
             begin = time.perf_counter()
