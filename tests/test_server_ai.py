@@ -399,7 +399,8 @@ def test_the_scoring_process_dies_with_its_server():
     worker = int(server.stdout.readline())
     try:
         assert until(lambda: b"scoring" in Path(f"/proc/{worker}/cmdline").read_bytes(), 10)
-        time.sleep(1.0)  # the worker has started (and asked for its parent's death signal)
+        mine = os.getpriority(os.PRIO_PROCESS, 0)  # the worker renices itself once its parent's death signal is set
+        assert until(lambda: os.getpriority(os.PRIO_PROCESS, worker) > mine, 30)
         os.kill(worker, signal.SIGSTOP)  # busy, as far as its requests go: it reads nothing now
         server.kill()
         server.wait()
