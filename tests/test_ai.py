@@ -375,7 +375,7 @@ def test_until_stops_a_search_by_that_moment(game, options, sliced):
         time.sleep(0.05)  # another search's slice
     took = time.perf_counter() - start
     assert move in state.legal_moves() and bot.last_simulations > 0
-    assert 0.25 < took < 0.4, took
+    assert 0.25 < took < 1.0, took  # level 10 alone would search for seconds; a loaded machine runs a chunk late
 
 
 def test_bad_agent_options():
