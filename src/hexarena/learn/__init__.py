@@ -156,8 +156,7 @@ def _yes_or_no(lesson: Lesson, answer: list[str] | tuple[str, ...], state: State
     for move in lesson.suppose:
         state.play(move)
     truth = holds(state, lesson.test)
-    correct = (answer[0] == "yes") == truth
-    return Verdict(correct, ("Right: " if correct else "No: ") + _said(lesson.explain, state), state)
+    return Verdict((answer[0] == "yes") == truth, _said(lesson.explain, state), state)
 
 
 def _said(explain: str, state: State) -> str:
@@ -165,11 +164,11 @@ def _said(explain: str, state: State) -> str:
 
 
 def sample_state(game: str, sample: Sample, ply: int | None = None) -> State:
-    """The sample game replayed by the library, to its end or its first ``ply`` moves."""
+    """The sample game replayed by the library, to its end (a resignation included) or its first ``ply`` moves."""
     state = hexarena.from_record(sample.record)
     if state.game.name != game:
         raise ValueError(f"the sample {sample.title!r} is a record of {state.game.name}, not {game}")
-    if ply is None:
+    if ply is None or ply >= len(state.history):
         return state
     shown = hexarena.load(game, **state.game.options).new_state()
     for action in state.history[:ply]:
