@@ -107,7 +107,7 @@ def test_sample_positions_step(client):
 
 @pytest.mark.parametrize(("method", "path", "status", "words"), [
     ("get", "/api/learn/chess", 404, "games: projective-hex"),
-    ("post", "/api/learn/lisbon/lessons/nope", 404, "lessons: y, near-opposite"),
+    ("post", "/api/learn/lisbon/lessons/nope", 404, "lessons: one-per-group, y"),
     ("get", "/api/learn/lisbon/samples/0?ply=0", 404, "no sample 0 for lisbon"),
     ("get", "/api/learn/hex-pushpin/samples/0?ply=99", 400, "ply must be from 0 to 13"),
     ("post", "/api/learn/lisbon/lessons/y", 400, "moves"),

@@ -147,7 +147,17 @@ def check(lesson: Lesson, answer: list[str] | tuple[str, ...]) -> Verdict:
         return Verdict(True, _said(lesson.explain, state), state)
     if len(answer) < len(lesson.answer) and not state.is_over():
         return Verdict(None, f"so far so good: {state.game.status(state)}", state)
-    return Verdict(False, f"not this: {state.game.status(state)}", state)
+    return Verdict(False, f"after {' '.join(answer)}, {unmet(state, lesson.test)} ({state.game.status(state)})", state)
+
+
+def unmet(state: State, test: dict[str, Any]) -> str:
+    """What a failed ``test`` wanted, in words."""
+    (name, arg), = test.items()
+    if name == "wins":
+        return f"{state.game.PLAYERS[arg]} has not won"
+    if name == "connects":
+        return f"{arg[0]} and {arg[1]} are not joined"
+    return f"{arg} is not legal"
 
 
 def _yes_or_no(lesson: Lesson, answer: list[str] | tuple[str, ...], state: State) -> Verdict:
