@@ -12,7 +12,17 @@ export function showLearnIndex(root) {
     root.replaceChildren(h("section.learn-index", {},
       h("h2", {}, "Learn to play"),
       h("ul.game-cards", {}, games.map(gameCard))));
+    root.querySelectorAll(".card-picture svg").forEach(fitCells);
   }).catch((e) => failed(root, e));
+}
+
+// A picture cropped to its cells (without its status line and legend), so that small boards fill their card.
+function fitCells(svg) {
+  const boxes = [...svg.querySelectorAll("polygon[data-cell]")].map((p) => p.getBBox());
+  if (!boxes.length) return;
+  const x = Math.min(...boxes.map((b) => b.x)), y = Math.min(...boxes.map((b) => b.y));
+  const w = Math.max(...boxes.map((b) => b.x + b.width)) - x, hgt = Math.max(...boxes.map((b) => b.y + b.height)) - y;
+  svg.setAttribute("viewBox", `${x - 2} ${y - 2} ${w + 4} ${hgt + 4}`);
 }
 
 function gameCard(g) {
