@@ -48,7 +48,10 @@ def test_every_lesson_is_completed_by_clicking_its_answer(page, server, game):  
 
 
 def test_the_index_marks_the_first_game_and_samples_step_by_keys(page, server):  # noqa: F811
-    page.goto(f"{server}/#/learn")
+    page.goto(f"{server}/")
+    page.click("a.howto")  # the lobby's link to its game's page
+    page.wait_for_selector("#lessons h2")
+    page.click("a.learn-link")  # the header's
     page.wait_for_selector(".game-card")
     assert page.eval_on_selector_all(".game-card", "cs => cs.length") == len(hexarena.GAMES)
     first = page.eval_on_selector_all(".game-card.first", "cs => cs.map(c => c.dataset.game)")

@@ -64,7 +64,10 @@ function lessonView(game, lessons) {
     tries = [];
     draw(lessons[at], null);
   };
+  let busy = false;
   const answer = async (move) => {
+    if (busy) return;
+    busy = true;
     const lesson = lessons[at];
     const moves = [...tries, move];
     try {
@@ -73,21 +76,23 @@ function lessonView(game, lessons) {
       draw({ ...lesson, ...r }, r);
     } catch (e) {
       draw(lesson, { correct: false, explanation: e.message });
+    } finally {
+      busy = false;
     }
   };
   const draw = (shown, verdict) => {
     const lesson = lessons[at];
     const open = !verdict || verdict.correct === null;
     const board = h("div.board.lesson-board", { id: "board", dataset: { lesson: lesson.id } });
-    const words = open && lesson.kind === "moves" ? (shown.targets || []).filter((t) => t.cell === null || t.cell === undefined) : [];
+    const words = !open ? [] : lesson.kind === "yesno" ? [["yes", "Yes"], ["no", "No"]]
+      : (shown.targets || []).filter((t) => t.cell === null || t.cell === undefined).map((t) => [t.move, (shown.labels || {})[t.move] || t.move]);
     const hint = h("button.linklike.small", { type: "button", id: "show-moves", onclick: () => board.classList.toggle("active") }, "show the legal moves");
     box.replaceChildren(...[
       h("h2", {}, `Lesson ${at + 1} of ${lessons.length}: ${lesson.title}`),
       h("p", {}, lesson.text),
       h("p.question", {}, lesson.question),
       h("div.board-wrap", {}, board),
-      open && lesson.kind === "yesno" ? h("div.words", {}, ["yes", "no"].map((w) => h("button", { type: "button", dataset: { move: w }, onclick: () => answer(w) }, w === "yes" ? "Yes" : "No"))) : null,
-      words.length ? h("div.words", {}, words.map((t) => h("button", { type: "button", dataset: { move: t.move }, onclick: () => answer(t.move) }, (shown.labels || {})[t.move] || t.move))) : null,
+      words.length ? h("div.words", {}, words.map(([move, label]) => h("button", { type: "button", dataset: { move }, onclick: () => answer(move) }, label))) : null,
       open && lesson.kind === "moves" ? hint : null,
       verdict ? h(`p.verdict${verdict.correct === true ? ".right" : verdict.correct === false ? ".wrong" : ""}`, { id: "verdict", role: "status" },
         verdict.correct === true ? "Correct. " : verdict.correct === false ? "Not quite. " : "", verdict.explanation) : null,
