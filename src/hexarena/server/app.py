@@ -31,7 +31,7 @@ from .http import error, validation_message
 from .limits import Limits
 from .live import listen
 from .mail import MailSettings
-from .routes import accounts, chat, email, games, matches, ratings, seeks, users
+from .routes import accounts, chat, email, games, learn, matches, ratings, seeks, users
 from .routes.reports import reports_router
 from .store import Refused
 
@@ -86,6 +86,7 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
     app.include_router(accounts.router)
     app.include_router(email.router)
     app.include_router(games.router)
+    app.include_router(learn.router)
     app.include_router(matches.router)
     app.include_router(chat.router)
     app.include_router(seeks.router)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 
 class Body(BaseModel):
@@ -87,3 +87,7 @@ class NewSeek(Body):
     rated: StrictBool = False
     colour: StrictStr = "random"  # the author's seat: first, second or random
     to: StrictStr | None = None   # a player's name: a challenge to them alone
+
+
+class AnswerPost(Body):
+    moves: list[StrictStr] = Field(max_length=64)  # a lesson's answer: its steps, or ["yes"] / ["no"]

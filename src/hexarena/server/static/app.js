@@ -1,6 +1,8 @@
 // The router: #/ is the lobby, #/match/ID a match, #/my my games, #/@/NAME (or the path /@/NAME) a player's
-// profile, #/leaderboard/GAME a game's leaderboard, #/login the sign-in page, #/account the account's settings.
+// profile, #/leaderboard/GAME a game's leaderboard, #/login the sign-in page, #/account the account's settings,
+// #/learn and #/learn/GAME how to play.
 import { accountLinks, showAccount, showLogin } from "./account.js";
+import { showLearn, showLearnIndex } from "./learn.js";
 import { showLobby } from "./lobby.js";
 import { showMatch } from "./match.js";
 import { showMyGames, showProfile } from "./people.js";
@@ -22,6 +24,8 @@ function route() {
   if ((m = hash.match(/^#\/match\/([^/?#]+)/))) leave = showMatch(root, decodeURIComponent(m[1]));
   else if ((m = hash.match(/^#\/@\/([^/?#]+)/))) leave = showProfile(root, decodeURIComponent(m[1]));
   else if ((m = hash.match(/^#\/leaderboard(?:\/([^/?#]+))?$/))) leave = showLeaderboard(root, m[1] && decodeURIComponent(m[1]));
+  else if ((m = hash.match(/^#\/learn\/([^/?#]+)/))) leave = showLearn(root, decodeURIComponent(m[1]));
+  else if (hash === "#/learn") leave = showLearnIndex(root);
   else if (hash === "#/my") leave = showMyGames(root);
   else if (hash === "#/login") leave = showLogin(root);
   else if (hash === "#/account") leave = showAccount(root);

@@ -181,6 +181,7 @@ function gamePanel(game, signedIn, onSeek) {
     },
   },
   h("h2", {}, game.name),
+  h("p", {}, h("a.howto", { href: `#/learn/${encodeURIComponent(game.name)}` }, "How to play")),
   game.doc ? h("p.muted", {}, game.doc) : null,
   game.rules ? h("details.rules", {}, h("summary", {}, "Rules"), h("pre", {}, game.rules)) : null,
   opts.length ? h("fieldset.options", {}, h("legend", {}, "Options"), opts) : null,
