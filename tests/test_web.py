@@ -13,7 +13,7 @@ import pytest
 
 import hexarena
 from .conftest import EXTRA_CONFIGS
-from .web_helpers import (ARTIFACTS, board_state, call, click_cell, open_match,
+from .web_helpers import (ARTIFACTS, board_state, call, click_cell, confirm_turn, open_match,
                          play_randomly, start_server, wait_ply, wait_ready)
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -259,6 +259,8 @@ def test_online_match_two_players_and_a_watcher(browser, server):
             wait_ready(mover)
             assert board_state(players[1 - players.index(mover)])["active"] is False
             random_click(mover, rng)
+            assert call(server, "GET", f"/api/matches/{mid}")["ply"] == int(st["ply"])  # staged, not sent
+            confirm_turn(mover)
             for pg in (a, b, c):
                 wait_ply(pg, st["ply"])
         assert board_state(c)["active"] is False and c.locator("#board polygon.target").count() == 0
@@ -297,7 +299,7 @@ def test_undo_jump_hint_download_and_upload(page, server, tmp_path):
     page.locator("#moves .mv").first.click()
     page.wait_for_function("() => document.querySelector('#board').dataset.view === '1'")
     assert page.locator("#board polygon.target").count() == 0
-    assert page.locator("#status").inner_text().startswith("After move 1 of 4")
+    assert page.locator("#status").inner_text().startswith("After turn 1 of 3")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.querySelector('#board').dataset.view === '2'")
     page.keyboard.press("ArrowLeft")

@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, insert, select
 from hexarena.server.schema import accounts, ratings
 
 from .test_server import fresh_pg
-from .web_helpers import ARTIFACTS, free_port
+from .web_helpers import ARTIFACTS, confirm_turn, free_port
 
 sync_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "a long secret"
@@ -132,11 +132,13 @@ def post_seek(page, base: str, live: bool = False) -> None:
 
 
 def play_one(page, expect_ply: int) -> None:
-    """The player to move clicks a legal cell; wait until the board shows the next ply."""
+    """The player to move clicks a legal cell and confirms the turn (online, the turn builder is on); wait until
+    the board shows the next ply."""
     page.wait_for_function("p => { const b = document.querySelector('#board');"
                            " return b && b.dataset.ply === String(p) && b.classList.contains('active'); }",
                            arg=expect_ply)
     page.locator("#board polygon.cell.target").first.click()
+    confirm_turn(page)
     page.wait_for_function("p => document.querySelector('#board')?.dataset.ply === String(p)", arg=expect_ply + 1)
 
 

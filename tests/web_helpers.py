@@ -90,9 +90,26 @@ def wait_ply(page, other_than: str, timeout: float = 30_000) -> dict:
     return board_state(page)
 
 
-def click_cell(page, cell: str, ghost: bool = False):
+def cell_target(page, cell: str, ghost: bool = False):
     kind = "ghost" if ghost else "cell"
-    page.locator(f'#board polygon.{kind}.target[data-cell="{cell}"]').first.click()
+    return page.locator(f'#board polygon.{kind}.target[data-cell="{cell}"]').first
+
+
+def click_cell(page, cell: str, ghost: bool = False):
+    cell_target(page, cell, ghost).click()
+
+
+def click_meaning_it(page, target) -> None:
+    """Click ``target``; a move marked as losing at once asks first (window.confirm): say yes."""
+    one_move = "!(e.getAttribute('aria-label') || '').includes('choose')"  # (a cell of several moves: the chooser)
+    if target.evaluate(f"e => e.classList.contains('loses') && {one_move}"):
+        page.once("dialog", lambda d: d.accept())
+    target.click()
+
+
+def confirm_turn(page) -> None:
+    """The turn builder: wait until the staged steps end the turn, then Confirm it."""
+    page.locator("#confirm:enabled").click()
 
 
 def random_click(page, rng) -> str:
@@ -108,11 +125,11 @@ def random_click(page, rng) -> str:
         page.click(f'.words button[data-move="{what}"]')
         return what
     ghost, cell = what
-    click_cell(page, cell, ghost)
+    click_meaning_it(page, cell_target(page, cell, ghost))
     if page.locator(".chooser").count():
         choices = page.eval_on_selector_all(".chooser .choice", "bs => bs.map(b => b.dataset.move)")
         pick = rng.choice(choices)
-        page.click(f'.chooser .choice[data-move="{pick}"]')
+        click_meaning_it(page, page.locator(f'.chooser .choice[data-move="{pick}"]'))
         return pick
     return cell
 

@@ -59,6 +59,12 @@ export const move = (id, mv, token, ply) => api("POST", `/api/matches/${enc(id)}
 export const undo = (id, token, ply) => api("POST", `/api/matches/${enc(id)}/undo`, { token, ply });
 export const resign = (id, token) => api("POST", `/api/matches/${enc(id)}/resign`, { token });
 export const hint = (id, token) => api("GET", `/api/matches/${enc(id)}/hint?token=${enc(token || "")}`);
+export const turn = (id, moves, token, ply) => api("POST", `/api/matches/${enc(id)}/turn`, { moves, token, ply });
+export const preview = (id, ply, moves) => api("POST", `/api/matches/${enc(id)}/preview`, { moves, ply });
+export const analysis = (id) => api("GET", `/api/matches/${enc(id)}/analysis`);
+// a finished match's hint at a replay ply, after a scratch line of moves
+export const hintAt = (id, ply, moves) =>
+  api("GET", `/api/matches/${enc(id)}/hint?ply=${ply}${moves.map((m) => `&move=${enc(m)}`).join("")}`);
 export const chat = (id, text, token) => api("POST", `/api/matches/${enc(id)}/chat`, { text, token });
 
 // accounts, seeks, players (docs/server.md, "Accounts")

@@ -1,7 +1,11 @@
 // A match: the board, the side panel (status, moves, replay, actions), live updates.
 import * as api from "./api.js";
 import { renderBoard, closeChooser } from "./board.js";
+import { builderOn, builderSetting, stagedBox } from "./builder.js";
 import { h, playerLink, seatName } from "./dom.js";
+import { Line, Previews } from "./line.js";
+import { makePeek } from "./peek.js";
+import { flaggedMoves, pollReview, rateGraph, reviewProgress, scratchPanel } from "./review.js";
 import { me } from "./account.js";
 import { timeLeft } from "./people.js";
 import { ratingChange } from "./ratings.js";
@@ -18,13 +22,48 @@ function clockText(seconds) {
 }
 const time = (m) => Date.parse(m.updated || "") || 0;
 
+// Where ply v falls in the turns of the move list: {turn, step, steps} (steps: the turn's steps so far).
+function turnAt(turns, v) {
+  let start = 0;
+  for (const [turn, written] of turns) {
+    const end = written[written.length - 1][1];
+    if (v <= end) return { turn, step: v - start, steps: end - start };
+    start = end;
+  }
+  return null;
+}
+
+// The position after ply v in words: "After turn 3 of 12" (or a step inside a turn).
+function plyText(turns, v) {
+  const at = v ? turnAt(turns, v) : null;
+  if (!at) return "the start";
+  const last = turns[turns.length - 1][0];
+  return at.step === at.steps ? `after turn ${at.turn} of ${last}` : `turn ${at.turn} of ${last}, after step ${at.step}`;
+}
+
+const hintText = (hint) => {
+  const rate = typeof hint.rate === "number" ? ` (rate ${hint.rate <= 1 ? Math.round(hint.rate * 100) + "%" : hint.rate})` : "";
+  return h("p.hint", { id: "hint" }, `Hint: ${hint.move}${hint.proof ? ` (${hint.proof})` : rate}`);
+};
+const cellOf = (hint, pos) => (hint ? (pos.targets || []).find((t) => t.move === hint.move)?.cell ?? null : null);
+
 export function showMatch(root, id) {
-  const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes", warned: new Set() };
+  const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes", warned: new Set(),
+    line: null, scratch: null, scratchHint: null, review: null };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
   const clockAlert = h("p.sr-only", { id: "clock-alert", "aria-live": "assertive" }); // outside the panel: kept across redraws
-  const page = h("div.match", {}, h("div.board-wrap", {}, board), panel, clockAlert);
+  const reason = h("p.reason", { id: "reason", "aria-live": "polite" }); // why a click was refused
+  const graphBox = h("div.review-graph", { id: "review-graph" });
+  const wrap = h("div.board-wrap", {}, board, reason, graphBox);
+  const page = h("div.match", {}, wrap, panel, clockAlert);
   root.append(page);
+  const previews = new Previews(id);
+  // the line the board shows: the scratch line, my staged steps, or none (the match's position)
+  const base = () => st.scratch || st.line || { ply: st.match.ply, moves: [] };
+  const peek = makePeek(wrap, (move) => previews.get(base().ply, [...base().moves, move]));
+  const say = (msg) => { reason.textContent = msg || ""; };
+  let stopReview = () => {};
 
   // my seats: the ones this browser's seat token holds, and the ones of my account
   const mine = () => {
@@ -48,6 +87,7 @@ export function showMatch(root, id) {
       const m = await fn();
       if (m && m.id !== undefined) accept(m);
     } catch (e) {
+      if (e.status === 409) await api.getMatch(id).then(accept, () => {}); // stale: show the match as it is now
       error(e.message);
     } finally {
       st.busy = false;
@@ -56,7 +96,11 @@ export function showMatch(root, id) {
 
   function accept(m) {
     if (st.match && time(m) && time(m) < time(st.match)) return; // an older answer than a live message
-    if (st.match && m.ply !== st.match.ply) st.hint = null;
+    if (st.match && m.ply !== st.match.ply) {
+      Object.assign(st, { hint: null, line: null });
+      previews.clear();
+      say("");
+    }
     st.match = m;
     if (st.view !== null && st.view >= m.ply) st.view = null;
     if (st.view === null) st.want = null;
@@ -65,11 +109,71 @@ export function showMatch(root, id) {
 
   const play = (mv) => act(() => api.move(id, mv, token(), st.match.ply));
 
+  // a step added to a line (staged, or scratch), previewed by the server; its refusal said near the board
+  async function extend(line, mv) {
+    if (st.busy) return;
+    st.busy = true;
+    try {
+      await line.add(mv);
+      st.scratchHint = null;
+      say("");
+    } catch (e) {
+      say(e.message);
+    } finally {
+      st.busy = false;
+    }
+    render();
+  }
+
+  // a step taken out of a line (the rest previewed again)
+  async function unstage(line, i) {
+    try {
+      await line.remove(i);
+      st.scratchHint = null;
+      say("");
+    } catch (e) {
+      say(e.message);
+    }
+    render();
+  }
+
+  // a click on a cell no move is played by: the server says why, as the cell's move after the line
+  async function refuse(cell) {
+    const b = base();
+    say(await previews.reason(b.ply, [...b.moves, cell]));
+  }
+
+  async function tryLine() {
+    try {
+      const ply = st.view;
+      st.scratch = new Line(previews, ply, await previews.get(ply, []));
+      say("");
+      render();
+    } catch (e) {
+      error(e.message);
+    }
+  }
+
+  function review() {
+    st.review = { status: "running", progress: 0, plies: [] };
+    render();
+    stopReview = pollReview(id, (r) => {
+      st.review = r;
+      render();
+    }, (e) => {
+      st.review = null;
+      render();
+      error(e.message);
+    });
+  }
+
   async function jump(ply) {
     const m = st.match;
     if (!m) return;
     ply = Math.max(0, Math.min(ply, m.ply));
     st.want = ply;
+    st.scratch = null;
+    say("");
     if (ply === m.ply) {
       st.view = st.want = null;
       render();
@@ -136,43 +240,76 @@ export function showMatch(root, id) {
     return h("div.banner", { id: "result", role: "status" }, h("strong", {}, text), h("div", {}, m.status || ""));
   }
 
-  // m.turns: [[turn, [[move, ply], ...]], ...], ply being the position after the written move
+  // m.turns: [[turn, [[move, ply], ...]], ...], ply being the position after the written move; a review's
+  // flagged moves marked, with the AI's best
   function moveList(m) {
     const rows = m.turns || [];
     const current = st.view === null ? m.ply : st.view;
+    const flagged = st.review && st.review.status === "done" ? flaggedMoves(rows, st.review.plies) : new Map();
     if (!rows.length) return h("p.muted.small", { id: "moves" }, "No moves yet.");
     return h("ol.movelist", { id: "moves" }, rows.map(([turn, written]) => h("li", { value: String(turn) },
-      written.map(([text, ply]) => h("button.mv", {
-        type: "button", dataset: { ply: String(ply) }, "aria-current": ply === current ? "step" : null,
-        onclick: () => jump(ply),
-      }, text)))));
+      written.flatMap(([text, ply]) => {
+        const f = flagged.get(ply);
+        const button = h(`button.mv${f ? ".flagged" : ""}`, {
+          type: "button", dataset: { ply: String(ply) }, "aria-current": ply === current ? "step" : null,
+          title: f ? `flagged: the AI's best was ${f.best}` : null, onclick: () => jump(ply),
+        }, text);
+        return f ? [button, h("span.best", {}, `best ${f.best}`)] : button;
+      }))));
+  }
+
+  // what the board shows and what a click on it does: the scratch line, a replay position, or the match (my
+  // staged steps drawn over it while the turn builder is on)
+  function boardView(m) {
+    if (st.scratch) {
+      const pos = st.scratch.pos;
+      return { view: "scratch", pos, targets: pos.over ? [] : pos.targets, onPick: (mv) => extend(st.scratch, mv), hint: st.scratchHint };
+    }
+    if (st.view !== null) return { view: String(st.view), pos: { svg: st.viewSvg }, targets: [] };
+    if (!myTurn()) return { view: "live", pos: m, targets: [], hint: st.hint };
+    if (!builderOn(m, mine())) return { view: "live", pos: m, targets: m.targets, onPick: play, hint: st.hint };
+    st.line ??= new Line(previews, m.ply, m);
+    const pos = st.line.pos;
+    return { view: "live", pos, targets: pos.turn_done ? [] : pos.targets, onPick: (mv) => extend(st.line, mv), line: st.line,
+      hint: st.line.moves.length ? null : st.hint };
+  }
+
+  function statusText(m, v) {
+    if (v.view === "scratch") return `Scratch line: ${v.pos.status || ""}`;
+    if (st.view !== null) return `${cap(plyText(m.turns || [], st.view))}: ${st.viewStatus || ""}`;
+    return v.line && v.line.moves.length && !v.pos.turn_done ? v.pos.status : m.status || "";
   }
 
   function render() {
     const m = st.match;
     if (!m) return;
+    const v = boardView(m);
     const replay = st.view !== null;
-    const mineNow = !replay && myTurn();
-    const hintCell = st.hint ? (m.targets || []).find((t) => t.move === st.hint.move)?.cell ?? null : null;
-    renderBoard(board, replay ? st.viewSvg : m.svg, { targets: mineNow ? m.targets || [] : [], pictures: m.pictures || [], onPick: mineNow ? play : null, hintCell: replay ? null : hintCell });
-    board.classList.toggle("replay", replay);
-    board.classList.toggle("active", mineNow);
-    Object.assign(board.dataset, { ply: String(m.ply), view: replay ? String(st.view) : "live", over: String(!!m.over), thinking: String(!!m.thinking) });
+    const targets = v.targets || [];
+    peek.hide();
+    renderBoard(board, v.pos.svg, { targets, pictures: v.pos.pictures || [], onPick: v.onPick || null, hintCell: cellOf(v.hint, v.pos),
+      onHover: v.onPick ? peek.hover : null, onRefused: v.onPick ? refuse : null });
+    board.classList.toggle("replay", replay && !st.scratch);
+    board.classList.toggle("scratch", !!st.scratch);
+    board.classList.toggle("active", !!v.onPick);
+    Object.assign(board.dataset, { ply: String(m.ply), view: v.view, over: String(!!m.over), thinking: String(!!m.thinking),
+      staged: String(v.line ? v.line.moves.length : 0) });
+    reviewGraph(m);
 
     const me = mine();
     const open = m.seats.indexOf("open");
     const hasAI = m.seats.some((s) => String(s).startsWith("ai:"));
     const canUndo = me.length > 0 && (hasAI || me.length === 2) && m.ply > 0 && !m.thinking;
-    const words = (m.targets || []).filter((t) => t.cell === null || t.cell === undefined);
-    const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+    const words = v.onPick ? targets.filter((t) => t.cell === null || t.cell === undefined) : [];
+    const labels = v.pos.labels || {};
+    const opts = Object.entries(m.options || {}).map(([k, val]) => `${k}=${Array.isArray(val) ? val.join(",") : val}`).join(" ");
 
     const parts = [
       h("h2", {}, m.game, h("span.muted.opts", {}, ` ${opts}`)),
       h("div.seats", {}, seatLine(m)),
       ratedLine(m),
       resultBanner(m),
-      replay || !m.over ? h("p.status", { id: "status", role: "status" },
-        replay ? `${st.view ? `After move ${st.view} of ${m.ply}` : "Start"}: ${st.viewStatus || ""}` : m.status || "") : null,
+      replay || !m.over ? h("p.status", { id: "status", role: "status" }, statusText(m, v)) : null,
       m.thinking ? h("p.thinking", { id: "thinking" }, h("span.spinner", { "aria-hidden": "true" }), "thinking…") : null,
       !st.connected ? h("p.muted.small", {}, "reconnecting…") : null,
     ];
@@ -191,26 +328,39 @@ export function showMatch(root, id) {
       parts.push(h("div.share", {}, h("label", { for: "share" }, "Share this link with your opponent:"),
         h("input", { id: "share", type: "text", readOnly: true, value: link, onfocus: (e) => e.target.select() })));
     }
-    if (mineNow && words.length) {
+    if (words.length) {
       parts.push(h("div.words", {}, words.map((t) => h(`button${t.move === "end" ? ".primary" : ""}`, {
-        type: "button", dataset: { move: t.move }, onclick: () => play(t.move),
-      }, (m.labels || {})[t.move] || t.move))));
+        type: "button", dataset: { move: t.move }, onclick: () => v.onPick(t.move),
+      }, cap(labels[t.move] || t.move)))));
     }
-    if (!replay && st.hint) {
-      const rate = typeof st.hint.rate === "number" ? ` (rate ${st.hint.rate <= 1 ? Math.round(st.hint.rate * 100) + "%" : st.hint.rate})` : "";
-      const note = st.hint.proof ? ` (${st.hint.proof})` : rate;
-      parts.push(h("p.hint", { id: "hint" }, `Hint: ${st.hint.move}${note}`));
+    if (v.line) {
+      parts.push(stagedBox(v.line, { onRemove: (i) => unstage(v.line, i), onClear: () => { st.line = null; say(""); render(); },
+        onConfirm: () => act(() => api.turn(id, v.line.moves, token(), m.ply)) }));
+    }
+    if (st.scratch) {
+      parts.push(scratchPanel(st.scratch, plyText(m.turns || [], st.scratch.ply), st.scratchHint && hintText(st.scratchHint), {
+        onBack: () => unstage(st.scratch, st.scratch.moves.length - 1),
+        onHint: () => act(async () => {
+          st.scratchHint = await api.hintAt(id, st.scratch.ply, st.scratch.moves);
+          render();
+        }),
+        onExit: () => jump(st.scratch.ply) }));
+    } else if (!replay && st.hint) {
+      parts.push(hintText(st.hint));
     }
     const actions = h("div.actions", {},
       canUndo ? h("button", { id: "undo", type: "button", onclick: () => act(() => api.undo(id, token(), m.ply)) }, "Undo") : null,
-      mineNow ? h("button", { id: "hint-btn", type: "button", onclick: () => act(async () => {
+      myTurn() && !replay ? h("button", { id: "hint-btn", type: "button", onclick: () => act(async () => {
         st.hint = await api.hint(id, token());
         render();
       }) }, "Hint") : null,
       me.length && !m.over ? h("button.danger", { id: "resign", type: "button", onclick: () => {
         if (window.confirm("Resign this game?")) act(() => api.resign(id, token()));
-      } }, "Resign") : null);
-    parts.push(actions, h("p.error", { role: "alert" }));
+      } }, "Resign") : null,
+      m.over && !st.review ? h("button", { id: "review-btn", type: "button", onclick: review }, "Review with the AI") : null,
+      m.over && replay && !st.scratch ? h("button", { id: "try-line", type: "button", onclick: tryLine }, "Try a line") : null);
+    parts.push(actions, builderSetting(m, me, () => { st.line = null; render(); }), h("p.error", { role: "alert" }));
+    if (st.review && st.review.status !== "done") parts.push(reviewProgress(st.review));
     parts.push(h("section.history", {},
       h("h3", {}, "Moves"),
       moveList(m),
@@ -236,6 +386,13 @@ export function showMatch(root, id) {
     if (cur) cur.scrollIntoView({ block: "nearest" });
   }
 
+  // the review's win-rate graph under the board, once it is done
+  function reviewGraph(m) {
+    const done = st.review && st.review.status === "done" && st.review.plies.length;
+    const shown = st.scratch ? st.scratch.ply : st.view ?? m.ply;
+    graphBox.replaceChildren(...(done ? [rateGraph(st.review.plies, shown, st.players && st.players[0], jump)] : []));
+  }
+
   function chatPanel(m) {
     const lines = m.chat || [];
     const me = mine();
@@ -243,7 +400,7 @@ export function showMatch(root, id) {
       st.chatHidden = !st.chatHidden;
       localStorage.setItem(CHAT_HIDDEN, st.chatHidden ? "yes" : "no");
       render();
-    } }, st.chatHidden ? "show" : "hide");
+    } }, st.chatHidden ? "Show" : "Hide");
     const head = h("h3", {}, "Chat ", toggle);
     if (st.chatHidden) return h("section.chat", { id: "chat" }, head);
     const input = h("input", { id: "chat-text", maxLength: 500, placeholder: "say something to your opponent", "aria-label": "chat message", autocomplete: "off" });
@@ -308,6 +465,7 @@ export function showMatch(root, id) {
   });
   return () => {
     stop();
+    stopReview();
     clearInterval(ticker);
     closeChooser();
     document.removeEventListener("keydown", onKey);
