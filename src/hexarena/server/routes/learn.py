@@ -23,8 +23,10 @@ BOARD = ("svg", "targets", "labels", "pictures")  # what a lesson's board needs 
 
 
 def board(state: State) -> dict[str, Any]:
-    """The position as the match page's board draws it: its SVG and the click targets of its legal moves."""
+    """The position as the match page's board draws it: its SVG and the click targets of its legal moves, without
+    the marks of moves that lose at once (a lesson's question may be which ones do)."""
     shown = board_object(state)
+    shown["targets"] = [{k: v for k, v in t.items() if k != "loses"} for t in shown["targets"]]
     return {k: shown[k] for k in BOARD if k in shown}
 
 
