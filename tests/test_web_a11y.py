@@ -134,6 +134,7 @@ def test_the_share_link_is_copied(page, server, context):  # noqa: F811
     page.click("#copy-share")
     page.wait_for_function("() => document.querySelector('#copied').textContent === 'Copied'")
     assert page.evaluate("navigator.clipboard.readText()") == page.input_value("#share")
+    shot(page, "share-copied")
 
 
 def test_the_chooser_by_keyboard_gives_the_focus_back(page, server):  # noqa: F811
@@ -152,3 +153,13 @@ def test_the_chooser_by_keyboard_gives_the_focus_back(page, server):  # noqa: F8
     page.keyboard.press("Enter")
     wait_ply(page, st["ply"])
     assert cell_focused(page) == cell
+
+
+def test_the_share_link_is_selected_where_the_clipboard_is_refused(page, server):  # noqa: F811
+    open_match(page, server, GAME, OPTIONS, ["me", "open"])
+    page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); }")
+    page.click("#copy-share")
+    page.wait_for_function("() => document.querySelector('#copied').textContent.startsWith('Selected')")
+    assert focused(page, "#share")
+    assert page.evaluate("() => { const f = document.activeElement; return f.selectionEnd - f.selectionStart; }") \
+        == len(page.input_value("#share"))

@@ -1,6 +1,6 @@
 // The board: the server's SVG inline; legal targets highlighted and clickable; a chooser where one
 // cell plays several moves (a drop's directions for the ball, a push's distances, a tile's orientations).
-import { h } from "./dom.js";
+import { h, svg as svgEl } from "./dom.js";
 
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));
 
@@ -59,7 +59,7 @@ export function renderBoard(container, svgText, { targets = [], pictures = [], o
     poly.classList.add("target");
     if (choices.some((c) => c.loses)) {
       poly.classList.add("loses");
-      poly.append(svgTitle(single ? `${single.move} ${LOSES}` : `some moves here lose at once`));
+      poly.append(svgEl("title", {}, single ? `${single.move} ${LOSES}` : `some moves here lose at once`));
     }
     const on = (v) => {
       polys(cell).forEach((p) => p.classList.toggle("hover", v));
@@ -145,7 +145,14 @@ function keyboard(container, svg, actions, hadFocus) {
     container.dataset.cell = to.dataset.cell;
   };
   cells.forEach((c) => c.setAttribute("tabindex", c === current ? "0" : "-1"));
-  svg.addEventListener("focusin", (ev) => { if (cells.includes(ev.target)) move(ev.target); });
+  const ring = svgEl("polygon.focus-ring", { "aria-hidden": "true" }); // drawn last: over the stones and the neighbours
+  svg.addEventListener("focusin", (ev) => {
+    if (!cells.includes(ev.target)) return;
+    move(ev.target);
+    ring.setAttribute("points", ev.target.getAttribute("points"));
+    if (ev.target.matches(":focus-visible")) svg.append(ring);
+  });
+  svg.addEventListener("focusout", () => ring.remove());
   const act = () => actions.get(current.dataset.cell)?.();
   svg.addEventListener("keydown", (ev) => {
     const to = ev.key === "Home" ? cells[0] : ev.key === "End" ? cells[cells.length - 1]
@@ -159,12 +166,6 @@ function keyboard(container, svg, actions, hadFocus) {
   svg.addEventListener("keyup", (ev) => { if (ev.key === " ") act(); });
   if (hadFocus) current.focus();
 }
-
-const svgTitle = (text) => {
-  const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-  title.textContent = text;
-  return title;
-};
 
 let chooser = null; // {box, cell}: the open chooser and the cell it belongs to (focus goes back to it)
 

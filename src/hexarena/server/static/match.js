@@ -51,11 +51,11 @@ const cellOf = (hint, pos) => (hint ? (pos.targets || []).find((t) => t.move ===
 function copyButton(field) {
   const note = h("span.copied.small", { id: "copied", role: "status" });
   const copy = async () => {
-    field.select();
     try {
       await navigator.clipboard.writeText(field.value);
       note.textContent = "Copied";
     } catch {
+      field.focus(); // (which selects it)
       note.textContent = "Selected: press Ctrl+C to copy";
     }
   };
