@@ -94,8 +94,7 @@ function nameCell(poly, choices, active) {
   const parts = [cell, poly.dataset.content || "empty"];
   if (active) parts.push(`legal: ${legalText(cell, choices)}`);
   poly.setAttribute("role", active ? "button" : "img");
-  poly.setAttribute("aria-label", parts.join(", "));
-  if (active && !choices) poly.setAttribute("aria-disabled", "true");
+  poly.setAttribute("aria-label", parts.join(", ")); // (a cell of no move is not disabled: a click says why)
 }
 
 function legalText(cell, choices) {
