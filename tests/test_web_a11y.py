@@ -163,3 +163,25 @@ def test_the_share_link_is_selected_where_the_clipboard_is_refused(page, server)
     assert focused(page, "#share")
     assert page.evaluate("() => { const f = document.activeElement; return f.selectionEnd - f.selectionStart; }") \
         == len(page.input_value("#share"))
+
+
+def test_the_arrows_reach_the_next_row_from_every_cell(page, server):  # noqa: F811
+    """On a hexhex board: Down from every cell but the bottom row's goes a row down (Up: up), Left and Right stay
+    in the row; Up undoes Down where the cell below on the left exists."""
+    open_match(page, server, "hex-pushpin", {}, ["me", "me"])
+    rows = dict(page.eval_on_selector_all("#board polygon.cell", "ps => ps.map(p => [p.dataset.cell, "
+                                          "Math.round(p.getBBox().y)])"))
+    top, bottom = min(rows.values()), max(rows.values())
+    for cell, y in rows.items():
+        for key, edge, sign in (("ArrowDown", bottom, 1), ("ArrowUp", top, -1)):
+            page.locator(f'#board polygon.cell[data-cell="{cell}"]').focus()
+            page.keyboard.press(key)
+            to = cell_focused(page)
+            assert (to == cell) == (y == edge) and (to == cell or (rows[to] - y) * sign > 0), (cell, key, to)
+        page.keyboard.press("ArrowRight")
+        assert rows[cell_focused(page)] == rows[to]
+    page.locator("#board polygon.cell").nth(5).focus()
+    start = cell_focused(page)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    assert cell_focused(page) == start

@@ -105,7 +105,9 @@ function legalText(cell, choices) {
   return `${moves[0] === cell ? "yes" : `yes, ${moves[0]}`}${loses}`;
 }
 
-const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0.5, -0.866], ArrowDown: [-0.5, 0.866] };
+// the arrows' directions: up and down lean a little right and left, so that of the two cells above (below) the
+// right (left) one is chosen and Down undoes Up; a rim cell with only the other one still goes there
+const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0.1, -0.995], ArrowDown: [-0.1, 0.995] };
 
 // A polygon's centre.
 function centre(poly) {
@@ -113,8 +115,8 @@ function centre(poly) {
   return [pts.reduce((a, p) => a + p.x, 0) / pts.length, pts.reduce((a, p) => a + p.y, 0) / pts.length];
 }
 
-// The cell next to `from` along an arrow key's direction (up: up and right, down: down and left, on hexes), or
-// null: the nearest cell within 53 degrees of the direction.
+// The cell next to `from` along an arrow key's direction, or null: the nearest cell within 53 degrees of it
+// (farther off the direction counting as farther away).
 function neighbour(cells, from, [dx, dy]) {
   const [x, y] = centre(from);
   let best = null, bestCost = Infinity;
