@@ -149,7 +149,10 @@ def test_the_chooser_by_keyboard_gives_the_focus_back(page, server):  # noqa: F8
     page.keyboard.press("Escape")
     assert page.locator(".chooser").count() == 0 and cell_focused(page) == cell
     page.keyboard.press(" ")
-    tab_to(page, f'.chooser .choice[data-move="{moves[-1]}"]')
+    page.keyboard.press("ArrowLeft")  # from the first button round to the last: Cancel
+    assert focused(page, ".chooser .cancel") and board_state(page)["view"] == "live"
+    page.keyboard.press("ArrowLeft")
+    assert focused(page, f'.chooser .choice[data-move="{moves[-1]}"]')
     page.keyboard.press("Enter")
     wait_ply(page, st["ply"])
     assert cell_focused(page) == cell

@@ -160,6 +160,7 @@ function keyboard(container, svg, actions, hadFocus) {
       : STEPS[ev.key] ? neighbour(cells, current, STEPS[ev.key]) : null;
     if (!to && !STEPS[ev.key] && ev.key !== "Enter" && ev.key !== " ") return;
     ev.preventDefault();
+    ev.stopPropagation(); // the board's keys, not the page's (a replay's or a sample's arrows)
     if (to) to.focus();
     if (ev.key === "Enter") act();
   });
@@ -210,6 +211,12 @@ function openChooser(container, poly, cell, choices, play, onHover) {
     h("button.cancel", { type: "button", onclick: closeChooser }, "Cancel"));
   box.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") closeChooser();
+    if (!STEPS[ev.key]) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const buttons = [...box.querySelectorAll("button")];
+    const by = STEPS[ev.key][0] + STEPS[ev.key][1] > 0 ? 1 : -1; // right and down: the next one
+    buttons[(buttons.indexOf(document.activeElement) + by + buttons.length) % buttons.length].focus();
   });
   container.append(box);
   chooser = { box, cell: container.querySelector(`polygon.cell[data-cell="${esc(cell)}"]`) || poly };

@@ -442,7 +442,6 @@ export function showMatch(root, id) {
   const here = () => st.want ?? st.view ?? st.match.ply; // the position shown, or being fetched
   const onKey = (ev) => {
     if (!st.match || ev.target.closest("input, textarea, select")) return;
-    if (ev.target.closest(".board") && ev.key !== "Escape") return; // the board's own keys
     if (ev.key === "ArrowLeft") jump(here() - 1);
     else if (ev.key === "ArrowRight") jump(here() + 1);
     else if (ev.key === "Escape") closeChooser();
