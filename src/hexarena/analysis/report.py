@@ -289,4 +289,4 @@ def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) ->
     ]
     body = "".join(f"<h2>{_esc(name)}</h2>{content}" for name, content in sections)
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_esc(report['title'])}</title>"
-            f"<style>{CSS}</style></head><body><h1>{_esc(report['title'])}</h1>{body}</body></html>\n")
+            f"<style>{CSS}</style></head><body><main><h1>{_esc(report['title'])}</h1>{body}</main></body></html>\n")

@@ -115,9 +115,9 @@ def open_cell_svg(cx: float, cy: float, name: str) -> str:
     """An empty cell next to the tiles: a clickable ``polygon.cell`` named ``name`` for the web client, with
     the name written small."""
     hexagon = " ".join(_pt(_corner(cx, cy, i)) for i in range(6))
-    return (f'<polygon class="cell" data-cell="{name}" points="{hexagon}" fill="{OPEN}" stroke="#b3a585" '
-            f'stroke-width="1" stroke-dasharray="3,2"/><text x="{cx:.1f}" y="{cy + 3:.1f}" text-anchor="middle" '
-            f'font-size="8" fill="#8a7d62">{name}</text>')
+    return (f'<polygon class="cell" data-cell="{name}" data-content="empty" points="{hexagon}" fill="{OPEN}" '
+            f'stroke="#b3a585" stroke-width="1" stroke-dasharray="3,2"/><text x="{cx:.1f}" y="{cy + 3:.1f}" '
+            f'text-anchor="middle" font-size="8" fill="#8a7d62">{name}</text>')
 
 
 @lru_cache(maxsize=3)

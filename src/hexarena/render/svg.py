@@ -22,6 +22,9 @@ PIECE = {"pin": ("#c0392b", "#6e1f17", "#fff"), "marker1": ("#202020", "#d4a017"
          "marker2": ("#f4f4f4", "#d4a017", "#333")}
 BOARD_FILL = "#e8c98e"
 GHOST_FILL = "#f3e6c8"
+# what a cell shows in words (its polygon's data-content, the web client's cell names)
+STONE_WORD = {1: "black stone", 2: "white stone", NEUTRAL: "grey stone", BALL: "ball"}
+PIECE_WORD = {"pin": "pin", "marker1": "black marker", "marker2": "white marker"}
 LAST = "#12b0d0"  # the ring around the last move's (or this turn's) cells
 TITLE_SIZE, LEGEND_SIZE = 13, 11  # font sizes in px
 Swatch = int | str | tuple[str, str]  # a stone code, a piece name ("pin", "marker1"), "last", an edge colour
@@ -143,8 +146,8 @@ def _cell(topo: Topology, stone: Callable[[int], int], d: Drawing, cx: float, cy
     s = stone(c)
     piece = d.pieces.get(c) if not ghost else None
     out = [f'<polygon class="{"ghost" if ghost else "cell"}" data-cell="{_escaped(topo.name(c))}" '
-           f'points="{hexagon(cx, cy)}" fill="{GHOST_FILL if ghost else BOARD_FILL}" stroke="#6b5a3a" '
-           f'stroke-width="1"{dash}/>']
+           f'data-content="{_content(s, piece)}" points="{hexagon(cx, cy)}" '
+           f'fill="{GHOST_FILL if ghost else BOARD_FILL}" stroke="#6b5a3a" stroke-width="1"{dash}/>']
     if c in d.accent and not ghost:
         out.append(f'<polygon class="accent" points="{hexagon(cx, cy, R - 2.5)}" fill="none" '
                    f'stroke="#1f5fd0" stroke-width="3"/>')
@@ -160,6 +163,12 @@ def _cell(topo: Topology, stone: Callable[[int], int], d: Drawing, cx: float, cy
     fill = PIECE[piece][2] if piece else "#fff" if s == 1 else "#333"
     out.append(_label((d.label or topo.name)(c), cx, cy, ghost, fill))
     return out
+
+
+def _content(s: int, piece: str | None) -> str:
+    """A cell's content in words: its stone and its piece, or "empty"."""
+    words = [STONE_WORD[s]] if s else []
+    return ", ".join(words + [PIECE_WORD[piece]] if piece else words) or "empty"
 
 
 def _stone(cx: float, cy: float, s: int, ringed: bool, dash: str) -> str:

@@ -76,4 +76,4 @@ def index_page(root: Path) -> str:
     body = f"<ul>{rows}</ul>" if rows else f"<p>No reports in {html.escape(str(root))} yet: run hexarena analyze.</p>"
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>hexarena reports</title>"
             "<link rel='stylesheet' href='/static/reports.css'>"
-            f"</head><body><h1>Analysis reports</h1>{body}<p><a href='/'>hexarena</a></p></body></html>")
+            f"</head><body><main><h1>Analysis reports</h1>{body}<p><a href='/'>hexarena</a></p></main></body></html>")

@@ -1,6 +1,6 @@
 // The board: the server's SVG inline; legal targets highlighted and clickable; a chooser where one
 // cell plays several moves (a drop's directions for the ball, a push's distances, a tile's orientations).
-import { h } from "./dom.js";
+import { h, svg as svgEl } from "./dom.js";
 
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));
 
@@ -24,8 +24,11 @@ function plays(key, preview) {
 // chooser); onPick(move) plays a move (a move that loses at once asks first); hintCell: a cell to mark as the
 // hint; onHover(move or null, element): a move hovered (focused, tapped once) or left, for its preview;
 // onRefused(cell): a click on a cell no move is played by.
+// The board is one tab stop: its cells are named (name, content, what a click plays), the arrow keys move
+// between them, Enter or Space plays; focus stays on the board across redraws.
 export function renderBoard(container, svgText, { targets = [], pictures = [], onPick = null, hintCell = null, onHover = null,
   onRefused = null } = {}) {
+  const hadFocus = container.contains(document.activeElement);
   closeChooser();
   armed = null;
   container.innerHTML = svgText || "";
@@ -33,37 +36,30 @@ export function renderBoard(container, svgText, { targets = [], pictures = [], o
   if (!svg) return;
   svg.removeAttribute("width");
   svg.removeAttribute("height");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "board");
-  const byCell = new Map();
-  if (onPick) {
-    for (const t of targets) {
-      if (t.cell === null || t.cell === undefined) continue;
-      if (!byCell.has(t.cell)) byCell.set(t.cell, []);
-      byCell.get(t.cell).push({ move: t.move, picture: pictures[t.picture], loses: !!t.loses });
-    }
-  }
+  const byCell = onPick ? choicesByCell(targets, pictures) : new Map();
   const play = (c) => {
     if (!c.loses || window.confirm(`${c.move} loses the game at once. Play it anyway?`)) onPick(c.move);
   };
   const polys = (cell) => svg.querySelectorAll(`polygon[data-cell="${esc(cell)}"]`);
+  const actions = new Map(); // cell -> what Enter does
   for (const poly of svg.querySelectorAll("polygon.cell, polygon.ghost")) {
     const cell = poly.dataset.cell;
     if (cell === hintCell) poly.classList.add("hinted");
     const choices = byCell.get(cell);
+    if (poly.classList.contains("cell")) nameCell(poly, choices, !!onPick);
+    else poly.setAttribute("aria-hidden", "true");
     if (!choices) {
-      if (onRefused) poly.addEventListener("click", () => onRefused(cell));
+      if (onRefused) {
+        poly.addEventListener("click", () => onRefused(cell));
+        actions.set(cell, () => onRefused(cell));
+      }
       continue;
     }
-    const moves = choices.map((c) => c.move);
     const single = choices.length === 1 ? choices[0] : null;
     poly.classList.add("target");
-    poly.setAttribute("tabindex", "0");
-    poly.setAttribute("role", "button");
-    poly.setAttribute("aria-label", single ? `play ${single.move}` : `${cell}: choose ${moves.join(" or ")}`);
     if (choices.some((c) => c.loses)) {
       poly.classList.add("loses");
-      poly.append(svgTitle(single ? `${single.move} ${LOSES}` : `some moves here lose at once`));
+      poly.append(svgEl("title", {}, single ? `${single.move} ${LOSES}` : `some moves here lose at once`));
     }
     const on = (v) => {
       polys(cell).forEach((p) => p.classList.toggle("hover", v));
@@ -76,25 +72,109 @@ export function renderBoard(container, svgText, { targets = [], pictures = [], o
     poly.addEventListener("click", () => {
       if (!single || plays(cell, onHover && (() => on(true)))) pick();
     });
-    poly.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === " ") {
-        ev.preventDefault();
-        pick();
-      }
-    });
+    if (!actions.has(cell)) actions.set(cell, pick);
   }
+  keyboard(container, svg, actions, hadFocus);
 }
 
-const svgTitle = (text) => {
-  const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-  title.textContent = text;
-  return title;
-};
+// cell -> [{move, picture, loses}]: the moves a click on the cell plays
+function choicesByCell(targets, pictures) {
+  const byCell = new Map();
+  for (const t of targets) {
+    if (t.cell === null || t.cell === undefined) continue;
+    if (!byCell.has(t.cell)) byCell.set(t.cell, []);
+    byCell.get(t.cell).push({ move: t.move, picture: pictures[t.picture], loses: !!t.loses });
+  }
+  return byCell;
+}
 
-let chooser = null;
+// A cell's accessible name: "f5, black stone, legal: no" (what a click plays where the board takes moves).
+function nameCell(poly, choices, active) {
+  const cell = poly.dataset.cell;
+  const parts = [cell, poly.dataset.content || "empty"];
+  if (active) parts.push(`legal: ${legalText(cell, choices)}`);
+  poly.setAttribute("role", active ? "button" : "img");
+  poly.setAttribute("aria-label", parts.join(", ")); // (a cell of no move is not disabled: a click says why)
+}
+
+function legalText(cell, choices) {
+  if (!choices) return "no";
+  const moves = choices.map((c) => c.move);
+  const loses = choices.some((c) => c.loses) ? `, ${choices.length === 1 ? "" : "some "}${LOSES}` : "";
+  if (moves.length > 1) return `choose ${moves.join(" or ")}${loses}`;
+  return `${moves[0] === cell ? "yes" : `yes, ${moves[0]}`}${loses}`;
+}
+
+// the arrows' directions: up and down lean a little right and left, so that of the two cells above (below) the
+// right (left) one is chosen and Down undoes Up; a rim cell with only the other one still goes there
+const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0.1, -0.995], ArrowDown: [-0.1, 0.995] };
+
+// A polygon's centre.
+function centre(poly) {
+  const pts = [...poly.points];
+  return [pts.reduce((a, p) => a + p.x, 0) / pts.length, pts.reduce((a, p) => a + p.y, 0) / pts.length];
+}
+
+// The cell next to `from` along an arrow key's direction, or null: the nearest cell within 53 degrees of it
+// (farther off the direction counting as farther away).
+function neighbour(cells, from, [dx, dy]) {
+  const [x, y] = centre(from);
+  let best = null, bestCost = Infinity;
+  for (const c of cells) {
+    const [cx, cy] = centre(c);
+    const dist = Math.hypot(cx - x, cy - y);
+    const cos = dist ? ((cx - x) * dx + (cy - y) * dy) / dist : 0;
+    if (cos > 0.6 && dist / cos < bestCost) [best, bestCost] = [c, dist / cos];
+  }
+  return best;
+}
+
+// The board's keys: one tab stop (the last cell focused, else the first target, else the first cell), the
+// arrows and Home/End move, Enter/Space does the cell's action; the focus kept if the board had it.
+function keyboard(container, svg, actions, hadFocus) {
+  const cells = [...svg.querySelectorAll("polygon.cell")];
+  svg.setAttribute("role", cells.length ? "group" : "img");
+  svg.setAttribute("aria-label", "board");
+  if (!cells.length) return;
+  svg.setAttribute("tabindex", "-1"); // (not a tab stop of its own: its cells are)
+  const named = (name) => cells.find((c) => c.dataset.cell === name);
+  let current = named(container.dataset.cell) || cells.find((c) => c.classList.contains("target")) || cells[0];
+  const move = (to) => {
+    current.setAttribute("tabindex", "-1");
+    current = to;
+    current.setAttribute("tabindex", "0");
+    container.dataset.cell = to.dataset.cell;
+  };
+  cells.forEach((c) => c.setAttribute("tabindex", c === current ? "0" : "-1"));
+  const ring = svgEl("polygon.focus-ring", { "aria-hidden": "true" }); // drawn last: over the stones and the neighbours
+  svg.addEventListener("focusin", (ev) => {
+    if (!cells.includes(ev.target)) return;
+    move(ev.target);
+    ring.setAttribute("points", ev.target.getAttribute("points"));
+    if (ev.target.matches(":focus-visible")) svg.append(ring);
+  });
+  svg.addEventListener("focusout", () => ring.remove());
+  const act = () => actions.get(current.dataset.cell)?.();
+  svg.addEventListener("keydown", (ev) => {
+    const to = ev.key === "Home" ? cells[0] : ev.key === "End" ? cells[cells.length - 1]
+      : STEPS[ev.key] ? neighbour(cells, current, STEPS[ev.key]) : null;
+    if (!to && !STEPS[ev.key] && ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();
+    ev.stopPropagation(); // the board's keys, not the page's (a replay's or a sample's arrows)
+    if (to) to.focus();
+    if (ev.key === "Enter") act();
+  });
+  // Space acts when let go, as a button does (else its keyup would press the chooser's first button)
+  svg.addEventListener("keyup", (ev) => { if (ev.key === " ") act(); });
+  if (hadFocus) current.focus();
+}
+
+let chooser = null; // {box, cell}: the open chooser and the cell it belongs to (focus goes back to it)
 
 export function closeChooser() {
-  if (chooser) chooser.remove();
+  if (!chooser) return;
+  if (chooser.box.contains(document.activeElement)) chooser.cell.focus();
+  chooser.box.remove();
   chooser = null;
 }
 
@@ -123,18 +203,25 @@ function choiceButton(choice, play, onHover) {
 
 function openChooser(container, poly, cell, choices, play, onHover) {
   closeChooser();
-  const box = container.getBoundingClientRect();
+  const frame = container.getBoundingClientRect();
   const r = poly.getBoundingClientRect();
-  chooser = h("div.chooser", { role: "dialog", "aria-label": `moves at ${cell}` },
+  const box = h("div.chooser", { role: "dialog", "aria-label": `moves at ${cell}` },
     h("div.chooser-title", {}, `${cell}: which move?`),
     h(choices.some((c) => c.picture) ? "div.choices.pictured" : "div.choices", {}, choices.map((c) => choiceButton(c, play, onHover))),
     h("button.cancel", { type: "button", onclick: closeChooser }, "Cancel"));
-  chooser.addEventListener("keydown", (ev) => {
+  box.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") closeChooser();
+    if (!STEPS[ev.key]) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const buttons = [...box.querySelectorAll("button")];
+    const by = STEPS[ev.key][0] + STEPS[ev.key][1] > 0 ? 1 : -1; // right and down: the next one
+    buttons[(buttons.indexOf(document.activeElement) + by + buttons.length) % buttons.length].focus();
   });
-  container.append(chooser);
-  const left = Math.max(0, Math.min(r.left - box.left + r.width, box.width - chooser.offsetWidth));
-  chooser.style.left = `${left}px`;
-  chooser.style.top = `${Math.max(0, r.top - box.top)}px`;
-  chooser.querySelector("button").focus();
+  container.append(box);
+  chooser = { box, cell: container.querySelector(`polygon.cell[data-cell="${esc(cell)}"]`) || poly };
+  const left = Math.max(0, Math.min(r.left - frame.left + r.width, frame.width - box.offsetWidth));
+  box.style.left = `${left}px`;
+  box.style.top = `${Math.max(0, r.top - frame.top)}px`;
+  box.querySelector("button").focus();
 }

@@ -47,16 +47,32 @@ const hintText = (hint) => {
 };
 const cellOf = (hint, pos) => (hint ? (pos.targets || []).find((t) => t.move === hint.move)?.cell ?? null : null);
 
+// A Copy button for a read-only field and its note: the clipboard, else the field's text selected for the keys.
+function copyButton(field) {
+  const note = h("span.copied.small", { id: "copied", role: "status" });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      note.textContent = "Copied";
+    } catch {
+      field.focus(); // (which selects it)
+      note.textContent = "Selected: press Ctrl+C to copy";
+    }
+  };
+  return [h("button", { id: "copy-share", type: "button", onclick: copy }, "Copy"), note];
+}
+
 export function showMatch(root, id) {
   const st = { match: null, seat: api.mySeat(id), account: null, view: null, want: null, players: null, viewSvg: null, viewStatus: "", hint: null, busy: false, connected: false, chatHidden: localStorage.getItem(CHAT_HIDDEN) === "yes", warned: new Set(),
     line: null, scratch: null, scratchHint: null, review: null };
   const board = h("div.board", { id: "board" });
   const panel = h("aside.panel", { id: "panel" });
   const clockAlert = h("p.sr-only", { id: "clock-alert", "aria-live": "assertive" }); // outside the panel: kept across redraws
+  const news = h("p.sr-only", { id: "news", "aria-live": "polite" }); // moves said to a screen reader
   const reason = h("p.reason", { id: "reason", "aria-live": "polite" }); // why a click was refused
   const graphBox = h("div.review-graph", { id: "review-graph" });
   const wrap = h("div.board-wrap", {}, board, reason, graphBox);
-  const page = h("div.match", {}, wrap, panel, clockAlert);
+  const page = h("div.match", {}, wrap, panel, clockAlert, news);
   root.append(page);
   const previews = new Previews(id);
   // the line the board shows: the scratch line, my staged steps, or none (the match's position)
@@ -97,6 +113,7 @@ export function showMatch(root, id) {
   function accept(m) {
     if (st.match && time(m) && time(m) < time(st.match)) return; // an older answer than a live message
     if (st.match && m.ply !== st.match.ply) {
+      news.textContent = `${m.ply > st.match.ply ? `Played ${m.moves[m.moves.length - 1]}` : "Taken back"}. ${m.status || ""}`;
       Object.assign(st, { hint: null, line: null });
       previews.clear();
       say("");
@@ -117,6 +134,7 @@ export function showMatch(root, id) {
       await line.add(mv);
       st.scratchHint = null;
       say("");
+      news.textContent = `${mv} staged. ${line.pos.status || ""}`;
     } catch (e) {
       say(e.message);
     } finally {
@@ -325,8 +343,8 @@ export function showMatch(root, id) {
     }
     if (open >= 0 && me.length > 0) {
       const link = api.shareLink(id);
-      parts.push(h("div.share", {}, h("label", { for: "share" }, "Share this link with your opponent:"),
-        h("input", { id: "share", type: "text", readOnly: true, value: link, onfocus: (e) => e.target.select() })));
+      const field = h("input", { id: "share", type: "text", readOnly: true, value: link, onfocus: (e) => e.target.select() });
+      parts.push(h("div.share", {}, h("label", { for: "share" }, "Share this link with your opponent:"), field, ...copyButton(field)));
     }
     if (words.length) {
       parts.push(h("div.words", {}, words.map((t) => h(`button${t.move === "end" ? ".primary" : ""}`, {
