@@ -49,6 +49,11 @@ def test_every_lesson_is_completed_by_clicking_its_answer(page, server, game):  
 
 def test_the_index_marks_the_first_game_and_samples_step_by_keys(page, server):  # noqa: F811
     page.goto(f"{server}/")
+    page.wait_for_selector(".game-intro .card-picture svg")  # the lobby: the game's picture and character
+    first = next(g for g in hexarena.GAMES if course(g).first)
+    assert page.inner_text(f'.gametabs [data-game="{first}"] .tab-first').strip() == "start here"
+    assert course(hexarena.GAMES[0]).tagline in page.inner_text(".game-intro p")
+    shot(page, "lobby-intro")
     page.click("a.howto")  # the lobby's link to its game's page
     page.wait_for_selector("#lessons h2")
     page.click("a.learn-link")  # the header's

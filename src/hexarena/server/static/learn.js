@@ -17,7 +17,7 @@ export function showLearnIndex(root) {
 }
 
 // A picture cropped to its cells (without its status line and legend), so that small boards fill their card.
-function fitCells(svg) {
+export function fitCells(svg) {
   const boxes = [...svg.querySelectorAll("polygon[data-cell]")].map((p) => p.getBBox());
   if (!boxes.length) return;
   const x = Math.min(...boxes.map((b) => b.x)), y = Math.min(...boxes.map((b) => b.y));
@@ -25,9 +25,15 @@ function fitCells(svg) {
   svg.setAttribute("viewBox", `${x - 2} ${y - 2} ${w + 4} ${hgt + 4}`);
 }
 
-function gameCard(g) {
+// A game's board picture (decorative: its name and character are said beside it); fitCells once in the page.
+export function gamePicture(svg) {
   const picture = h("div.card-picture", { "aria-hidden": "true" });
-  picture.innerHTML = g.svg;
+  picture.innerHTML = svg;
+  return picture;
+}
+
+function gameCard(g) {
+  const picture = gamePicture(g.svg);
   return h(`li.game-card${g.first ? ".first" : ""}`, { dataset: { game: g.name } },
     h("a", { href: `#/learn/${enc(g.name)}` }, picture, h("strong", {}, g.name)),
     g.first ? h("span.first-badge", {}, "start here") : null,

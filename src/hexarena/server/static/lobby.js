@@ -2,6 +2,7 @@
 import * as api from "./api.js";
 import { h, playerLink } from "./dom.js";
 import { onAccount } from "./account.js";
+import { fitCells, gamePicture } from "./learn.js";
 
 // An option's input: a choice list for "a | b | c" (or an array), a number, or comma-separated integers.
 function optionInput(name, opt) {
@@ -157,7 +158,13 @@ async function enter(res) {
   location.hash = matchHref(res.id);
 }
 
-function gamePanel(game, signedIn, onSeek) {
+// A game's picture, its character in a line, and whether it is the suggested first game (from /api/learn).
+function gameIntro(intro) {
+  return h("div.game-intro", {}, gamePicture(intro.svg),
+    h("p", {}, intro.first ? h("span.first-badge", {}, "start here") : null, " ", intro.tagline));
+}
+
+function gamePanel(game, signedIn, onSeek, intro) {
   const opts = Object.entries(game.options || {}).map(([k, o]) => optionInput(k, o));
   const mode = modeFieldset("new", signedIn);
   const err = h("p.error", { role: "alert" });
@@ -182,7 +189,7 @@ function gamePanel(game, signedIn, onSeek) {
   },
   h("h2", {}, game.name),
   h("p", {}, h("a.howto", { href: `#/learn/${encodeURIComponent(game.name)}` }, "How to play")),
-  game.doc ? h("p.muted", {}, game.doc) : null,
+  intro ? gameIntro(intro) : null,
   game.rules ? h("details.rules", {}, h("summary", {}, "Rules"), h("pre", {}, game.rules)) : null,
   opts.length ? h("fieldset.options", {}, h("legend", {}, "Options"), opts) : null,
   mode,
@@ -314,13 +321,18 @@ export function showLobby(root) {
   root.append(page);
   let signedIn = false;
   let shown = null;
-  api.games().then((games) => {
+  const intros = api.api("GET", "/api/learn").catch(() => []);
+  Promise.all([api.games(), intros]).then(([games, learned]) => {
+    const intro = Object.fromEntries(learned.map((l) => [l.name, l]));
     const select = (g) => {
       shown = g;
       for (const b of tabs.children) b.setAttribute("aria-selected", String(b.dataset.game === g.name));
-      panel.replaceChildren(gamePanel(g, signedIn, () => seeks.refresh()));
+      panel.replaceChildren(gamePanel(g, signedIn, () => seeks.refresh(), intro[g.name]));
+      panel.querySelectorAll(".card-picture svg").forEach(fitCells);
     };
-    tabs.append(...games.map((g) => h("button.tab", { type: "button", role: "tab", dataset: { game: g.name }, onclick: () => select(g) }, g.name)));
+    const tab = (g) => h("button.tab", { type: "button", role: "tab", dataset: { game: g.name }, onclick: () => select(g) },
+      g.name, intro[g.name] && intro[g.name].first ? h("span.tab-first", {}, " start here") : null);
+    tabs.append(...games.map(tab));
     if (games.length) select(games[0]);
     off = onAccount((a, msg) => {
       seeks.setAccount(a);
