@@ -157,27 +157,23 @@ class Server:
 
     def move(self, match_id: str, move: str, token: str | None, ply: int, account: Account | None = None
              ) -> dict[str, Any]:
-        movers: list[int] = []
-
-        def play(match: Match, state: State) -> None:
-            seats = seats_of(match, token, account_id(account))
-            check_ply(match, ply)
-            check_turn(state, seats)
-            state.play(move)
-            movers[:] = seats
-
-        return self.change(match_id, play, movers)
+        return self._play(match_id, token, ply, account, lambda state: state.play(move))
 
     def turn(self, match_id: str, moves: list[str], token: str | None, ply: int, account: Account | None = None
              ) -> dict[str, Any]:
         """A whole turn at once (the turn builder's Confirm): every step applied in one transaction, or none."""
+        return self._play(match_id, token, ply, account, lambda state: play_turn(state, moves))
+
+    def _play(self, match_id: str, token: str | None, ply: int, account: Account | None,
+              act: Callable[[State], Any]) -> dict[str, Any]:
+        """``act`` on the match's state by the player to move (their seat, the ply they saw checked)."""
         movers: list[int] = []
 
         def play(match: Match, state: State) -> None:
             seats = seats_of(match, token, account_id(account))
             check_ply(match, ply)
             check_turn(state, seats)
-            play_turn(state, moves)
+            act(state)
             movers[:] = seats
 
         return self.change(match_id, play, movers)
