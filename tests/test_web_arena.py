@@ -97,6 +97,14 @@ def person(browser, errors: list[str]):
     return ctx, page
 
 
+def ana_and_ben(browser, base: str, errors: list[str]):
+    """Two players, each in a browser context of their own, registered: ((context, page), (context, page))."""
+    players = person(browser, errors), person(browser, errors)
+    for (_, page), name in zip(players, ("ana", "ben"), strict=True):
+        register(page, base, name)
+    return players
+
+
 def shot(page, name: str, db: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"arena-{name}-{db}.png"), full_page=True)
@@ -145,9 +153,7 @@ def play_one(page, expect_ply: int) -> None:
 def test_two_players_seek_play_chat_and_lose_on_time(browser, served, request):
     db = request.node.callspec.params["served"]
     base, errors = served.base, []
-    (ctx_a, ana), (ctx_b, ben) = person(browser, errors), person(browser, errors)
-    register(ana, base, "ana")
-    register(ben, base, "ben")
+    (ctx_a, ana), (ctx_b, ben) = ana_and_ben(browser, base, errors)
 
     post_seek(ana, base)
     ben.goto(base + "/#/")
@@ -246,9 +252,7 @@ def profile_rating(page, base: str, name: str) -> str:
 def test_a_rated_game_on_time_changes_both_ratings(browser, served, request):
     db = request.node.callspec.params["served"]
     base, errors = served.base, []
-    (ctx_a, ana), (ctx_b, ben) = person(browser, errors), person(browser, errors)
-    register(ana, base, "ana")
-    register(ben, base, "ben")
+    (ctx_a, ana), (ctx_b, ben) = ana_and_ben(browser, base, errors)
     establish(served.db)
     before = {r["name"]: r["rating"] for r in served.get(f"/api/leaderboard/{GAME}")}
     assert before == ESTABLISHED

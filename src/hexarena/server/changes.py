@@ -54,12 +54,12 @@ def play_turn(state: State, moves: list[str]) -> None:
 MOST_LINE = 1000  # steps of a previewed line: more than any game here has
 
 
-def line_from(match: Match, ply: int | None, moves: list[str]) -> State:
-    """The position after ``match``'s first ``ply`` moves (None: all) and then ``moves`` (a branch: the match
-    is not changed); 400 naming the step refused and why."""
+def play_line(start: State, moves: list[str]) -> State:
+    """The position after ``start`` and then ``moves`` (a branch: ``start`` is not changed); 400 naming the step
+    refused and why."""
     if len(moves) > MOST_LINE:
         raise Refused(400, f"moves: at most {MOST_LINE} steps; got {len(moves)}")
-    state = position(match, match.ply if ply is None else ply).copy()
+    state = start.copy()
     for i, move in enumerate(moves, 1):
         try:
             state.play(move)

@@ -16,7 +16,7 @@ from hexarena.games.base import State
 from . import clocks
 from . import lists
 from .accounts import Account, Accounts
-from .changes import check_ply, check_turn, line_from, play_turn, seats_of, undo_back
+from .changes import check_ply, check_turn, play_line, play_turn, position, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
 from .guards import Sockets
 from .limits import Limits
@@ -178,15 +178,16 @@ class Server:
 
         return self.change(match_id, play, movers)
 
-    def preview(self, match_id: str, ply: int | None, moves: list[str], turn_of: bool = False) -> dict[str, Any]:
+    def preview(self, match_id: str, ply: int | None, moves: list[str]) -> dict[str, Any]:
         """The board after ``match_id``'s first ``ply`` moves and then ``moves`` (staged steps, a move's effect,
         a scratch line; the match is not changed), with ``turn_done``: whether the steps ended the turn begun at
         ``ply``."""
         match = self.store.get(match_id)
-        start = line_from(match, ply, [])
-        state = line_from(match, ply, moves)
+        at = match.ply if ply is None else ply
+        start = position(match, at)
+        state = play_line(start, moves)
         done = state.is_over() or (state.to_move, state.turn) != (start.to_move, start.turn)
-        return {**board_object(state), "from": start.ply if ply is None else ply, "line": moves, "turn_done": done}
+        return {**board_object(state), "from": at, "line": moves, "turn_done": done}
 
     def undo(self, match_id: str, token: str | None, ply: int, account: Account | None = None) -> dict[str, Any]:
         def back(match: Match, state: State) -> None:
@@ -236,7 +237,7 @@ class Server:
         match, to anyone, at any ``ply`` of its replay and after any ``line`` of moves from there."""
         match = self.store.get(match_id)
         if match.state.is_over():
-            state = line_from(match, ply, line or [])
+            state = play_line(position(match, match.ply if ply is None else ply), line or [])
             if state.is_over():
                 raise Refused(400, "no hint: the game is over at this ply")
         else:

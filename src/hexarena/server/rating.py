@@ -20,7 +20,6 @@ from .schema import accounts, match_players, matches, rating_changes, ratings
 
 PROVISIONAL_RD = 110.0  # a rating whose deviation is above this is provisional: shown with "?", not on leaderboards
 LEADERS = 50            # players on a leaderboard
-AI_LEVELS = range(1, 11)
 
 RATING_OF = select(ratings).where(ratings.c.account_id == bindparam("account"), ratings.c.game == bindparam("game"))
 CHANGES_OF = select(rating_changes).where(rating_changes.c.match_id == bindparam("match_id"))

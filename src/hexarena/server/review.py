@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 
 from hexarena.ai.review import reviewing
+from hexarena.games.base import State
 from hexarena.record_writer import at
 
 from .schema import reviews
@@ -53,7 +54,7 @@ class Reviews:
             done = self._running[key]
         return {"status": "running", "progress": round(min(done, total) / total, 3), "plies": []}
 
-    def _review(self, key: tuple[str, str], state: Any) -> Generator[None, None, None]:
+    def _review(self, key: tuple[str, str], state: State) -> Generator[None, None, None]:
         """The review job: searched in slices, its progress counted, kept when done."""
         try:
             steps = reviewing(state, REVIEW_LEVEL, seconds=self.seconds, slice_seconds=0.25)
