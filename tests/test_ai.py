@@ -288,6 +288,22 @@ def test_tree_reuse_keeps_statistics():
     assert MCTSAgent(simulations=10).root_visits(state) == 0 and bot.root_visits(state) == 0
 
 
+def test_reuse_into_a_proven_unexpanded_node_searches_afresh():
+    """A move proven from above but never expanded (Weituweiqi's proof-number search marks them) leaves
+    no subtree to keep: the next search starts afresh instead of answering with no move."""
+    from hexarena.ai.mcts import FIRST, PROVEN, ROOT, descend
+
+    state = hexarena.load("projective-hex", size=3, opening="none").new_state()
+    bot = agent("mcts", simulations=10, seed=1, solutions=False)
+    bot.choose(state)
+    ints, _, meta = bot._tree[:3]
+    unexpanded = [a for a in state.legal_actions() if ints[descend(ints, meta[ROOT], a), FIRST] < 0]
+    child = descend(ints, meta[ROOT], unexpanded[0])
+    ints[child, PROVEN] = 0  # as if proven a win for the first player
+    state.apply(unexpanded[0])
+    assert bot.choose(state) in state.legal_moves()
+
+
 def test_compaction_keeps_the_subtree():
     from hexarena.ai.mcts import ACTION, FIRST, COUNT, N, ROOT, USED, compact, descend
 

@@ -724,6 +724,8 @@ class MCTSAgent:
             node = descend(ints, node, a)
             if node < 0:
                 return None
+        if ints[node, FIRST] < 0:  # never expanded (perhaps proven from above): nothing to keep
+            return None
         meta[ROOT] = node
         if meta[USED] > meta[CAPACITY] // 2:
             compact(ints, flts, meta, node)
