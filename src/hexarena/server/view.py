@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hexarena.ai.mcts import LEVEL_SECONDS
 from hexarena.games.base import State
 from hexarena.kernels import WINNER
 from hexarena.info import replay_summary
@@ -73,9 +74,10 @@ def board_object(state: State, final: dict[str, Any] | None = None) -> dict[str,
 
 def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
     """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
-    state = match.state
+    state, ai = match.state, match.ai_to_move()
     return {**board_object(state, final), "id": match.id, "seats": match.seats,
-           "record": record_of(state, final), "resigned": state.resigned, "thinking": match.ai_to_move() is not None,
+           "record": record_of(state, final), "resigned": state.resigned, "thinking": ai is not None,
+           "thinking_seconds": LEVEL_SECONDS.get(ai.level) if ai is not None and ai.level is not None else None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
            "players": match.seat_names(), "time_control": match.control, "rated": match.rated,
            "ratings": match.ratings, "aborted": match.rated and aborted(state),
