@@ -5,7 +5,7 @@
 
 For each game (default options; ``GAME:key=value:key=value`` for others, e.g.
 ``projective-hex:size=6:opening=none``) and each pair ``A B`` it plays ``--games`` games
-at equal wall-clock time per move, colours alternated (bench/strength.py's
+at equal wall-clock time per turn (as MCTSAgent spends it), colours alternated (bench/strength.py's
 agents), and prints a Markdown row: A's wins, B's wins, draws, A's score
 with its 95% Wilson interval, and the minutes the match took.
 """
@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
     except ValueError as e:
         p.error(str(e))
     print(f"| game | A | B | A wins | B wins | draws | A's score (95% interval) | minutes |  "
-          f"({args.games} games, {args.seconds} s a move)")
+          f"({args.games} games, {args.seconds} s a turn)")
     print("|---|---|---|---|---|---|---|---|")
     for spec in args.games_ or GAMES:
         name, options = parse_game(spec)

@@ -15,6 +15,7 @@ import time
 import numpy as np
 import pyspiel
 
+from hexarena.ai.mcts import LATER_STEP_SHARE
 from hexarena.games.base import Game, State
 from hexarena.interop.openspiel import HexarenaState, load_game
 
@@ -23,7 +24,7 @@ class TimedMCTSBot(pyspiel.Bot):
     """OpenSpiel's Python ``MCTSBot`` (UCT, one random rollout per leaf) given
     about ``seconds`` of search a move: it has no clock of its own, so each
     search's simulation count is the rate measured on the previous search
-    times ``seconds`` (the very first search is calibrated on a short one)."""
+    times the seconds (the very first search is calibrated on a short one)."""
 
     def __init__(self, game: pyspiel.Game, seconds: float, rng: np.random.RandomState) -> None:
         from open_spiel.python.algorithms import mcts
@@ -34,22 +35,23 @@ class TimedMCTSBot(pyspiel.Bot):
         self.seconds = seconds
         self.simulations = 0
         self.moves = 0
-        self._calibrated = False
+        self._rate: float | None = None  # simulations a second, as last measured
 
-    def _timed_search(self, state: pyspiel.State) -> tuple[int, int]:
+    def _timed_search(self, state: pyspiel.State, simulations: int) -> int:
+        self.bot.max_simulations = simulations
         start = time.perf_counter()
         action = self.bot.step(state)
-        rate = self.bot.max_simulations / max(time.perf_counter() - start, 1e-6)
-        used = self.bot.max_simulations
-        self.bot.max_simulations = max(2, int(rate * self.seconds))
-        return action, used
+        self._rate = simulations / max(time.perf_counter() - start, 1e-6)
+        return action
 
-    def step(self, state: pyspiel.State) -> int:
-        if not self._calibrated:
-            self._timed_search(state)
-            self._calibrated = True
-        action, used = self._timed_search(state)
-        self.simulations += used
+    def step(self, state: pyspiel.State, seconds: float | None = None) -> int:
+        """The bot's move in ``state`` after about ``seconds`` of search (by default its ``seconds``)."""
+        if self._rate is None:
+            self._timed_search(state, 16)
+        assert self._rate is not None
+        simulations = max(2, int(self._rate * (self.seconds if seconds is None else seconds)))
+        action = self._timed_search(state, simulations)
+        self.simulations += simulations
         self.moves += 1
         return action
 
@@ -63,7 +65,9 @@ class TimedMCTSBot(pyspiel.Bot):
 class OpenSpielMCTSAgent:
     """A hexarena agent (``choose(state) -> move``) that asks OpenSpiel's
     Python MCTS bot, playing our game through this adapter, about
-    ``seconds`` a move: the opponent of hexarena's equal-time strength matches."""
+    ``seconds`` a turn as hexarena's MCTS spends them (the whole at a turn's
+    first step, ``1/LATER_STEP_SHARE`` at each later one): the opponent of
+    hexarena's equal-time strength matches."""
 
     def __init__(self, seconds: float = 0.25, seed: int | None = None) -> None:
         self.name = "openspiel-mcts"
@@ -82,5 +86,6 @@ class OpenSpielMCTSAgent:
         if state.is_over():
             raise ValueError("the game is over: no move to choose")
         spiel_game, bot = self._bot(state.game)
-        action = bot.step(HexarenaState(spiel_game, state.array.copy()))
+        seconds = self.seconds if state.step == 0 else self.seconds / LATER_STEP_SHARE
+        action = bot.step(HexarenaState(spiel_game, state.array.copy()), seconds)
         return state.move_name(action)

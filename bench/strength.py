@@ -38,7 +38,7 @@ from hexarena.cli import parse_options
 
 def maker(name: str, seconds: float, seeds: Iterator[int], simulations: int | None = None) -> Callable[[], Agent]:
     """A maker of fresh agents called ``name`` (seeds differ from game to game);
-    MCTS agents search ``simulations`` per move when given, else ``seconds``.
+    MCTS agents search ``simulations`` per turn when given, else ``seconds``.
     ValueError naming the agents for an unknown name."""
     if name == "random":
         return lambda: agent("random", seed=next(seeds))
@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("game")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seconds", type=float, default=0.25, help="time per move for both agents")
+    p.add_argument("--seconds", type=float, default=0.25, help="time per turn for both agents")
     p.add_argument("--a", default="enhanced")
     p.add_argument("--b", default="uct")
     p.add_argument("--simulations", type=int, help="simulations per move for MCTS agents instead of time")
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
 
     r = match(game, makers[args.a], makers[args.b], args.games, report)
     low, high = r.interval()
-    budget = f"{args.simulations} simulations/move" if args.simulations else f"{args.seconds} s/move"
+    budget = f"{args.simulations} simulations/turn" if args.simulations else f"{args.seconds} s/turn"
     print(f"{game!r}, {budget}, {args.games} games ({time.perf_counter() - start:.0f} s): "
           f"{args.a} {r.wins[0]}, {args.b} {r.wins[1]}, draws {r.draws}; "
           f"{args.a} scores {r.score():.0%} (95% interval {low:.0%}..{high:.0%})")

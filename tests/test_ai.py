@@ -304,6 +304,26 @@ def test_reuse_into_a_proven_unexpanded_node_searches_afresh():
     assert bot.choose(state) in state.legal_moves()
 
 
+def test_a_turn_of_several_steps_shares_one_budget():
+    """A Lisbon turn of two stones: the first step may spend the turn's budget, the second what is left and
+    at least an eighth (searched again, the same), and the next turn starts afresh."""
+    state = hexarena.load("lisbon").new_state()
+    state.play(state.legal_moves()[0])  # turn 1: one stone; turn 2: two
+    bot = MCTSAgent(simulations=800, seed=1)
+    assert bot.step_budget(state) == (800, None)
+    state.play(bot.choose(state))
+    assert state.step == 1 and bot.step_budget(state) == (100, None)
+    bot.hint(state)
+    assert bot.step_budget(state) == (100, None) and bot.last_simulations == 100
+    state.play(bot.choose(state))
+    state.play(state.legal_moves()[0])
+    assert state.step == 1 and bot.step_budget(state) == (800, None)  # another turn (the opponent's)
+    timed = MCTSAgent(seconds=0.4)
+    first = timed.step_budget(state)
+    timed.choose(state)
+    assert first == (None, 0.4) and timed.step_budget(state) == (None, 0.4)  # the same step: its budget again
+
+
 def test_compaction_keeps_the_subtree():
     from hexarena.ai.mcts import ACTION, FIRST, COUNT, N, ROOT, USED, compact, descend
 
@@ -585,7 +605,7 @@ def test_strength_script_matches_a_variant_against_itself_without_the_policy(cap
     code = strength.main(["weituweiqi", "-o", "size=4", "--games", "2", "--simulations", "20", "--a", "uct",
                           "--b", "uct-nopolicy"])
     text = capsys.readouterr().out
-    assert code == 0 and text.count("won by") == 2 and "20 simulations/move" in text and "uct-nopolicy" in text
+    assert code == 0 and text.count("won by") == 2 and "20 simulations/turn" in text and "uct-nopolicy" in text
 
 
 def test_a_child_without_shared_amaf_explores_with_c_plain():

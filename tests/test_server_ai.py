@@ -22,6 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import hexarena
+from hexarena.ai import AgentSpec
 from hexarena.ai.mcts import MCTSAgent, drain
 from hexarena.games.base import State
 from hexarena.server import create_app
@@ -151,6 +152,28 @@ def test_an_unsliced_search_is_unchanged():
     ints, flts, meta = drain(drained.searching(state.copy()))
     assert drained.last_simulations == 100 and plain in state.legal_moves()
     assert MCTSAgent(level=3, seed=7).choose(state.copy()) == plain
+
+
+def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path, monkeypatch):
+    """Lisbon, ai:3 against itself: one agent a turn, whatever its stones, so a turn's steps share its tree
+    and its budget (MCTSAgent.step_budget)."""
+    made: list[object] = []
+    make = AgentSpec.make
+    monkeypatch.setattr(AgentSpec, "make", lambda self, seed: made.append(make(self, seed)) or made[-1])
+    store = Store(f"sqlite:///{tmp_path / 'h.db'}")
+    with store.write() as conn:
+        match = store.insert_match(conn, hexarena.load("lisbon").new_state(), ["ai:3", "ai:3"], [None, None], "",
+                                   [None, None])
+    store.remember(match)
+    play = Thinker(store, lambda match_id: None)
+    try:
+        play.kick(match.id)
+        assert until(lambda: store.get(match.id).ply >= 12, 60)
+    finally:
+        play.shutdown()
+        turns = store.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
+        store.close()
+    assert len(made) <= turns < 12
 
 
 # the AI on a real-time clock ----------------------------------------------------------

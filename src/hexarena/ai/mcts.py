@@ -485,15 +485,20 @@ LEVELS: dict[int, int] = {1: 25, 2: 50, 3: 100, 4: 250, 5: 500, 6: 1000, 7: 2500
 MAX_NODES = 1 << 22
 # Level -> the most searching time a turn may take where a front end bounds it (the web app's AI seats:
 # on a large board a level's simulations can take minutes); the search then stops early.
-LEVEL_SECONDS: dict[int, float] = {1: 1.0, 2: 1.0, 3: 1.5, 4: 2.0, 5: 3.0, 6: 4.0, 7: 5.0, 8: 6.0, 9: 8.0, 10: 10.0}
+LEVEL_SECONDS: dict[int, float] = {1: 1.0, 2: 1.0, 3: 1.5, 4: 2.0, 5: 2.5, 6: 3.0, 7: 4.0, 8: 5.0, 9: 6.0, 10: 7.0}
+LATER_STEP_SHARE = 8  # a later step of a turn searches at least 1/8 of the turn's budget (and its kept subtree)
 
 
 class MCTSAgent:
     """MCTS over the game's kernels, with tree reuse between moves.
 
-    The budget is ``simulations`` per move, or ``seconds`` per move when given
+    The budget is ``simulations`` per turn, or ``seconds`` per turn when given
     (then the simulation count, and so the moves, depend on the machine's
-    speed); by default ``LEVELS[level]`` simulations.  ``until``, a
+    speed); by default ``LEVELS[level]`` simulations.  In a turn of several
+    steps (Lisbon's stones, Palago's tiles) the first step may spend the whole
+    budget, the tree it grows holding the turn's later steps too, and each
+    later step what is left, at least ``1/LATER_STEP_SHARE`` of it, in the
+    subtree it keeps (:meth:`step_budget`).  ``until``, a
     :func:`time.perf_counter` moment, stops every search by then whatever the
     budget (a clock's limit: the time waiting between slices counts too).  With a ``seed`` and a
     simulation budget, play is reproducible: the generator is reseeded from
@@ -519,6 +524,7 @@ class MCTSAgent:
         self.max_nodes = MAX_NODES  # the tree's most nodes (36 bytes each); a full tree stops growing, not searching
         self.until: float | None = None  # a perf_counter moment no search goes past (None: no such limit)
         self._tree: tuple | None = None
+        self._turn: tuple[tuple, dict[int, tuple[int, float]]] = ((), {})  # the turn; per step its search's cost
         self._key: tuple | None = None
         self._history: list[int] = []
         self._pns_arrays: tuple | None = None
@@ -554,6 +560,18 @@ class MCTSAgent:
         rows = [(state.move_name(int(ints[i, ACTION])), int(flts[i, N]), self._rate(ints, flts, meta, i))
                 for i in range(first, first + ints[root, COUNT])]
         return sorted(rows, key=lambda r: -r[1])
+
+    def step_budget(self, state: State) -> tuple[int | None, float | None]:
+        """The simulations and seconds a search of ``state`` may spend (None: no such bound): what the
+        turn's budget leaves after this agent's searches of the turn's earlier steps, at least
+        ``1/LATER_STEP_SHARE`` of it."""
+        key, costs = self._turn
+        earlier = [cost for step, cost in costs.items() if step < state.step] if key == _turn_key(state) else []
+        simulations, seconds = sum(c[0] for c in earlier), sum(c[1] for c in earlier)
+        share = LATER_STEP_SHARE
+        sims, secs = self.simulations, self.seconds
+        return (None if sims is None else max(-(-sims // share), sims - simulations),
+                None if secs is None else max(secs / share, secs - seconds))
 
     def root_visits(self, state: State) -> int:
         """Visits already in the tree for ``state`` (tree reuse), without searching."""
@@ -597,12 +615,13 @@ class MCTSAgent:
         self._pns_pick = None
         sliced = slice_seconds is not None or max_seconds is not None
         # a time budget, else simulations (set when seconds are not: __init__); sliced, max_seconds bounds both
-        seconds = self.seconds if max_seconds is None else min(self.seconds or max_seconds, max_seconds)
-        simulations = self.simulations or 1 << 62
+        step_simulations, step_seconds = self.step_budget(state)
+        seconds = step_seconds if max_seconds is None else min(step_seconds or max_seconds, max_seconds)
+        simulations = step_simulations or 1 << 62
         if share > 0:
             if ints[meta[ROOT], FIRST] < 0:
                 run(1)  # expand the root: proofs are marked on its children
-            iterations = max(1, int(share * simulations)) if self.simulations else 1 << 62
+            iterations = max(1, int(share * simulations)) if step_simulations else 1 << 62
             proof_seconds = None if seconds is None else share * seconds
             proof_until = None if until is None else start + share * max(0.0, until - start)  # its share of both
             if sliced:
@@ -629,7 +648,16 @@ class MCTSAgent:
         else:
             self.last_simulations = run(simulations)
         mark_ready(game.kernels, use_policy)
+        self._spend(state, step_simulations or 0, time.perf_counter() - start)
         return ints, flts, meta
+
+    def _spend(self, state: State, simulations: int, seconds: float) -> None:
+        """Count a search of ``state`` against its turn's budget (a step searched again: its last search)."""
+        key, costs = self._turn
+        if key != _turn_key(state):
+            key, costs = _turn_key(state), {}
+        costs[state.step] = simulations, seconds
+        self._turn = key, costs
 
     def _proof_search(self, game, s, ints, meta, history: list[int], deadline: float | None = None,
                       iterations: int = 0) -> None:
@@ -826,3 +854,9 @@ def drain(steps: Generator[None, None, Any]) -> Any:
 
 def _game_key(game) -> tuple:
     return game.name, tuple(sorted(game.options.items()))
+
+
+def _turn_key(state: State) -> tuple:
+    """The turn ``state`` is in: its game and the moves before the turn's first step."""
+    before = len(state.history) - state.step
+    return _game_key(state.game), tuple(state.history[:before])

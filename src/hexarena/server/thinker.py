@@ -30,7 +30,7 @@ from collections.abc import Callable, Generator
 from contextlib import suppress
 from dataclasses import dataclass, field
 
-from hexarena.ai import AgentSpec, compile_notice
+from hexarena.ai import Agent, AgentSpec, compile_notice
 from hexarena.ai.mcts import LEVEL_SECONDS, MCTSAgent
 from hexarena.games.base import State
 
@@ -159,6 +159,7 @@ class Thinker:
         self.scheduler = Scheduler(workers)
         self._lock = threading.Lock()
         self._turns: dict[str, tuple[tuple[int, int | None], float]] = {}  # per match: (turn, seat), seconds searched
+        self._agents: dict[str, tuple[tuple[int, int | None], Agent]] = {}  # per match: its AI's turn and agent
 
     def kick(self, match_id: str) -> None:
         """Play ``match_id``'s AI moves if an AI is to move (now or after the running search)."""
@@ -189,6 +190,7 @@ class Thinker:
         if ai is None:
             with self._lock:
                 self._turns.pop(match_id, None)
+                self._agents.pop(match_id, None)
             return False
         seat, ply = match.state.to_move, match.ply
         notice = compile_notice(match.state.game)
@@ -196,7 +198,8 @@ class Thinker:
             log.warning("hexarena: %s", notice)
         turn = (match.state.turn, seat)
         until = self._until(match)
-        move, spent = yield from self._search(ai, match, self._time_left(match_id, turn, ai), until)
+        agent = self._agent(match_id, turn, ai)
+        move, spent = yield from self._search(agent, match, self._time_left(match_id, turn, ai), until)
         with self._lock:
             before = self._turns.get(match_id)
             self._turns[match_id] = turn, spent + (before[1] if before and before[0] == turn else 0.0)
@@ -235,11 +238,19 @@ class Thinker:
         left = clocks.seconds(timing.turn_started) + budget - self.store.clock()
         return time.perf_counter() + max(CLOCK_STEP_SECONDS, left)
 
-    def _search(self, ai: AgentSpec, match: Match, seconds: float | None,
+    def _agent(self, match_id: str, turn: tuple[int, int | None], ai: AgentSpec) -> Agent:
+        """The agent playing ``turn`` of ``match_id``: the one of the turn's earlier steps (its tree and
+        its budget spent are the turn's: :meth:`~hexarena.ai.mcts.MCTSAgent.step_budget`), else a new one."""
+        with self._lock:
+            kept = self._agents.get(match_id)
+            if kept is None or kept[0] != turn:
+                kept = self._agents[match_id] = turn, ai.make(seed=None)
+            return kept[1]
+
+    def _search(self, agent: Agent, match: Match, seconds: float | None,
                 until: float | None = None) -> Generator[None, None, tuple[str, float]]:
-        """The AI's move in ``match`` (searched in slices, for at most ``seconds`` and until the moment
+        """``agent``'s move in ``match`` (searched in slices, for at most ``seconds`` and until the moment
         ``until``) and the seconds it searched."""
-        agent = ai.make(seed=None)
         if isinstance(agent, MCTSAgent):
             agent.max_nodes, agent.until = TREE_NODES, until
         hinting = getattr(agent, "hinting", None)
