@@ -1,6 +1,7 @@
 // The board: the server's SVG inline; legal targets highlighted and clickable; a chooser where one
 // cell plays several moves (a drop's directions for the ball, a push's distances, a tile's orientations).
 import { h, svg as svgEl } from "./dom.js";
+import { mount } from "./zoom.js";
 
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));
 
@@ -25,17 +26,14 @@ function plays(key, preview) {
 // hint; onHover(move or null, element): a move hovered (focused, tapped once) or left, for its preview;
 // onRefused(cell): a click on a cell no move is played by.
 // The board is one tab stop: its cells are named (name, content, what a click plays), the arrow keys move
-// between them, Enter or Space plays; focus stays on the board across redraws.
+// between them, Enter or Space plays; focus stays on the board across redraws. A big board zooms (zoom.js).
 export function renderBoard(container, svgText, { targets = [], pictures = [], onPick = null, hintCell = null, onHover = null,
   onRefused = null } = {}) {
   const hadFocus = container.contains(document.activeElement);
   closeChooser();
   armed = null;
-  container.innerHTML = svgText || "";
-  const svg = container.querySelector("svg");
+  const svg = mount(container, svgText);
   if (!svg) return;
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
   const byCell = onPick ? choicesByCell(targets, pictures) : new Map();
   const play = (c) => {
     if (!c.loses || window.confirm(`${c.move} loses the game at once. Play it anyway?`)) onPick(c.move);
@@ -150,6 +148,7 @@ function keyboard(container, svg, actions, hadFocus) {
   svg.addEventListener("focusin", (ev) => {
     if (!cells.includes(ev.target)) return;
     move(ev.target);
+    ev.target.scrollIntoView({ block: "nearest", inline: "nearest" }); // (a zoomed board's box scrolls to it)
     ring.setAttribute("points", ev.target.getAttribute("points"));
     if (ev.target.matches(":focus-visible")) svg.append(ring);
   });
@@ -220,8 +219,9 @@ function openChooser(container, poly, cell, choices, play, onHover) {
   });
   container.append(box);
   chooser = { box, cell: container.querySelector(`polygon.cell[data-cell="${esc(cell)}"]`) || poly };
-  const left = Math.max(0, Math.min(r.left - frame.left + r.width, frame.width - box.offsetWidth));
+  const [sx, sy] = [container.scrollLeft, container.scrollTop]; // (a zoomed board's box is scrolled)
+  const left = Math.max(sx, Math.min(r.left - frame.left + sx + r.width, sx + frame.width - box.offsetWidth));
   box.style.left = `${left}px`;
-  box.style.top = `${Math.max(0, r.top - frame.top)}px`;
+  box.style.top = `${Math.max(sy, r.top - frame.top + sy)}px`;
   box.querySelector("button").focus();
 }
