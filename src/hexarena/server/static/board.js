@@ -6,6 +6,7 @@ import { mount } from "./zoom.js";
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));
 
 const LOSES = "loses at once";
+export const NARROW = "(max-width: 700px)"; // a phone's width (app.css's breakpoint): choosers and previews go under the board
 let touched = false; // the last pointer was a finger: a first tap on a move previews it, a second plays it
 document.addEventListener("pointerdown", (ev) => { touched = ev.pointerType === "touch"; }, true);
 let armed = null; // the move a first tap previewed
@@ -73,6 +74,13 @@ export function renderBoard(container, svgText, { targets = [], pictures = [], o
     if (!actions.has(cell)) actions.set(cell, pick);
   }
   keyboard(container, svg, actions, hadFocus);
+}
+
+// The picture's title: its text drawn above the first cell (the position's status), or null.
+export function titleOf(svg) {
+  const first = svg && svg.querySelector("polygon");
+  const text = svg && svg.querySelector(":scope > text");
+  return text && (!first || text.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) ? text : null;
 }
 
 // cell -> [{move, picture, loses}]: the moves a click on the cell plays
@@ -217,11 +225,16 @@ function openChooser(container, poly, cell, choices, play, onHover) {
     const by = STEPS[ev.key][0] + STEPS[ev.key][1] > 0 ? 1 : -1; // right and down: the next one
     buttons[(buttons.indexOf(document.activeElement) + by + buttons.length) % buttons.length].focus();
   });
-  container.append(box);
   chooser = { box, cell: container.querySelector(`polygon.cell[data-cell="${esc(cell)}"]`) || poly };
-  const [sx, sy] = [container.scrollLeft, container.scrollTop]; // (a zoomed board's box is scrolled)
-  const left = Math.max(sx, Math.min(r.left - frame.left + sx + r.width, sx + frame.width - box.offsetWidth));
-  box.style.left = `${left}px`;
-  box.style.top = `${Math.max(sy, r.top - frame.top + sy)}px`;
+  if (window.matchMedia(NARROW).matches) { // a phone: under the board, never over it
+    box.classList.add("docked");
+    container.after(box);
+  } else { // beside the cell (in the board's box, scrolled with it when zoomed)
+    container.append(box);
+    const [sx, sy] = [container.scrollLeft, container.scrollTop];
+    const left = Math.max(sx, Math.min(r.left - frame.left + sx + r.width, sx + frame.width - box.offsetWidth));
+    box.style.left = `${left}px`;
+    box.style.top = `${Math.max(sy, r.top - frame.top + sy)}px`;
+  }
   box.querySelector("button").focus();
 }
