@@ -5,6 +5,7 @@ import { builderOn, builderSetting, stagedBox } from "./builder.js";
 import { h, playerLink, seatName } from "./dom.js";
 import { Line, Previews } from "./line.js";
 import { makePeek } from "./peek.js";
+import { sound, soundSetting } from "./sound.js";
 import { flaggedMoves, pollReview, rateGraph, reviewProgress, scratchPanel } from "./review.js";
 import { me } from "./account.js";
 import { timeLeft } from "./people.js";
@@ -112,6 +113,7 @@ export function showMatch(root, id) {
 
   function accept(m) {
     if (st.match && time(m) && time(m) < time(st.match)) return; // an older answer than a live message
+    const before = st.match, waiting = before && !myTurn();
     if (st.match && m.ply !== st.match.ply) {
       news.textContent = `${m.ply > st.match.ply ? `Played ${m.moves[m.moves.length - 1]}` : "Taken back"}. ${m.status || ""}`;
       Object.assign(st, { hint: null, line: null });
@@ -119,6 +121,8 @@ export function showMatch(root, id) {
       say("");
     }
     st.match = m;
+    if (before && m.ply > before.ply) sound("move");
+    if (waiting && myTurn()) sound("turn"); // the turn passed to my seat (from the AI's, or an opponent's)
     if (st.view !== null && st.view >= m.ply) st.view = null;
     if (st.view === null) st.want = null;
     render();
@@ -377,7 +381,8 @@ export function showMatch(root, id) {
       } }, "Resign") : null,
       m.over && !st.review ? h("button", { id: "review-btn", type: "button", onclick: review }, "Review with the AI") : null,
       m.over && replay && !st.scratch ? h("button", { id: "try-line", type: "button", onclick: tryLine }, "Try a line") : null);
-    parts.push(actions, builderSetting(m, me, () => { st.line = null; render(); }), h("p.error", { role: "alert" }));
+    parts.push(actions, h("div.settings", {}, builderSetting(m, me, () => { st.line = null; render(); }), soundSetting()),
+      h("p.error", { role: "alert" }));
     if (st.review && st.review.status !== "done") parts.push(reviewProgress(st.review));
     parts.push(h("section.history", {},
       h("h3", {}, "Moves"),
