@@ -6,6 +6,7 @@ import { h, playerLink, seatName } from "./dom.js";
 import { Line, Previews } from "./line.js";
 import { makePeek } from "./peek.js";
 import { sound, soundSetting } from "./sound.js";
+import { said, thinkingLine, tick } from "./thinking.js";
 import { flaggedMoves, pollReview, rateGraph, reviewProgress, scratchPanel } from "./review.js";
 import { me } from "./account.js";
 import { timeLeft } from "./people.js";
@@ -121,6 +122,8 @@ export function showMatch(root, id) {
       say("");
     }
     st.match = m;
+    const thinks = said(m);
+    if (thinks) news.textContent = `${before && m.ply !== before.ply ? news.textContent : ""} ${thinks}`.trim();
     if (before && m.ply > before.ply) sound("move");
     if (waiting && myTurn()) sound("turn"); // the turn passed to my seat (from the AI's, or an opponent's)
     if (st.view !== null && st.view >= m.ply) st.view = null;
@@ -332,7 +335,7 @@ export function showMatch(root, id) {
       ratedLine(m),
       resultBanner(m),
       replay || !m.over ? h("p.status", { id: "status", role: "status" }, statusText(m, v)) : null,
-      m.thinking ? h("p.thinking", { id: "thinking" }, h("span.spinner", { "aria-hidden": "true" }), "thinking…") : null,
+      thinkingLine(m),
       !st.connected ? h("p.muted.small", {}, "reconnecting…") : null,
     ];
     if (open >= 0 && me.length === 0) {
@@ -460,6 +463,7 @@ export function showMatch(root, id) {
     if (a) render(); // (a guest's page stays as drawn: a redraw would close an open chooser)
   }).catch(() => {});
   const ticker = setInterval(() => {
+    tick(panel);
     const c = st.match && st.match.clock;
     if (c && c.running !== null && c.running !== undefined && !st.match.over) {
       for (const el of panel.querySelectorAll(".clock.running, #deadline")) {
