@@ -25,16 +25,17 @@ function plays(key, preview) {
 // targets: [{move, cell, picture?, loses?}]; pictures: the SVGs that targets' picture indices name (shown in the
 // chooser); onPick(move) plays a move (a move that loses at once asks first); hintCell: a cell to mark as the
 // hint; onHover(move or null, element): a move hovered (focused, tapped once) or left, for its preview;
-// onRefused(cell): a click on a cell no move is played by.
+// onRefused(cell): a click on a cell no move is played by; title: a title to draw instead of the picture's.
 // The board is one tab stop: its cells are named (name, content, what a click plays), the arrow keys move
 // between them, Enter or Space plays; focus stays on the board across redraws. A big board zooms (zoom.js).
 export function renderBoard(container, svgText, { targets = [], pictures = [], onPick = null, hintCell = null, onHover = null,
-  onRefused = null } = {}) {
+  onRefused = null, title = null } = {}) {
   const hadFocus = container.contains(document.activeElement);
   closeChooser();
   armed = null;
   const svg = mount(container, svgText);
   if (!svg) return;
+  if (title) retitle(svg, title);
   const byCell = onPick ? choicesByCell(targets, pictures) : new Map();
   const play = (c) => {
     if (!c.loses || window.confirm(`${c.move} loses the game at once. Play it anyway?`)) onPick(c.move);
@@ -81,6 +82,16 @@ export function titleOf(svg) {
   const first = svg && svg.querySelector("polygon");
   const text = svg && svg.querySelector(":scope > text");
   return text && (!first || text.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) ? text : null;
+}
+
+// Draw `title` as the picture's title, the picture widened if it needs (its title is centred).
+function retitle(svg, title) {
+  const text = titleOf(svg);
+  if (!text) return;
+  text.textContent = title;
+  const vb = svg.viewBox.baseVal;
+  const wide = text.getComputedTextLength() + 16;
+  if (vb && vb.width && wide > vb.width) svg.setAttribute("viewBox", `${vb.x - (wide - vb.width) / 2} ${vb.y} ${wide} ${vb.height}`);
 }
 
 // cell -> [{move, picture, loses}]: the moves a click on the cell plays

@@ -299,9 +299,14 @@ export function showMatch(root, id) {
       hint: st.line.moves.length ? null : st.hint };
   }
 
+  // a staged turn complete: its player's (the position drawn is the next player's)
+  const builtText = (m, line) => `${seatName(m.to_move, st.players)} to move: ${line.moves.length} step${line.moves.length === 1 ? "" : "s"} built, Confirm sends the turn`;
+  const built = (m, v) => (v.line && v.line.moves.length && v.pos.turn_done && !v.pos.over ? builtText(m, v.line) : null);
+
   function statusText(m, v) {
     if (v.view === "scratch") return `Scratch line: ${v.pos.status || ""}`;
     if (st.view !== null) return `${cap(plyText(m.turns || [], st.view))}: ${st.viewStatus || ""}`;
+    if (built(m, v)) return cap(built(m, v));
     return v.line && v.line.moves.length && !v.pos.turn_done ? v.pos.status : m.status || "";
   }
 
@@ -313,7 +318,7 @@ export function showMatch(root, id) {
     const targets = v.targets || [];
     peek.hide();
     renderBoard(board, v.pos.svg, { targets, pictures: v.pos.pictures || [], onPick: v.onPick || null, hintCell: cellOf(v.hint, v.pos),
-      onHover: v.onPick ? peek.hover : null, onRefused: v.onPick ? refuse : null });
+      onHover: v.onPick ? peek.hover : null, onRefused: v.onPick ? refuse : null, title: built(m, v) });
     board.classList.toggle("replay", replay && !st.scratch);
     board.classList.toggle("scratch", !!st.scratch);
     board.classList.toggle("active", !!v.onPick);
