@@ -173,9 +173,9 @@ def test_push_and_pull_placement_and_both_marker_steps(page, server):
     assert page.locator("#moves .mv").first.get_attribute("data-ply") == "3"
 
 
-def iqishiqi_with_a_choice(seed: int = 0):
-    """A record of Iqishiqi (size 4) where some cell plays several moves, and that cell's moves."""
-    game = hexarena.load("iqishiqi", size=4)
+def iqishiqi_with_a_choice(seed: int = 0, size: int = 4):
+    """A record of Iqishiqi (size 4 unless said) where some cell plays several moves, and that cell's moves."""
+    game = hexarena.load("iqishiqi", size=size)
     rng = random.Random(seed)
     for _ in range(200):
         state = game.new_state()

@@ -30,23 +30,52 @@ def finished_record() -> dict:
     return state.record()
 
 
-def test_axe_finds_nothing_serious(page, server):  # noqa: F811
+def axe_on_every_page(pg, server, shoot=None) -> dict[str, list[str]]:  # noqa: F811
+    """axe's serious findings on the lobby, a match, a replay, a lesson and the reports page; shoot(name) after
+    each (a screenshot, say)."""
     found = {}
-    page.goto(server + "/")
-    page.wait_for_selector(".gametabs .tab")
-    found["lobby"] = violations(page)
-    open_match(page, server, GAME, OPTIONS, ["me", "me"])
-    found["match"] = violations(page)
-    open_match(page, server, GAME, OPTIONS, ["me", "me"], record=finished_record())
-    page.locator("#moves .mv").first.click()
-    page.wait_for_function("() => document.querySelector('#board').dataset.view === '1'")
-    found["replay"] = violations(page)
-    page.goto(f"{server}/#/learn/{GAME}")
-    page.wait_for_selector(".learn svg")
-    found["lesson"] = violations(page)
-    page.goto(server + "/reports")
-    found["reports"] = violations(page)
+    pg.goto(server + "/")
+    pg.wait_for_selector(".gametabs .tab")
+    found["lobby"] = violations(pg)
+    open_match(pg, server, GAME, OPTIONS, ["me", "me"])
+    found["match"] = violations(pg)
+    if shoot:
+        shoot("match")
+    open_match(pg, server, GAME, OPTIONS, ["me", "me"], record=finished_record())
+    pg.locator("#moves .mv").first.click()
+    pg.wait_for_function("() => document.querySelector('#board').dataset.view === '1'")
+    found["replay"] = violations(pg)
+    pg.goto(f"{server}/#/learn/{GAME}")
+    pg.wait_for_selector(".learn svg")
+    found["lesson"] = violations(pg)
+    pg.goto(server + "/reports")
+    found["reports"] = violations(pg)
+    return found
+
+
+def test_axe_finds_nothing_serious(page, server):  # noqa: F811
+    found = axe_on_every_page(page, server)
     assert not any(found.values()), found
+
+
+def test_axe_finds_nothing_serious_in_the_dark(browser, server):  # noqa: F811
+    """The dark theme (the system's preference): the page's colours switch, the boards keep theirs, and the
+    contrast still passes."""
+    from .test_web_phone import phone_shot
+
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800}, color_scheme="dark")
+    try:
+        pg = ctx.new_page()
+        pg.goto(server + "/")
+        pg.wait_for_selector(".gametabs .tab")
+        background = "() => getComputedStyle(document.documentElement).backgroundColor"
+        assert pg.evaluate(background) == "rgb(22, 24, 27)"
+        phone_shot(pg, "dark-lobby")
+        found = axe_on_every_page(pg, server, lambda name: phone_shot(pg, f"dark-{name}"))
+        assert pg.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(22, 24, 27)"  # reports
+        assert not any(found.values()), found
+    finally:
+        ctx.close()
 
 
 def focused(pg, selector: str) -> bool:

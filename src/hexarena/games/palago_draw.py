@@ -97,16 +97,18 @@ def _pt(p: tuple[float, float]) -> str:
     return f"{p[0]:.1f},{p[1]:.1f}"
 
 
-def tile_svg(cx: float, cy: float, k: int) -> str:
-    """One tile: white ground, the blue bridge (corners 2k to 2k+2, round the white tip), the blue tip."""
+def tile_svg(cx: float, cy: float, k: int, name: str | None = None) -> str:
+    """One tile: white ground, the blue bridge (corners 2k to 2k+2, round the white tip), the blue tip; on the
+    board (``name``: its cell's), its ground a ``polygon.cell`` named for the web client, as an open cell is."""
     r = SIZE / 2
     hexagon = " ".join(_pt(_corner(cx, cy, i)) for i in range(6))
+    named = f'class="cell" data-cell="{name}" data-content="tile {k}" ' if name is not None else ""
     a, b = 2 * k, 2 * k + 4
     bridge = (f"M{_pt(_mid(cx, cy, a + 5))} L{_pt(_corner(cx, cy, a))} L{_pt(_mid(cx, cy, a))} "
               f"A{r:.1f},{r:.1f} 0 0 0 {_pt(_mid(cx, cy, a + 1))} L{_pt(_corner(cx, cy, a + 2))} "
               f"L{_pt(_mid(cx, cy, a + 2))} Z")
     tip = f"M{_pt(_corner(cx, cy, b))} L{_pt(_mid(cx, cy, b))} A{r:.1f},{r:.1f} 0 0 1 {_pt(_mid(cx, cy, b - 1))} Z"
-    return (f'<polygon points="{hexagon}" fill="{WHITE}"/><path d="{bridge}" fill="{BLUE}"/>'
+    return (f'<polygon {named}points="{hexagon}" fill="{WHITE}"/><path d="{bridge}" fill="{BLUE}"/>'
             f'<path d="{tip}" fill="{BLUE}"/><polygon points="{hexagon}" fill="none" stroke="{EDGE}" '
             f'stroke-width="1.2"/>')
 
@@ -161,7 +163,7 @@ def pieces(game: Palago, state: State, at: Callable[[int], tuple[float, float]],
     for c in game.open_cells(s):
         out.append(open_cell_svg(*at(c), game.topology.name(c)))
     for c, k in game.tiles(s):
-        out.append(tile_svg(*at(c), k))
+        out.append(tile_svg(*at(c), k, game.topology.name(c)))
     deciding = game.deciding_group(s)
     for root, nodes in game.groups(s).items():
         if s[game.tables.opens + root] == 0 and root not in deciding:

@@ -1,10 +1,12 @@
 // The board: the server's SVG inline; legal targets highlighted and clickable; a chooser where one
 // cell plays several moves (a drop's directions for the ball, a push's distances, a tile's orientations).
 import { h, svg as svgEl } from "./dom.js";
+import { mount } from "./zoom.js";
 
 const esc = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"));
 
 const LOSES = "loses at once";
+export const NARROW = "(max-width: 700px)"; // a phone's width (app.css's breakpoint): choosers and previews go under the board
 let touched = false; // the last pointer was a finger: a first tap on a move previews it, a second plays it
 document.addEventListener("pointerdown", (ev) => { touched = ev.pointerType === "touch"; }, true);
 let armed = null; // the move a first tap previewed
@@ -23,19 +25,17 @@ function plays(key, preview) {
 // targets: [{move, cell, picture?, loses?}]; pictures: the SVGs that targets' picture indices name (shown in the
 // chooser); onPick(move) plays a move (a move that loses at once asks first); hintCell: a cell to mark as the
 // hint; onHover(move or null, element): a move hovered (focused, tapped once) or left, for its preview;
-// onRefused(cell): a click on a cell no move is played by.
+// onRefused(cell): a click on a cell no move is played by; title: a title to draw instead of the picture's.
 // The board is one tab stop: its cells are named (name, content, what a click plays), the arrow keys move
-// between them, Enter or Space plays; focus stays on the board across redraws.
+// between them, Enter or Space plays; focus stays on the board across redraws. A big board zooms (zoom.js).
 export function renderBoard(container, svgText, { targets = [], pictures = [], onPick = null, hintCell = null, onHover = null,
-  onRefused = null } = {}) {
+  onRefused = null, title = null } = {}) {
   const hadFocus = container.contains(document.activeElement);
   closeChooser();
   armed = null;
-  container.innerHTML = svgText || "";
-  const svg = container.querySelector("svg");
+  const svg = mount(container, svgText);
   if (!svg) return;
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
+  if (title) retitle(svg, title);
   const byCell = onPick ? choicesByCell(targets, pictures) : new Map();
   const play = (c) => {
     if (!c.loses || window.confirm(`${c.move} loses the game at once. Play it anyway?`)) onPick(c.move);
@@ -75,6 +75,23 @@ export function renderBoard(container, svgText, { targets = [], pictures = [], o
     if (!actions.has(cell)) actions.set(cell, pick);
   }
   keyboard(container, svg, actions, hadFocus);
+}
+
+// The picture's title: its text drawn above the first cell (the position's status), or null.
+export function titleOf(svg) {
+  const first = svg && svg.querySelector("polygon");
+  const text = svg && svg.querySelector(":scope > text");
+  return text && (!first || text.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) ? text : null;
+}
+
+// Draw `title` as the picture's title, the picture widened if it needs (its title is centred).
+function retitle(svg, title) {
+  const text = titleOf(svg);
+  if (!text) return;
+  text.textContent = title;
+  const vb = svg.viewBox.baseVal;
+  const wide = text.getComputedTextLength() + 16;
+  if (vb && vb.width && wide > vb.width) svg.setAttribute("viewBox", `${vb.x - (wide - vb.width) / 2} ${vb.y} ${wide} ${vb.height}`);
 }
 
 // cell -> [{move, picture, loses}]: the moves a click on the cell plays
@@ -150,6 +167,7 @@ function keyboard(container, svg, actions, hadFocus) {
   svg.addEventListener("focusin", (ev) => {
     if (!cells.includes(ev.target)) return;
     move(ev.target);
+    ev.target.scrollIntoView({ block: "nearest", inline: "nearest" }); // (a zoomed board's box scrolls to it)
     ring.setAttribute("points", ev.target.getAttribute("points"));
     if (ev.target.matches(":focus-visible")) svg.append(ring);
   });
@@ -218,10 +236,16 @@ function openChooser(container, poly, cell, choices, play, onHover) {
     const by = STEPS[ev.key][0] + STEPS[ev.key][1] > 0 ? 1 : -1; // right and down: the next one
     buttons[(buttons.indexOf(document.activeElement) + by + buttons.length) % buttons.length].focus();
   });
-  container.append(box);
   chooser = { box, cell: container.querySelector(`polygon.cell[data-cell="${esc(cell)}"]`) || poly };
-  const left = Math.max(0, Math.min(r.left - frame.left + r.width, frame.width - box.offsetWidth));
-  box.style.left = `${left}px`;
-  box.style.top = `${Math.max(0, r.top - frame.top)}px`;
+  if (window.matchMedia(NARROW).matches) { // a phone: under the board, never over it
+    box.classList.add("docked");
+    container.after(box);
+  } else { // beside the cell (in the board's box, scrolled with it when zoomed)
+    container.append(box);
+    const [sx, sy] = [container.scrollLeft, container.scrollTop];
+    const left = Math.max(sx, Math.min(r.left - frame.left + sx + r.width, sx + frame.width - box.offsetWidth));
+    box.style.left = `${left}px`;
+    box.style.top = `${Math.max(sy, r.top - frame.top + sy)}px`;
+  }
   box.querySelector("button").focus();
 }

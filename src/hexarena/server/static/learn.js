@@ -63,6 +63,8 @@ export function showLearn(root, game) {
 // The lessons, one at a time: the position, the question, answers by clicks (or yes / no), the verdict.
 function lessonView(game, lessons) {
   const box = h("section.card.lessons", { id: "lessons" });
+  const board = h("div.board.lesson-board", { id: "board" }); // one board for every lesson: its zoom kept
+  const frame = h("div.board-wrap", {}, board);
   let at = 0;
   let tries = [];
   const show = (i) => {
@@ -89,7 +91,8 @@ function lessonView(game, lessons) {
   const draw = (shown, verdict) => {
     const lesson = lessons[at];
     const open = !verdict || verdict.correct === null;
-    const board = h("div.board.lesson-board", { id: "board", dataset: { lesson: lesson.id } });
+    board.dataset.lesson = lesson.id;
+    board.classList.remove("active");
     const words = !open ? [] : lesson.kind === "yesno" ? [["yes", "Yes"], ["no", "No"]]
       : (shown.targets || []).filter((t) => t.cell === null || t.cell === undefined).map((t) => [t.move, (shown.labels || {})[t.move] || t.move]);
     const hint = h("button.linklike.small", { type: "button", id: "show-moves", onclick: () => board.classList.toggle("active") }, "show the legal moves");
@@ -97,7 +100,7 @@ function lessonView(game, lessons) {
       h("h2", {}, `Lesson ${at + 1} of ${lessons.length}: ${lesson.title}`),
       h("p", {}, lesson.text),
       h("p.question", {}, lesson.question),
-      h("div.board-wrap", {}, board),
+      frame,
       words.length ? h("div.words", {}, words.map(([move, label]) => h("button", { type: "button", dataset: { move }, onclick: () => answer(move) }, label))) : null,
       open && lesson.kind === "moves" ? hint : null,
       verdict ? h(`p.verdict${verdict.correct === true ? ".right" : verdict.correct === false ? ".wrong" : ""}`, { id: "verdict", role: "status" },

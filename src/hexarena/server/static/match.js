@@ -5,6 +5,8 @@ import { builderOn, builderSetting, stagedBox } from "./builder.js";
 import { h, playerLink, seatName } from "./dom.js";
 import { Line, Previews } from "./line.js";
 import { makePeek } from "./peek.js";
+import { sound, soundSetting } from "./sound.js";
+import { said, thinkingLine, tick } from "./thinking.js";
 import { flaggedMoves, pollReview, rateGraph, reviewProgress, scratchPanel } from "./review.js";
 import { me } from "./account.js";
 import { timeLeft } from "./people.js";
@@ -112,6 +114,7 @@ export function showMatch(root, id) {
 
   function accept(m) {
     if (st.match && time(m) && time(m) < time(st.match)) return; // an older answer than a live message
+    const before = st.match, waiting = before && !myTurn();
     if (st.match && m.ply !== st.match.ply) {
       news.textContent = `${m.ply > st.match.ply ? `Played ${m.moves[m.moves.length - 1]}` : "Taken back"}. ${m.status || ""}`;
       Object.assign(st, { hint: null, line: null });
@@ -119,6 +122,10 @@ export function showMatch(root, id) {
       say("");
     }
     st.match = m;
+    const thinks = said(m);
+    if (thinks) news.textContent = `${before && m.ply !== before.ply ? news.textContent : ""} ${thinks}`.trim();
+    if (before && m.ply > before.ply) sound("move");
+    if (waiting && myTurn()) sound("turn"); // the turn passed to my seat (from the AI's, or an opponent's)
     if (st.view !== null && st.view >= m.ply) st.view = null;
     if (st.view === null) st.want = null;
     render();
@@ -292,9 +299,14 @@ export function showMatch(root, id) {
       hint: st.line.moves.length ? null : st.hint };
   }
 
+  // a staged turn complete: its player's (the position drawn is the next player's)
+  const builtText = (m, line) => `${seatName(m.to_move, st.players)} to move: ${line.moves.length} step${line.moves.length === 1 ? "" : "s"} built, Confirm sends the turn`;
+  const built = (m, v) => (v.line && v.line.moves.length && v.pos.turn_done && !v.pos.over ? builtText(m, v.line) : null);
+
   function statusText(m, v) {
     if (v.view === "scratch") return `Scratch line: ${v.pos.status || ""}`;
     if (st.view !== null) return `${cap(plyText(m.turns || [], st.view))}: ${st.viewStatus || ""}`;
+    if (built(m, v)) return cap(built(m, v));
     return v.line && v.line.moves.length && !v.pos.turn_done ? v.pos.status : m.status || "";
   }
 
@@ -306,7 +318,7 @@ export function showMatch(root, id) {
     const targets = v.targets || [];
     peek.hide();
     renderBoard(board, v.pos.svg, { targets, pictures: v.pos.pictures || [], onPick: v.onPick || null, hintCell: cellOf(v.hint, v.pos),
-      onHover: v.onPick ? peek.hover : null, onRefused: v.onPick ? refuse : null });
+      onHover: v.onPick ? peek.hover : null, onRefused: v.onPick ? refuse : null, title: built(m, v) });
     board.classList.toggle("replay", replay && !st.scratch);
     board.classList.toggle("scratch", !!st.scratch);
     board.classList.toggle("active", !!v.onPick);
@@ -328,7 +340,7 @@ export function showMatch(root, id) {
       ratedLine(m),
       resultBanner(m),
       replay || !m.over ? h("p.status", { id: "status", role: "status" }, statusText(m, v)) : null,
-      m.thinking ? h("p.thinking", { id: "thinking" }, h("span.spinner", { "aria-hidden": "true" }), "thinking…") : null,
+      thinkingLine(m),
       !st.connected ? h("p.muted.small", {}, "reconnecting…") : null,
     ];
     if (open >= 0 && me.length === 0) {
@@ -377,7 +389,8 @@ export function showMatch(root, id) {
       } }, "Resign") : null,
       m.over && !st.review ? h("button", { id: "review-btn", type: "button", onclick: review }, "Review with the AI") : null,
       m.over && replay && !st.scratch ? h("button", { id: "try-line", type: "button", onclick: tryLine }, "Try a line") : null);
-    parts.push(actions, builderSetting(m, me, () => { st.line = null; render(); }), h("p.error", { role: "alert" }));
+    parts.push(actions, h("div.settings", {}, builderSetting(m, me, () => { st.line = null; render(); }), soundSetting()),
+      h("p.error", { role: "alert" }));
     if (st.review && st.review.status !== "done") parts.push(reviewProgress(st.review));
     parts.push(h("section.history", {},
       h("h3", {}, "Moves"),
@@ -455,6 +468,7 @@ export function showMatch(root, id) {
     if (a) render(); // (a guest's page stays as drawn: a redraw would close an open chooser)
   }).catch(() => {});
   const ticker = setInterval(() => {
+    tick(panel);
     const c = st.match && st.match.clock;
     if (c && c.running !== null && c.running !== undefined && !st.match.over) {
       for (const el of panel.querySelectorAll(".clock.running, #deadline")) {

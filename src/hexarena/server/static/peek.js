@@ -1,5 +1,6 @@
 // The hover preview: the position after a move hovered, focused or tapped once, drawn small in the corner of the
-// board away from the move.
+// board away from the move, under the board's title (on a phone: under the board, app.css).
+import { titleOf } from "./board.js";
 import { h } from "./dom.js";
 
 const WAIT = 150; // ms a move is hovered before its preview is asked
@@ -21,6 +22,10 @@ export function makePeek(wrap, fetch) {
     const frame = wrap.getBoundingClientRect();
     const at = el.getBoundingClientRect();
     box.classList.toggle("left", at.left + at.width / 2 > frame.left + frame.width / 2);
+    const board = wrap.querySelector(".board");
+    const title = titleOf(board && board.querySelector("svg"));
+    const under = Math.max(board ? board.getBoundingClientRect().top : frame.top, title ? title.getBoundingClientRect().bottom : 0);
+    box.style.top = `${Math.max(6, under - frame.top + 6)}px`;
     const art = h("div.peek-board");
     art.innerHTML = pos.svg;
     art.querySelector("svg")?.removeAttribute("width");
