@@ -220,7 +220,7 @@ def test_sounds_only_when_the_setting_is_on(page, server):  # noqa: F811
 
 
 def test_the_thinking_line_counts_seconds_and_steps(page, server):  # noqa: F811
-    open_match(page, server, "lisbon", {}, ["me", "ai:10"])  # its turns: at most 10 s, 2 stones after the first
+    open_match(page, server, "lisbon", {}, ["me", "ai:10"])  # its turns: at most 7 s, 2 stones after the first
     page.evaluate("""() => { window.thought = []; const panel = document.querySelector('#panel');
         new MutationObserver(() => { const el = document.querySelector('#thinking'), t = el?.textContent;
           const live = '[aria-live], [role="status"], [role="timer"], [role="log"], [role="alert"]';
@@ -237,7 +237,7 @@ def test_the_thinking_line_counts_seconds_and_steps(page, server):  # noqa: F811
     wait_ready(page)
     assert board_state(page)["ply"] == "3"
     thought = page.evaluate("window.thought")
-    line = re.compile(r"^AI level 10 is thinking… (\d+) s \(at most 10 s\)( · 1 step of this turn played)?$")
+    line = re.compile(r"^AI level 10 is thinking… (\d+) s \(at most 7 s\)( · 1 step of this turn played)?$")
     assert all(line.match(t) for t in thought), thought
     assert line.match(thought[0]).group(2) is None  # the steps said only once there are some
     seconds = [int(line.match(t).group(1)) for t in thought]
@@ -257,14 +257,14 @@ def test_the_thinking_seconds_tick_and_restart_with_the_next_ai_turn(page, serve
         const old = document.querySelector('#thinking'); const el = t.thinkingLine(m);
         old ? old.replaceWith(el) : document.body.append(el); return [el.textContent, t.said(m)]; }"""
     turn = {"id": "x", "thinking": True, "seats": ["me", "ai:10"], "to_move": 1, "turn": 4, "step": 0,
-            "thinking_seconds": 10, "updated": None}
-    assert page.evaluate(line, turn) == ["AI level 10 is thinking… 0 s (at most 10 s)", "AI level 10 is thinking."]
+            "thinking_seconds": 7, "updated": None}
+    assert page.evaluate(line, turn) == ["AI level 10 is thinking… 0 s (at most 7 s)", "AI level 10 is thinking."]
     for k in (1, 2, 3):
         page.clock.run_for(1000)
         page.evaluate("() => import('/static/thinking.js').then((t) => t.tick(document.body))")
         assert page.locator("#thinking-seconds").inner_text() == f"{k} s"
     assert page.evaluate(line, {**turn, "step": 2}) == [
-        "AI level 10 is thinking… 3 s (at most 10 s) · 2 steps of this turn played", ""]  # the same turn: said once
+        "AI level 10 is thinking… 3 s (at most 7 s) · 2 steps of this turn played", ""]  # the same turn: said once
     page.clock.run_for(1000)
     assert page.evaluate(line, {**turn, "turn": 6, "thinking_seconds": 1.5}) == [
         "AI level 10 is thinking… 0 s (at most 1.5 s)", "AI level 10 is thinking."]

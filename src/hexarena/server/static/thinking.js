@@ -1,4 +1,4 @@
-// The AI's thinking line: "AI level 10 is thinking… 3 s (at most 10 s) · 2 steps of this turn played", its
+// The AI's thinking line: "AI level 10 is thinking… 3 s (at most 7 s) · 2 steps of this turn played", its
 // seconds counted from the start of the AI's turn (tick() each second), its steps played only once there are
 // some. Not a live region: said() gives the words to announce once, when a turn's thinking starts.
 import { serverNow } from "./api.js";
