@@ -478,7 +478,8 @@ def test_a_level_spec_plays_as_the_agent_of_that_level():
 
 @pytest.mark.parametrize("text", ["", "mcts", "mcts:", "mcts:0", "mcts:11", "mcts:05", "mcts:fast", "mcts:uct:sims=0",
                                   "mcts:uct:sims=x", "mcts:uct:seconds=-1", "mcts:uct:sims=5:seconds=1",
-                                  "mcts:uct:bogus=1", "mcts:uct:solutions=no", "alphazero", "random:3", "random:", "ai:", "ai:uct", "ai:٣"])
+                                  "mcts:uct:bogus=1", "mcts:uct:solutions=no", "alphazero", "random:3", "random:",
+                                  "ai:", "ai:uct", "ai:٣"])
 def test_bad_agent_specs_name_what_is_allowed(text):
     with pytest.raises(ValueError) as e:
         parse_agent(text)

@@ -117,6 +117,11 @@ def test_ladder_warning_on_fixed_numbers():
     assert set(rows) == {"the first player's score", "the draw rate", "the mean length (plies)",
                          "the share of first move j5", "the share of opening choice block",
                          "the chooser's wins after block"}
+    assert lad["cautions"] == []
+    sets[1]["metrics"]["diversity"] = {"games": 100, "distinct_openings": 2, "opening_plies": 4}
+    assert ladder.cautions(sets) == ["At mcts:5 the agents repeated themselves (2 distinct openings of 4 plies in "
+                                     "100 games): its intervals treat repeated games as independent and claim more "
+                                     "than is known."]
     a = {"kind": "mean", "value": 17.0, "sd": 3.0, "n": 60, "ci95": [16.2, 17.8]}
     assert ladder.differs(a, {**a, "value": 19.0, "ci95": [18.2, 19.8]})
     assert not ladder.differs(a, {**a, "value": 17.5, "ci95": [16.7, 18.3]})
@@ -160,3 +165,11 @@ def test_cli_bad_input(tmp_path, capsys, args, message):
     assert main([*base, *(args if "--games" in args else [*args, "--games", "6"])]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_default_report_directory_names_the_forced_openings_and_the_ladder():
+    forced = lab.default_out("projective-hex", {"size": "3"}, [], ["mcts:6", "mcts:6"], 1,
+                             ["from", "J A", "first-moves", "all"])
+    assert forced.name == "projective-hex-size-3-from-j-a-first-moves-all"
+    assert lab.default_out("weituweiqi", {}, [], ["mcts:6", "mcts:6"], 1, ["ladder", "mcts:3,mcts:8"]).name == \
+        "weituweiqi-ladder-mcts-3-mcts-8"

@@ -177,8 +177,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         options = parse_options(args.option)
         name = _name(args.game)
         start = split_moves(game_class(name), args.start, "--from") if args.start is not None else []
-        extra = [*(["from", *start] if start else []), *(["first-moves", args.first_moves] if args.first_moves
-                                                           else []), *(["ladder", args.ladder] if args.ladder else [])]
+        extra = [word for flag, value in (("from", args.start), ("first-moves", args.first_moves),
+                                          ("ladder", args.ladder)) if value for word in (flag, value)]
         where = Path(args.out) if args.out else default_out(name, options, args.compare, [a.text for a in agents],
                                                             args.seed, extra)
         with rich_progress(f"{name} -> {where}") as progress:

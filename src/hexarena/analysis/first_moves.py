@@ -10,10 +10,8 @@ class gets pairs of games with the agents on both seats, and the first N
 games of a run are the same whatever N.  A run's settings keep the classes
 (each a list of moves, the forced one first), its results the forced moves.
 
->>> import hexarena
->>> g = hexarena.load("projective-hex", size=2, opening="none")
->>> [c[0] for c in move_classes(g.new_state())]
-['a1', 'b1', 'b2']
+>>> [class_index(i, 3) for i in range(8)]
+[0, 0, 1, 1, 2, 2, 0, 0]
 >>> forced_moves({"start": ["a1"], "first_moves": [[["b1"], ["b2"]]]}, 0, 3)
 ('a1', 'b2')
 """
@@ -43,8 +41,9 @@ FAIR = 0.5  # a first move whose score interval holds this is a candidate for a 
 
 
 def split_moves(game: Game | type[Game], text: str, flag: str) -> list[str]:
-    """Moves written in one argument: separated by commas (or by spaces; by spaces only where the
-    game's moves hold commas, as Palago's). ValueError naming ``flag`` when a move is empty."""
+    """Moves written in one argument: separated by commas, or by spaces (by spaces only where the
+    game's moves hold commas: its ``MOVE_SEPARATOR`` is a space). ValueError naming ``flag`` when a
+    move is empty."""
     separator = game.MOVE_SEPARATOR
     parts = text.split(separator) if separator != " " and separator in text else text.split()
     moves = [part.strip() for part in parts]
@@ -144,7 +143,7 @@ def settings_part(game: str, sets: Sequence[tuple[str, dict[str, Any]]], start: 
     if start:
         part["start"] = list(start)
     if first_moves is None:
-        for _, options in sets:  # check the start on every set
+        for _, options in sets if start else ():  # check the start on every set
             position_after(hexarena.load(game, **options), start)
         return part
     part["first_moves"] = [chosen_classes(position_after(hexarena.load(game, **options), start), first_moves)

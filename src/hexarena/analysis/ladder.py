@@ -147,7 +147,20 @@ def summarize(rungs: Sequence[str], sets: Sequence[dict[str, Any]], free_first_m
             rows.append(row)
             if row["moves"]:
                 warnings.append(warning(row, rungs))
-    return {"rungs": list(rungs), "rows": rows, "warnings": warnings}
+    return {"rungs": list(rungs), "rows": rows, "warnings": warnings, "cautions": cautions(sets)}
+
+
+def cautions(sets: Sequence[dict[str, Any]]) -> list[str]:
+    """The sets whose agents repeated themselves (fewer distinct openings than a quarter of the
+    games): their intervals overstate what is known, so a figure's move there is weaker evidence."""
+    found = []
+    for s in sets:
+        d = s["metrics"].get("diversity")
+        if d and d["distinct_openings"] * 4 < d["games"]:
+            found.append(f"At {s['label']} the agents repeated themselves ({d['distinct_openings']} distinct "
+                         f"openings of {d['opening_plies']} plies in {d['games']} games): its intervals treat "
+                         "repeated games as independent and claim more than is known.")
+    return found
 
 
 def _absent(name: str, m: dict[str, Any]) -> dict[str, Any] | None:
@@ -176,11 +189,16 @@ def show(value: dict[str, Any] | None) -> str:
 
 
 def warning(row: dict[str, Any], rungs: Sequence[str]) -> str:
-    """'The first player's score moves with strength: 41% [31, 52] at mcts:3, 68% [57, 77] at mcts:7 (p = 0.0001).'"""
+    """'The first player's score moves with strength: 41% [32, 51] at mcts:3, 68% [58, 76] at mcts:7 (p = 0.00013).'"""
     i, j = row["between"]
     where = f"With {row['set']}, t" if row["set"] else "T"
     return (f"{where}{row['figure'][1:]} moves with strength: {show(row['values'][i])} at {rungs[i]}, "
-            f"{show(row['values'][j])} at {rungs[j]} (p = {row['p']:.2g}).")
+            f"{show(row['values'][j])} at {rungs[j]} ({p_text(row['p'])}).")
+
+
+def p_text(p: float) -> str:
+    """'p = 0.0013', or 'p < 0.0001' below that."""
+    return "p < 0.0001" if p < 1e-4 else f"p = {p:.2g}"
 
 
 def settings_part(rungs: Sequence[AgentSpec]) -> dict[str, Any]:

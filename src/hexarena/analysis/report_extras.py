@@ -121,7 +121,7 @@ def _verdict(row: dict[str, Any], rungs: Sequence[str]) -> str:
     if not row["moves"]:
         return "holds"
     i, j = row["between"]
-    return f"<b>moves</b>: {_esc(rungs[i])} → {_esc(rungs[j])}, p = {row['p']:.2g}"
+    return f"<b>moves</b>: {_esc(rungs[i])} → {_esc(rungs[j])}, {ladder.p_text(row['p'])}"
 
 
 def ladder_warnings(report: dict[str, Any]) -> str:
@@ -129,11 +129,13 @@ def ladder_warnings(report: dict[str, Any]) -> str:
     lad = report.get("ladder")
     if not lad:
         return ""
+    caution = "".join(f"<p class='note'>{_esc(c)}</p>" for c in lad["cautions"])
     if not lad["warnings"]:
         return (f"<p class='note'>Strength ladder ({_esc(', '.join(lad['rungs']))}): every headline figure "
-                "holds (no two rungs differ beyond their 95% intervals).</p>")
+                f"holds (no two rungs differ beyond their 95% intervals).</p>{caution}")
     items = "".join(f"<li>{_esc(w)}</li>" for w in lad["warnings"])
-    return f"{CSS}<div class='warning'><p><b>Moves with strength</b> (the ladder, below):</p><ul>{items}</ul></div>"
+    return (f"{CSS}<div class='warning'><p><b>Moves with strength</b> (the ladder, below):</p><ul>{items}</ul>"
+            f"{caution}</div>")
 
 
 PANELS = (("the first player's score", "first player's score"), ("the draw rate", "draw rate"),
