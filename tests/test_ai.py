@@ -460,6 +460,7 @@ def test_play_against_the_ai_in_the_terminal():
     ("mcts:uct-nopolicy:sims=7", "mcts", {"variant": "uct-nopolicy", "simulations": 7}),
     ("mcts:enhanced:seconds=0.1", "mcts", {"variant": "enhanced", "seconds": 0.1}),
     ("mcts:grave:sims=50:grave_ref=20", "mcts", {"variant": "grave:grave_ref=20", "simulations": 50}),
+    ("mcts:enhanced:sims=9:solutions=off", "mcts", {"variant": "enhanced", "simulations": 9, "solutions": False}),
 ])
 def test_agent_specs(text, kind, options):
     spec = parse_agent(text)
@@ -477,7 +478,8 @@ def test_a_level_spec_plays_as_the_agent_of_that_level():
 
 @pytest.mark.parametrize("text", ["", "mcts", "mcts:", "mcts:0", "mcts:11", "mcts:05", "mcts:fast", "mcts:uct:sims=0",
                                   "mcts:uct:sims=x", "mcts:uct:seconds=-1", "mcts:uct:sims=5:seconds=1",
-                                  "mcts:uct:bogus=1", "alphazero", "random:3", "random:", "ai:", "ai:uct", "ai:٣"])
+                                  "mcts:uct:bogus=1", "mcts:uct:solutions=no", "alphazero", "random:3", "random:",
+                                  "ai:", "ai:uct", "ai:٣"])
 def test_bad_agent_specs_name_what_is_allowed(text):
     with pytest.raises(ValueError) as e:
         parse_agent(text)

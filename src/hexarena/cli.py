@@ -162,21 +162,29 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis.lab import analyze, default_out, parse_agents
+    from .analysis.lab import DEFAULT_AGENTS, analyze, default_out, parse_agents
     from pathlib import Path
 
+    from .analysis.first_moves import split_moves
+    from .analysis.ladder import parse_ladder
     from .analysis.progress import rich_progress
 
     try:
-        agents = parse_agents(args.agents)
+        if args.ladder and args.agents:
+            raise ValueError("--ladder sets the agents (each rung's on both seats): leave out --agents")
+        agents = parse_agents(args.agents or DEFAULT_AGENTS)
+        ladder = parse_ladder(args.ladder) if args.ladder else []
         options = parse_options(args.option)
         name = _name(args.game)
+        start = split_moves(game_class(name), args.start, "--from") if args.start is not None else []
+        extra = [word for flag, value in (("from", args.start), ("first-moves", args.first_moves),
+                                          ("ladder", args.ladder)) if value for word in (flag, value)]
         where = Path(args.out) if args.out else default_out(name, options, args.compare, [a.text for a in agents],
-                                                            args.seed)
+                                                            args.seed, extra)
         with rich_progress(f"{name} -> {where}") as progress:
             report = analyze(name, options, args.compare, args.games, agents, args.seed, where, args.backend,
                              args.workers, args.address, command=analyze_command(args, str(where)),
-                             progress=progress)
+                             progress=progress, start=start, first_moves=args.first_moves, ladder=ladder)
     except ValueError as e:
         raise UsageError(str(e)) from None
     for s in report["sets"]:
@@ -185,6 +193,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{s['label']}: first player wins {100 * first['rate']:.1f}% "
               f"[{100 * first['ci95'][0]:.1f}, {100 * first['ci95'][1]:.1f}], draws {100 * draws['rate']:.1f}%, "
               f"{s['metrics']['lengths']['plies']['mean']} plies", file=out)
+    for warning in report.get("ladder", {}).get("warnings", []):
+        print(f"moves with strength: {warning}", file=out)
     print(f"report: {where / 'report.html'} (numbers: {where / 'report.json'})", file=out)
     return 0
 
@@ -193,9 +203,14 @@ def analyze_command(args: argparse.Namespace, out_dir: str) -> str:
     """The command line that reproduces an analyze run (shown in its report)."""
     import shlex
 
+    from .analysis.lab import DEFAULT_AGENTS
+
     words = ["hexarena", "analyze", args.game, *[w for o in args.option for w in ("-o", o)],
              *[w for c in args.compare for w in ("--compare", c)], "--games", str(args.games),
-             "--agents", args.agents, "--seed", str(args.seed), "--out", out_dir]
+             *(["--ladder", args.ladder] if args.ladder else ["--agents", args.agents or DEFAULT_AGENTS]),
+             *(["--from", args.start] if args.start is not None else []),
+             *(["--first-moves", args.first_moves] if args.first_moves else []),
+             "--seed", str(args.seed), "--out", out_dir]
     return shlex.join(words)
 
 
@@ -383,9 +398,17 @@ def _serve_arguments(sp: argparse.ArgumentParser) -> None:
 
 def _analyze_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--games", type=game_count, default=100, help="games per option set (default 100)")
-    sp.add_argument("--agents", default="mcts:6",
+    sp.add_argument("--agents", default=None,
                     help="A,B (or one for both): random, mcts:LEVEL, mcts:VARIANT[:sims=N|:seconds=S][:key=value...]"
                          " (docs/ai.md; default mcts:6)")
+    sp.add_argument("--first-moves", default=None, metavar="all|M1,M2",
+                    help="force each game's first move: all (one per symmetry class) or these moves; games split "
+                         "evenly over them, a heat map of the first player's score in the report")
+    sp.add_argument("--from", dest="start", default=None, metavar="MOVES",
+                    help="play every game from the position after MOVES (commas or spaces between moves)")
+    sp.add_argument("--ladder", default=None, metavar="A1,A2,...",
+                    help="play each option set at each of these agents (both seats, weakest first) and say which "
+                         "figures move with strength (instead of --agents)")
     sp.add_argument("--seed", type=seed_number, default=1, help=f"an integer 0..{MAX_SEED} (default 1)")
     sp.add_argument("--compare", action="append", default=[], metavar="KEY=V1,V2",
                     help="option sets side by side (KEY=V1|V2 when values hold commas; repeat for a product)")

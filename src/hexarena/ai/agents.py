@@ -7,8 +7,10 @@ agents:
 
 - ``random``: uniformly random legal moves;
 - ``mcts:LEVEL``: MCTS at strength level 1..10 (``LEVELS`` simulations a move);
-- ``mcts:VARIANT[:sims=N|:seconds=S][:key=value...]``: a search variant of
-  docs/ai.md with its budget (500 simulations by default) and settings;
+- ``mcts:VARIANT[:sims=N|:seconds=S][:solutions=off][:key=value...]``: a
+  search variant of docs/ai.md with its budget (500 simulations by default)
+  and settings; ``solutions=off``: search solved positions too, instead of
+  playing the shipped solutions (:mod:`hexarena.ai.solutions`);
 - ``ai:LEVEL``: ``mcts:LEVEL`` as players name it (``ai`` alone: level 5).
 
 >>> parse_agent("mcts:3").level, parse_agent("ai").level
@@ -17,6 +19,8 @@ agents:
 >>> spec.options, spec.reproducible, spec.searches
 ({'variant': 'uct:c=0.5', 'simulations': 200}, True, True)
 >>> parse_agent("mcts:enhanced:seconds=0.1").reproducible
+False
+>>> parse_agent("mcts:enhanced:sims=1000:solutions=off").options["solutions"]
 False
 >>> parse_agent("minimax")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -97,17 +101,22 @@ def _level(argument: str | None) -> dict[str, Any]:
 
 
 def _mcts(argument: str | None) -> dict[str, Any]:
-    """``LEVEL`` or ``VARIANT[:sims=N|:seconds=S][:key=value...]`` as MCTSAgent options."""
+    """``LEVEL`` or ``VARIANT[:sims=N|:seconds=S][:solutions=on|off][:key=value...]`` as MCTSAgent options."""
     if not argument:
         raise ValueError("mcts needs a LEVEL or a VARIANT")
     if argument.isdigit():
         return _level(argument)
     variant, *settings = argument.split(":")
     budget: dict[str, Any] = {}
+    shipped: dict[str, Any] = {}
     kept = []
     for setting in settings:
         key, _, value = setting.partition("=")
-        if key == "sims":
+        if key == "solutions":
+            if value not in ("on", "off"):
+                raise ValueError(f"solutions must be on or off, got {quoted(value)}")
+            shipped["solutions"] = value == "on"
+        elif key == "sims":
             budget["simulations"] = _positive(value, int, "sims")
         elif key == "seconds":
             budget["seconds"] = _positive(value, float, "seconds")
@@ -117,7 +126,7 @@ def _mcts(argument: str | None) -> dict[str, Any]:
         raise ValueError("give sims or seconds, not both")
     variant = ":".join([variant, *kept])
     config_of(variant)  # checks the variant's name and settings
-    return {"variant": variant, **(budget or {"simulations": DEFAULT_SIMULATIONS})}
+    return {"variant": variant, **(budget or {"simulations": DEFAULT_SIMULATIONS}), **shipped}
 
 
 def _positive(value: str, kind: type, key: str) -> int | float:
@@ -133,7 +142,8 @@ def _positive(value: str, kind: type, key: str) -> int | float:
 KINDS: dict[str, Kind] = {
     "random": Kind(RandomAgent, (), "random", _no_argument, searches=False),
     "mcts": Kind(MCTSAgent, MCTS_OPTIONS,
-                 "mcts:LEVEL (LEVEL 1..10), mcts:VARIANT[:sims=N|:seconds=S][:key=value...] with VARIANT one of "
+                 "mcts:LEVEL (LEVEL 1..10), mcts:VARIANT[:sims=N|:seconds=S][:solutions=off][:key=value...] with "
+                 "VARIANT one of "
                  f"{', '.join(VARIANTS)} (also VARIANT{NO_POLICY})", _mcts, searches=True),
     "ai": Kind(MCTSAgent, MCTS_OPTIONS, "ai[:LEVEL] (mcts:LEVEL; ai alone: ai:5)", _level, searches=True),
 }

@@ -14,6 +14,8 @@ import hexarena
 
 from ..ai.agents import USAGE, AgentSpec, parse_agent
 from ..games.base import quoted
+from . import first_moves as forcing
+from . import ladder as ladders
 from . import report as reports
 from .backends import default_workers, run_tasks
 from .selfplay import GameTask, game_seeds
@@ -76,11 +78,13 @@ def option_sets(game: str, options: dict[str, str], compare: Sequence[str]) -> l
 
 
 def default_out(game: str, options: dict[str, str], compare: Sequence[str], agents: Sequence[str],
-                seed: int) -> Path:
-    """data/reports/<a name made of the game, its options, the compared keys, non-default agents and seed>."""
+                seed: int, extra: Sequence[str] = ()) -> Path:
+    """data/reports/<a name made of the game, its options, the compared keys, ``extra`` words
+    (forced openings, a ladder), non-default agents and seed>."""
     parts = [game, *[f"{k}-{v}" for k, v in sorted(options.items())]]
     if compare:
         parts += ["compare", *[parse_compare(c)[0] for c in compare]]
+    parts += extra
     if list(agents) != [DEFAULT_AGENTS] * 2:
         parts += ["vs".join(agents)]
     if seed != DEFAULT_SEED:
@@ -97,22 +101,28 @@ def settings_of(game: str, sets: Sequence[tuple[str, dict[str, Any]]], agents: S
 
 def tasks_of(settings: dict[str, Any], games: int, skip: set[tuple[int, int]]) -> list[GameTask]:
     """The games still to play (not in ``skip``), interleaving the option sets."""
-    return [GameTask(k, i, settings["game"], options, tuple(settings["agents"]),
-                     game_seeds(settings["seed"], options, i))
+    return [GameTask(k, i, settings["game"], options, ladders.set_agents(settings, k),
+                     game_seeds(settings["seed"], options, i), forcing.forced_moves(settings, k, i))
             for i in range(games) for k, options in enumerate(settings["sets"]) if (k, i) not in skip]
 
 
 def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: int,
             agents: tuple[AgentSpec, AgentSpec], seed: int, out: Path, backend: str = "local",
             workers: int | None = None, address: str | None = None, command: str = "",
-            progress: Callable[[int, int], Callable[[], None]] | None = None) -> dict[str, Any]:
+            progress: Callable[[int, int], Callable[[], None]] | None = None, start: Sequence[str] = (),
+            first_moves: str | None = None, ladder: Sequence[AgentSpec] = ()) -> dict[str, Any]:
     """Play what is missing of the run in ``out`` and write its report; the report object.
 
-    ``progress(total, done)`` returns a callback called after each finished game."""
+    ``progress(total, done)`` returns a callback called after each finished game. Every game
+    starts after the moves ``start``; ``first_moves`` (``all`` or moves) forces the next one
+    (:mod:`.first_moves`); a ``ladder`` of agents plays every option set at each (:mod:`.ladder`)."""
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
     sets = option_sets(game, options, compare)
-    settings = settings_of(game, sets, agents, seed)
+    sets = ladders.ladder_sets(sets, ladder) if ladder else sets
+    settings = {**settings_of(game, sets, agents, seed), **forcing.settings_part(game, sets, start, first_moves),
+                **ladders.settings_part(ladder)}
+    forcing.check_games(settings, games)
     store = RunStore(out, settings)
     todo = tasks_of(settings, games, set(store.finished()))
     total = games * len(sets)
@@ -123,16 +133,19 @@ def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: i
         tick()
     seconds = round(time.perf_counter() - started, 2)
     finished = store.finished()
-    searching = (agents[0].searches, agents[1].searches)
-    per_set = [reports.set_metrics(settings["game"], opts, [finished[(k, i)] for i in range(games)], searching,
-                                   settings["agents"])
+    results = [[finished[(k, i)] for i in range(games)] for k in range(len(sets))]
+    specs = [[parse_agent(a) for a in ladders.set_agents(settings, k)] for k in range(len(sets))]
+    per_set = [reports.set_metrics(settings["game"], opts, results[k], (specs[k][0].searches, specs[k][1].searches),
+                                   ladders.set_agents(settings, k)) | forcing.set_part(settings, k, results[k])
                for k, opts in enumerate(settings["sets"])]
-    used = [finished[(k, i)] for k in range(len(sets)) for i in range(games)]
+    used = [r for rs in results for r in rs]
     run = {"played": len(todo), "seconds": seconds, "backend": backend,
            "workers": workers or (default_workers() if backend == "local" else None),
            "command": command, "game_seconds": round(sum(r["seconds"] for r in used), 2),
            "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2)}
-    report = reports.build({**settings, "games": games, "reproducible": all(a.reproducible for a in agents)},
-                           settings["labels"], per_set, run)
+    reproducible = all(a.reproducible for pair in specs for a in pair)
+    report = reports.build({**settings, "games": games, "reproducible": reproducible}, settings["labels"], per_set,
+                           run)
+    report |= ladders.report_part(settings, report["sets"])
     reports.write(report, out)
     return report

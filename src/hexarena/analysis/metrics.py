@@ -137,8 +137,8 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         w = r["winner"]
         if w is None or not searching[0 if w == r["a_seat"] else 1]:
             continue
-        own = [i for i, m in enumerate(r["movers"]) if m == w]
-        values = cast("list[float]", [r["values"][i] for i in own])  # a searching agent's: all numbers
+        own = [i for i, m in enumerate(r["movers"]) if m == w and r["values"][i] is not None]  # not forced moves
+        values = cast("list[float]", [r["values"][i] for i in own])
         n = len(r["moves"])
         for i, v in zip(own, values, strict=True):
             d = min(DECILES - 1, i * DECILES // n)

@@ -14,7 +14,7 @@ from typing import Any
 
 import hexarena
 
-from . import metrics, openings, plots
+from . import metrics, openings, plots, report_extras
 from .selfplay import GameResult
 
 FORMAT = "hexarena-report/1"
@@ -88,7 +88,8 @@ def figures(report: dict[str, Any]) -> dict[str, bytes]:
     """The report's plots as PNG bytes by name (those that apply)."""
     sets = [(s["label"], s["metrics"]) for s in report["sets"]]
     made = {"outcomes": plots.outcomes(sets), "lengths": plots.lengths(sets), "branching": plots.branching(sets),
-            "decisiveness": plots.decisiveness(sets), "openings": plots.openings(sets)}
+            "decisiveness": plots.decisiveness(sets), "openings": plots.openings(sets),
+            "ladder": report_extras.ladder_figure(report)}
     return {name: png for name, png in made.items() if png is not None}
 
 
@@ -273,7 +274,8 @@ def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) ->
     """The report as one self-contained HTML page (``figs``: its plots, made if not given)."""
     figs = figures(report) if figs is None else figs
     sections = [
-        ("Summary", _summary(report) + f"<p class='note'>{NOTES['diversity']}</p>"),
+        ("Summary", report_extras.ladder_warnings(report) + _summary(report)
+         + f"<p class='note'>{NOTES['diversity']}</p>"),
         ("Outcomes", f"<p class='note'>{NOTES['outcomes']}</p>" + _img(figs.get("outcomes"), "outcomes")),
         ("How games end", f"<p class='note'>{NOTES['endings']}</p>" + _endings(report)),
         ("Game length", f"<p class='note'>{NOTES['lengths']}</p>" + _img(figs.get("lengths"), "lengths")),
@@ -284,6 +286,7 @@ def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) ->
         ("Opening choices", f"<p class='note'>{NOTES['openings']}</p>" + _img(figs.get("openings"), "openings")
          + _openings(report)),
         ("First moves", _first_moves(report)),
+        *report_extras.sections(report, figs),
         ("Representative games (median length)", _games(report)),
         ("Settings", _settings(report)),
     ]

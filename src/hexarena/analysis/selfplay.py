@@ -34,6 +34,7 @@ class GameResult(TypedDict):
     winner: int | None  # the winning seat, None for a draw
     scores: list[float] | None  # the game's final scores, where it has them
     reason: NotRequired[str | None]  # the rule that ended the game (Game.end_reason); absent in older runs
+    forced: NotRequired[list[str]]  # the moves the task imposed before the agents played (--from, --first-moves)
     seconds: float
     cpu_seconds: NotRequired[float]  # absent in runs written before it was kept
 
@@ -53,6 +54,7 @@ class GameTask:
     options: dict[str, Any]
     agents: tuple[str, str]  # agent specs A, B
     seeds: tuple[int, int]  # seeds of A, B
+    forced: tuple[str, ...] = ()  # moves played first, as given, before the agents take over
 
     @property
     def a_seat(self) -> int:
@@ -68,9 +70,10 @@ def game_seeds(seed: int, options: dict[str, Any], index: int) -> tuple[int, int
 
 
 def play_task(task: GameTask) -> GameResult:
-    """Play the task's game; its moves, the legal move count and mover before each
-    move, the mover's search value where its agent has one, the winner (a seat) and
-    the rule that ended the game (``Game.end_reason``)."""
+    """Play the task's game (its forced moves first); its moves, the legal move count
+    and mover before each move, the mover's search value where its agent has one (not
+    for forced moves), the winner (a seat) and the rule that ended the game
+    (``Game.end_reason``)."""
     started, cpu = time.perf_counter(), time.process_time()
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
@@ -81,6 +84,13 @@ def play_task(task: GameTask) -> GameResult:
     legal: list[int] = []
     movers: list[int] = []
     values: list[float | None] = []
+    for text in task.forced:  # each step of a forced move recorded as the agents' moves are, without a value
+        for action in state.parse_steps(text):
+            legal.append(len(state.legal_actions()))
+            movers.append(cast(int, state.to_move))
+            moves.append(state.move_name(action))
+            values.append(None)
+            state.apply(action)
     while (mover := state.to_move) is not None:  # None once the game is over
         legal.append(len(state.legal_actions()))
         movers.append(mover)
@@ -93,11 +103,14 @@ def play_task(task: GameTask) -> GameResult:
             values.append(None)
         state.play(move)
         moves.append(move)
-    return {"set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds),
-            "moves": moves, "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
-            "reason": state.game.end_reason(state), "scores": _scores(state),
-            "seconds": round(time.perf_counter() - started, 4),
-            "cpu_seconds": round(time.process_time() - cpu, 4)}
+    result: GameResult = {
+        "set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds), "moves": moves,
+        "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
+        "reason": state.game.end_reason(state), "scores": _scores(state),
+        "seconds": round(time.perf_counter() - started, 4), "cpu_seconds": round(time.process_time() - cpu, 4)}
+    if task.forced:
+        result["forced"] = list(task.forced)
+    return result
 
 
 def _scores(state) -> list[float] | None:
