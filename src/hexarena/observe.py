@@ -125,10 +125,26 @@ def observe_array(game: Game, s: np.ndarray, player: int, form: str = "grid"):
         features = np.ones((topo.ncells, planes.shape[0] + 1), dtype=np.float32)
         features[:, :-1] = planes.T
         return features, edges(topo)
-    rows, cols, (h, w) = grid_index(topo) if form == "grid" else _bad_form(form)
-    out = np.zeros((planes.shape[0] + 1, h, w), dtype=np.float32)
-    out[:-1, rows, cols] = planes
-    out[-1, rows, cols] = 1.0
+    return _grid(topo, planes[None])[0] if form == "grid" else _bad_form(form)
+
+
+def observe_batch(game: Game, states: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """The grid form of many raw positions at once, ``float32[B, C, H, W]``:
+    ``states[i]`` (``int32[B, state_size]``) seen by ``players[i]`` (the
+    leaves a search sends to a network, :mod:`hexarena.ai.puct`)."""
+    players = np.asarray(players)
+    if players.shape != (len(states),) or not np.all((players == 0) | (players == 1)):
+        raise ValueError(f"players must be 0 or 1, one per position ({len(states)}), got {players.tolist()!r}")
+    planes = np.stack([game.planes(s, int(p)) for s, p in zip(states, players, strict=True)])
+    return _grid(game.topology, planes.astype(np.float32, copy=False))
+
+
+def _grid(topo: Topology, planes: np.ndarray) -> np.ndarray:
+    """``float32[B, P, ncells]`` planes laid out on the grid with the on-board mask: ``float32[B, P + 1, H, W]``."""
+    rows, cols, (h, w) = grid_index(topo)
+    out = np.zeros((planes.shape[0], planes.shape[1] + 1, h, w), dtype=np.float32)
+    out[:, :-1, rows, cols] = planes
+    out[:, -1, rows, cols] = 1.0
     return out
 
 

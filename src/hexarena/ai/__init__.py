@@ -6,9 +6,11 @@ registry and the spec grammar (``parse_agent("ai:5")``) are in
 Kinds: ``random`` (uniform legal moves) and ``mcts`` (Monte Carlo tree
 search in numba, see :mod:`hexarena.ai.mcts` and docs/ai.md), with
 strength ``level`` 1..10 or an explicit ``simulations`` / ``seconds``
-budget per move.  What every front end of play against a program shares is
-here too: the hint, the notice before the search's first compilation, and
-undo back to the player's previous turn.
+budget per move; :class:`hexarena.ai.puct.PUCTAgent` is AlphaZero's search
+with a network's priors and values (docs/research.md).  What every front
+end of play against a program shares is here too: the hint, the notice
+before the search's first compilation, and undo back to the player's
+previous turn.
 
 >>> import hexarena
 >>> s = hexarena.load("projective-hex").new_state()
