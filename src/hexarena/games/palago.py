@@ -38,6 +38,7 @@ from .options import Option, choice, int_between
 from .palago_draw import board_svg, board_text, tile_picture
 from .palago_playouts import closing_playout, playout, recorded_playout
 from .palago_position import identity, read, write
+from .position import Head
 from .palago_rules import (ALLOW, BODY, DOUBLE_WIN, EDGE_STEP, EXHAUSTED, EXHAUSTION, FIRST, HOW, LIGHT, MAX_TILES,
                            PLACED, VARIANTS, WIN_NODE, Tables, apply, exhaustion_scores, legal, owner, start)
 
@@ -169,7 +170,7 @@ class Palago(Game):
         """The box of tiles ``X,Y:ROWS`` and, once over, ``how=`` and ``group=`` (:mod:`.palago_position`)."""
         return write(self, s)
 
-    def read_position(self, head) -> np.ndarray:
+    def read_position(self, head: Head) -> np.ndarray:
         return read(self, head)
 
     # facts ------------------------------------------------------------------------------------

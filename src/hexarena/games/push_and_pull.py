@@ -43,7 +43,7 @@ from .pushing import MAX_SIZE
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, policy=policy,
                      policy_playout=policy_playout, is_legal=is_legal, identity=identity)
 PHASES = ("place", "own", "other")  # PHASE's values as phase= writes them (place: not written)
-ENDINGS = ("none", "stuck", "both-stuck", "no-full-turn")  # ENDING's values as end= writes them
+END_REASONS = ("none", "stuck", "both-stuck", "no-full-turn")  # ENDING's values as end= writes them
 RESULT_TEXT = {v: k for k, v in RESULTS.items()}
 
 
@@ -124,7 +124,7 @@ class PushAndPull(Game):
         if s[PHASE] != PLACE:
             fields.update(phase=PHASES[int(s[PHASE])], stone=self.topology.name(int(s[STONE])))
         if s[ENDING]:
-            fields["end"] = ENDINGS[int(s[ENDING])]
+            fields["end"] = END_REASONS[int(s[ENDING])]
         return rows, fields
 
     def read_position(self, head: Head) -> np.ndarray:
@@ -146,7 +146,7 @@ class PushAndPull(Game):
         s[MOVED], s[MOVED + 1] = "1" in moved, "2" in moved
         s[PLACED] = flag_field(head, "placed", ("0", "1"))
         s[PHASE] = flag_field(head, "phase", PHASES)
-        s[ENDING] = flag_field(head, "end", ENDINGS)
+        s[ENDING] = flag_field(head, "end", END_REASONS)
         self._check_turn(head, s)
         return s
 
@@ -169,7 +169,7 @@ class PushAndPull(Game):
             ended[TO_MOVE] = 1 - head.winner if s[ENDING] == NO_TURN else max(head.to_move, 0)
             check(ended, self.tables)
             if (ended[WINNER], ended[ENDING]) != (head.winner, s[ENDING]):
-                why = ENDINGS[int(ended[ENDING])] if ended[ENDING] else "it goes on"
+                why = END_REASONS[int(ended[ENDING])] if ended[ENDING] else "it goes on"
                 raise PositionTextError(f"by the end rules this position's result is {why}"
                                         + (f" ({RESULT_TEXT[int(ended[WINNER])]})" if ended[ENDING] else ""))
 

@@ -201,6 +201,7 @@ class Weituweiqi(PushGame):
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
     WORDS = (BLOCK,)
+    POSITION_FIELDS = ("blocker",)
     # No AMAF (a cell's worth depends on the ball); half of each move to proof-number
     # search, whose numbers choose among unproven moves (the auction's traps): docs/ai.md
     MCTS = {"rave": False, "c": 0.7, "pns": 0.5, "pns_pick": 1}
@@ -248,8 +249,6 @@ class Weituweiqi(PushGame):
     def edge_winner(self, s: np.ndarray) -> int | None:
         """The Escaper once the ball is on the edge in the main phase (in the auction the mover loses)."""
         return 1 - int(s[ROLE]) if s[ROLE] >= 0 and self.topology.edge[self.ball(s)] else None
-
-    POSITION_FIELDS = ("blocker",)
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         """The ball on the ``edge`` or ``stalemate`` (no legal drop), with
