@@ -3,6 +3,7 @@ ignored), the position text round trip, and copies with and without history (hex
 
 import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -302,3 +303,24 @@ BAD_TEXTS = [
 def test_a_bad_position_text_says_what_is_wrong(name, options, text, match):
     with pytest.raises(PositionTextError, match=match):
         hexarena.load(name, **options).from_position_text(text)
+
+
+DOC_EXAMPLES = [  # docs/notation.md, "Position text": each game's example, from its moves
+    ("projective-hex", {}, ["A", "B", "C", "white", "D"], "XOX/O3/5/6/5/4 1 4 0 5 first=black"),
+    ("lisbon", {"size": (3, 3)}, ["c3", "b2", "end", "d4"], "3/1O2/2X2/2x1/3 1 3 1 4"),
+    ("lhexus", {"size": 3}, ["c3", "decline", "b2", "c4", "end", "b3"], "3/1Xx1/2OO1/4/3 2 5 1 6 first=white"),
+    ("iqishiqi", {"size": 4}, ["c4"], "4/5/6/1x2O2/6/5/4 2 2 0 1"),
+    ("weituweiqi", {"size": 4}, ["c4", "block", "k2"], "4/4x/6/1x5/3O2/5/4 2 4 0 3 blocker=2"),
+    ("hex-pushpin", {}, ["e4 2", "l5 2", "pass"], "4/3#1/6/2o4/5x/5/4 2 4 0 3 passes=1"),
+    ("push-and-pull", {}, ["o5"], "7/8/9/10/2A3o4/12/13/12/8B2/10/9/8/7 1 1 1 1 phase=own stone=o5"),
+    ("palago", {"tiles": 8}, ["2,0:1", "1,1:0"], "0,0:ab/A 2 2 1 2"),
+]
+
+
+@pytest.mark.parametrize("name,options,moves,text", DOC_EXAMPLES, ids=[e[0] for e in DOC_EXAMPLES])
+def test_the_documented_examples(name, options, moves, text):
+    state = hexarena.load(name, **options).new_state()
+    for move in moves:
+        state.play(move)
+    assert state.position_text() == text and state.game.from_position_text(text) == state
+    assert f"`{text}`" in (Path(__file__).parents[1] / "docs" / "notation.md").read_text()
