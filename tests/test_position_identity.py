@@ -17,11 +17,11 @@ from hexarena.games.position import PositionTextError
 from .conftest import EXTRA_CONFIGS
 from .test_properties import random_game
 
-# Every game with its defaults, and the extra configurations on boards small enough that whole games are cheap
-# (every ply of them is written, read back and played on).
+# One small board per game, for the tests that compare many positions.
 SMALL = {"projective-hex": {"size": 2, "opening": "swap"}, "lisbon": {"size": (4, 3)}, "lhexus": {"size": 3},
          "iqishiqi": {"size": 4}, "weituweiqi": {"size": 4}, "hex-pushpin": {"size": 3},
          "push-and-pull": {"size": 5}, "palago": {"tiles": 12}}
+# Every game with its defaults (their first plies: big boards) and the extra configurations (whole games).
 CONFIGS = [(name, {}) for name in hexarena.GAMES] + [(n, o) for n, ops in EXTRA_CONFIGS.items() for o in ops]
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'default'}" for n, o in CONFIGS]
 DEFAULT_PLIES = 40  # the defaults' boards are big: the tests look at their first plies
@@ -39,8 +39,8 @@ def plies(options):
 
 
 def same_future(a, b, rnd, steps=10**6):
-    """Play ``a`` and ``b`` on with the same random moves (from their sorted legal moves) and check they stay
-    equal, with the same legal moves, to the same end."""
+    """Play ``a`` and ``b`` on with the same random moves (from their sorted legal moves), ``steps`` of them
+    or to the end, and check they stay equal, with the same legal moves, and end alike."""
     for _ in range(steps):
         legal = sorted(a.legal_actions())
         assert legal == sorted(b.legal_actions())
@@ -58,10 +58,10 @@ def same_future(a, b, rnd, steps=10**6):
 @given(rnd=st.randoms(use_true_random=False))
 def test_position_text_round_trips_at_every_ply(name, options, rnd):
     """Read back at every ply, the text gives an equal position with the same key, text and legal moves and
-    no history; from a random ply both play on alike to the same end."""
+    no history; from a random ply both play on alike, 30 moves or to the same end."""
     game = hexarena.load(name, **options)
     state, limit = game.new_state(), plies(options)
-    branch = rnd.randrange(limit if limit < 10**6 else 60)
+    branch = rnd.randrange(min(limit, 60))
     while True:
         text = state.position_text()
         again = game.from_position_text(text)
