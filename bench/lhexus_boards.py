@@ -19,7 +19,7 @@ import hexarena
 from hexarena.ai import parse_agent
 from hexarena.ai.agents import Searcher
 from hexarena.games.base import State
-from hexarena.games.lhexus import BOARD
+from hexarena.games.lhexus_rules import BOARD
 from hexarena.kernels import seed as seed_numba
 
 FAMILIES = ("fill", "playout", "mcts", "dense")

@@ -22,7 +22,7 @@ import numpy as np
 
 import hexarena
 from hexarena.ai import agent
-from hexarena.games import lhexus as L
+from hexarena.games import lhexus_rules as L
 from hexarena.kernels import seed as seed_all
 
 

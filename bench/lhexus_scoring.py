@@ -25,7 +25,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 import hexarena
-from hexarena.games.lhexus import BOARD, Lhexus
+from hexarena.games.lhexus import Lhexus
+from hexarena.games.lhexus_rules import BOARD
 from lhexus_boards import FAMILIES, boards
 
 SHARES = {"fill": 0.4, "playout": 0.2, "mcts": 0.15, "dense": 0.25}

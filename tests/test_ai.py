@@ -650,12 +650,12 @@ def test_only_games_with_a_pattern_playout_bind_one():
 
 def test_specialised_search_depends_on_every_module_the_kernels_use():
     """The search module's hash covers the kernels' modules and what they use
-    (Lhexus's scoring and Lisbon's union-find), so editing any of them
-    recompiles the search instead of loading a stale one from the cache."""
-    import hexarena.games.lhexus  # noqa: F401
+    (Lhexus's rules use its scoring), so editing any of them recompiles the
+    search instead of loading a stale one from the cache."""
     from hexarena.ai.specialise import sources
-    files = {f.replace("\\", "/").rsplit("/hexarena/", 1)[-1] for f in sources({"hexarena.games.lhexus"})}
-    assert {"games/lhexus.py", "games/lhexus_scoring.py", "games/lisbon.py", "kernels.py"} <= files
+    apply = hexarena.load("lhexus", size=3).kernels.apply
+    files = {f.replace("\\", "/").rsplit("/hexarena/", 1)[-1] for f in sources({apply.__module__})}
+    assert {"games/lhexus_rules.py", "games/lhexus_scoring.py", "kernels.py"} <= files
 
 
 @pytest.mark.parametrize("pruned", [False, True])

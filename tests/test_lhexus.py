@@ -10,7 +10,7 @@ import pytest
 
 import hexarena
 from hexarena import IllegalMove
-from hexarena.games import lhexus
+from hexarena.games import lhexus_rules as lhexus
 
 from .playout_checks import check_recorded_playout
 

@@ -11,7 +11,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 
 from hexarena.board import hexhex
 import hexarena
-from hexarena.games.lhexus import BOARD
+from hexarena.games.lhexus_rules import BOARD
 from hexarena.games.lhexus_memo import MEMO_START, memo_get, memo_new, memo_put
 from hexarena.games.lhexus_scoring import (LINE, RING, TRIANGLE, greedy_packing, owned_by_colour, owned_configs,
                                             score, tables)

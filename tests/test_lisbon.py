@@ -21,8 +21,8 @@ from hexarena import IllegalMove
 from hexarena.board import hexhex
 from hexarena.cli import main
 from hexarena.games.base import TURN, State
-from hexarena.games.lisbon import (EDGES, RING, WIN_CELL, WIN_HOW, edge_witness, merge_arcs, near_opposite,
-                                   playout, recorded_playout, triple_wins)
+from hexarena.games.lisbon import edge_witness, near_opposite, triple_wins
+from hexarena.games.lisbon_rules import EDGES, RING, WIN_CELL, WIN_HOW, merge_arcs, playout, recorded_playout
 
 from .playout_checks import check_recorded_playout
 

@@ -68,10 +68,34 @@ def direct(kernel, *args):
 
 def kernel_set(legal, apply, playout, **optional) -> SimpleNamespace:
     """A game's kernels as its ``Game.kernels``: ``legal``, ``apply``,
-    ``playout``, the optional ones (``recorded_playout``, ``policy``,
-    ``policy_playout``, ``pattern_playout`` for the AI; ``is_legal(s, t,
-    action) -> bool`` for :class:`hexarena.games.base.State`'s checks), and
-    two built here: ``counted_playouts(s0, t, count)``, ``count`` playouts
+    ``playout`` (see :mod:`hexarena.games.base`), the optional ones, and
+    two built here.
+
+    Optional, for games where uniformly random playouts mean little:
+    ``policy(s, t, moves, n) -> i`` picks the index ``i`` of the move to play
+    among the legal ``moves[:n]`` in position ``s`` (it may use numba's
+    ``np.random``).  The MCTS agent (:mod:`hexarena.ai.mcts`) then plays its
+    playouts step by step through it instead of calling ``playout``.
+    ``recorded_playout(s, t, actions, movers) -> count`` is ``playout`` that
+    also writes each move and its mover into the two int32 arrays while they
+    have room (RAVE needs the moves; without it MCTS plays step by step).
+    ``pattern_playout(s, t, actions, movers) -> count``, the same with the
+    game's local replies (Projective Hex's bridge saves), is what MCTS plays
+    with ``Config.patterns`` (on in ``enhanced``).  ``policy_playout(s, t,
+    actions, movers) -> count`` is ``recorded_playout`` playing the game's
+    ``policy`` (MCTS then stays in one compiled loop per playout).
+    ``search_moves(s, t, out) -> count`` writes the moves the MCTS tree
+    expands, a subset of the legal ones (Lhexus: the growth stones first,
+    since a new group ends the turn); it returns ``-count`` when it left
+    legal moves out, and the search then never proves that node lost or
+    drawn.  ``is_legal(s, t, action) -> bool`` answers whether ``action``
+    (known to be ``0 <= action < num_actions``, the game not over) is legal
+    without building the legal list; :meth:`State.apply` and
+    :meth:`State.play` use it where a game has it.  ``identity(s, t, out)
+    -> count`` writes what identifies the position (keys, equality:
+    :mod:`hexarena.games.position`).
+
+    Built here: ``counted_playouts(s0, t, count)``, ``count`` playouts
     from ``s0`` counted as [player 0 wins, player 1 wins, draws, plies played]
     (the bench's units), and ``playouts(s0, t, count)``, its first three.
 

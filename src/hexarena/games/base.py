@@ -18,29 +18,9 @@ count``, ``apply(s, t, action)`` (the action is known legal) and
 ``playout(s, t)`` (random play to the end, in place).  The ``State`` class
 adds notation, validation, undo, records and rendering in Python.
 
-Optional kernel, for games where uniformly random playouts mean little:
-``policy(s, t, moves, n) -> i`` picks the index ``i`` of the move to play
-among the legal ``moves[:n]`` in position ``s`` (it may use numba's
-``np.random``).  The MCTS agent (:mod:`hexarena.ai.mcts`) then plays its
-playouts step by step through it instead of calling ``playout``.
-``recorded_playout(s, t, actions, movers) -> count`` is ``playout`` that
-also writes each move and its mover into the two int32 arrays while they
-have room (RAVE needs the moves; without it MCTS plays step by step).
-``pattern_playout(s, t, actions, movers) -> count``, the same with the
-game's local replies (Projective Hex's bridge saves), is what MCTS plays
-with ``Config.patterns`` (on in ``enhanced``).  ``policy_playout(s, t,
-actions, movers) -> count`` is ``recorded_playout`` playing the game's
-``policy`` (MCTS then stays in one compiled loop per playout).
-``search_moves(s, t, out) ->
-count`` writes the moves the MCTS tree expands, a subset of the legal ones
-(Lhexus: the growth stones first, since a new group ends the turn); it
-returns ``-count`` when it left legal moves out, and the search then never
-proves that node lost or drawn.
-
-``is_legal(s, t, action) -> bool`` (optional) answers whether ``action``
-(known to be ``0 <= action < num_actions``, the game not over) is legal
-without building the legal list; :meth:`State.apply` and :meth:`State.play`
-use it where a game has it.
+The optional kernels (``policy``, ``recorded_playout``, ``pattern_playout``,
+``policy_playout``, ``search_moves``, ``is_legal``, ``identity``) are
+described where a game's set is made: :func:`hexarena.kernels.kernel_set`.
 """
 
 from __future__ import annotations
@@ -60,9 +40,10 @@ from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..kernels import direct
 from ..kernels import seed as seed_numba
 from ..record_writer import at, make_record, now, to_text
+from . import position
 from .errors import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo, quoted
 from .legal import LegalActions
-from .options import Option, shown
+from .options import Option, shown, validated
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
@@ -95,7 +76,10 @@ class Game(ABC):
     front ends and the lab ask of the game: :meth:`opening_words` (none),
     :meth:`word_label` and :meth:`rules_end_reason` (``"win"`` or
     ``"draw"``); for the exact solvers, ``SOLVABLE`` (no), ``CAN_DRAW``,
-    ``THREAT_FIELD`` and :meth:`dead_cell_rings` (none).  ``MCTS``
+    ``THREAT_FIELD`` and :meth:`dead_cell_rings` (none); for position
+    texts, ``write_position(s) -> (board, fields)`` and
+    ``read_position(head) -> array`` with ``POSITION_FIELDS`` (a game
+    without them has none: :mod:`hexarena.games.position`).  ``MCTS``
     holds the settings of :class:`hexarena.ai.mcts.Config` that the default
     ``enhanced`` search uses for this game, where they differ from the
     generic ones (measured: docs/ai.md).
@@ -118,6 +102,8 @@ class Game(ABC):
     # what `hexarena bench` measures the game on: (label, options)
     BENCH_SETUPS: ClassVar[tuple[tuple[str, dict[str, Any]], ...]] = (("default", {}),)
     SLOW_TO_COMPILE: ClassVar[bool] = False  # minutes of numba compiling: `hexarena warmup` starts it first
+    CELL_CODES: ClassVar[int] = 8  # what a cell may hold, as the ``identity`` kernel codes it, is below this
+    POSITION_FIELDS: ClassVar[tuple[str, ...]] = ()  # the NAME=VALUE fields of the game's position text
     topology: Topology
     tables: tuple  # a NamedTuple that the kernels read; each game declares its own (``tables: Tables``)
     num_actions: int
@@ -151,24 +137,7 @@ class Game(ABC):
     @classmethod
     def validate_options(cls, options: dict[str, Any]) -> dict[str, Any]:
         """Options with defaults filled in; ValueError naming what is wrong."""
-        unknown = sorted(set(options) - set(cls.OPTIONS))
-        if unknown:
-            allowed = ", ".join(cls.OPTIONS) or "none"
-            raise ValueError(f"unknown option {quoted(unknown[0])} for {cls.name}; options: {allowed}")
-        out = {}
-        for key, opt in cls.OPTIONS.items():
-            value = options.get(key, opt.default)
-            try:
-                if isinstance(value, str) and opt.parse is not str:
-                    value = opt.parse(value)
-                ok = opt.check(value)
-            except (TypeError, ValueError):
-                ok = False
-            if not ok:
-                raise ValueError(f"bad value {shown(value)} for option {key!r} of {cls.name}; "
-                                 f"allowed: {opt.allowed}")
-            out[key] = value
-        return out
+        return validated(cls.name, cls.OPTIONS, options)
 
     @abstractmethod
     def setup(self) -> None:
@@ -197,10 +166,28 @@ class Game(ABC):
                                apply=direct(self.kernels.apply, s, t, 0),
                                is_legal=None if is_legal is None else direct(is_legal, s, t, 0))
 
+    @cached_property
+    def positions(self) -> position.Positions:
+        """The game's position keys and identities (:mod:`hexarena.games.position`)."""
+        return position.Positions(self)
+
     def __getstate__(self) -> dict:
-        """Pickled without :attr:`calls` (compiled entry points are not
-        picklable; they are made again on first use)."""
-        return {k: v for k, v in self.__dict__.items() if k != "calls"}
+        """Pickled without :attr:`calls` and :attr:`positions` (compiled entry
+        points are not picklable; they are made again on first use)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("calls", "positions")}
+
+    def __eq__(self, other: object) -> bool:
+        """Games are equal when they are the same game with the same options."""
+        return isinstance(other, Game) and (other.name, other.options) == (self.name, self.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+    def from_position_text(self, text: str) -> State:
+        """The position that ``text`` (as :meth:`State.position_text` writes it) describes, with no history:
+        it starts there.  :class:`~hexarena.games.position.PositionTextError` (a ValueError) naming what is
+        wrong and what is allowed (docs/notation.md, "Position text")."""
+        return position.read_state(self, text, State)
 
     # notation ---------------------------------------------------------
     @abstractmethod
@@ -569,12 +556,12 @@ class State:
         """Take back the last move; returns its action id (``RESIGN`` when it
         takes back a resignation or a loss on time).  Raises :class:`NothingToUndo` at the
         start of the game."""
-        if self._resigned is not None:
-            self._s, self._resigned = self._resigned[1], None
+        if self._resigned is not None:  # kept positions are snapshots that copies share: never written (copy())
+            self._s, self._resigned = self._resigned[1].copy(), None
             return RESIGN
         if not self._stack:
             raise NothingToUndo("nothing to undo: no move has been played")
-        self._s = self._stack.pop()
+        self._s = self._stack.pop().copy()
         self._turns.pop()
         self._times.pop()
         action = self._actions.pop()
@@ -582,15 +569,18 @@ class State:
             del self.meta["used"][len(self.written_moves()):]
         return action
 
-    def copy(self) -> State:
-        other = State(self.game, self._s.copy())
-        other._stack = [a.copy() for a in self._stack]
-        other._actions = list(self._actions)
-        other._turns = list(self._turns)
-        other._times = list(self._times)
-        other.meta = _copy.deepcopy(self.meta)
-        if self._resigned is not None:
-            other._resigned = (self._resigned[0], self._resigned[1].copy(), self._resigned[2])
+    def copy(self, history: bool = True) -> State:
+        """A state at this position with this one's history, times and meta, or (``history=False``) without
+        them, starting here (meta: the start time only).  Copies share the positions kept for undo: snapshots
+        never written (:meth:`undo` makes one live by copying it), so a copy costs a reference per move."""
+        other = State.__new__(State)  # not __init__: formatting a start time costs more than the rest
+        other.game, other._s, other._resigned, other._final_scores = self.game, self._s.copy(), self._resigned, None
+        if not history:
+            other._stack, other._actions, other._turns, other._times = [], [], [], []
+            other.meta = {"started": self.meta.get("started")}
+            return other
+        other._stack, other._actions, other._turns = list(self._stack), list(self._actions), list(self._turns)
+        other._times, other.meta = list(self._times), _copy.deepcopy(self.meta)
         return other
 
     __copy__ = copy
@@ -677,8 +667,32 @@ class State:
         """The one-line text record: ``[game k=v] 1. m 2. m,m *``."""
         return to_text(self)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and other.game.name == self.game.name and \
-            other.game.options == self.game.options and np.array_equal(self._s, other._s)
+    # identity -----------------------------------------------------------
+    def _rules(self) -> tuple[np.ndarray, tuple[int, bool] | None]:
+        """The position as the rules left it (before a resignation or a loss on time), and (who resigned or
+        lost on time, whether on time) or None."""
+        r = self._resigned
+        return (self._s, None) if r is None else (r[1], (r[0], r[2]))
 
-    __hash__ = None  # type: ignore[assignment]
+    def key(self) -> int:
+        """The position's 64-bit Zobrist key: the same for equal positions (``==``; transpositions
+        included), the same on every machine and in every process (:mod:`hexarena.games.position`)."""
+        return self.game.positions.key(*self._rules())
+
+    def position_text(self) -> str:
+        """The position as one line, FEN-like (docs/notation.md, "Position text");
+        :meth:`Game.from_position_text` reads it back."""
+        return position.write_text(self.game, *self._rules())
+
+    def __eq__(self, other: object) -> bool:
+        """The same position of the same game and options: what the rules read to go on (the board, the
+        player to move, the turn's step state, how the game ended), not how it was reached."""
+        if not isinstance(other, State) or other.game != self.game:
+            return False
+        (mine, ending), (theirs, other_ending) = self._rules(), other._rules()
+        identity = self.game.positions.identity
+        return ending == other_ending and np.array_equal(identity(mine), identity(theirs))
+
+    def __hash__(self) -> int:
+        """:meth:`key`.  A State is mutable: hash snapshots (positions seen), not a state that moves on."""
+        return self.key()

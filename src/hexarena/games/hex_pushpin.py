@@ -37,6 +37,7 @@ from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove
 from .options import int_between
+from .position import Head, PositionTextError, flag_field, zobrist
 from .pushing import MAX_SIZE, empty_run
 
 # state layout after the shared header
@@ -244,7 +245,21 @@ def _random_moves(s, t, actions, movers, empties, where, pushes):
     return written
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
+@njit
+def identity(s, t, out, zcell, zfield):
+    """What identifies the position (:mod:`hexarena.games.position`): the player to move, the winner, the
+    passes in a row; per cell its content (1, 2 a player's stone, ``PIN_MARK``)."""
+    out[0] = 3
+    out[1], out[2], out[3] = s[TO_MOVE], s[WINNER], s[PASSES]
+    k = 4
+    for c in range(t.ncells):
+        if s[BOARD + c]:
+            out[k], out[k + 1] = c, s[BOARD + c]
+            k += 2
+    return k, zobrist(out, k, zcell, zfield)
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity)
 
 
 def keeps_lines(p: np.ndarray, rays: np.ndarray) -> bool:
@@ -265,6 +280,7 @@ class HexPushpin(Game):
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(4, 3, MAX_SIZE, "base of the hexhex board (the pin starts on its centre)")}
     WORDS = ("pass",)
+    POSITION_FIELDS = ("passes",)
     MCTS = {"rave_bias": 0.1}  # AMAF values fade by ~10 visits: where the pin is matters (docs/ai.md)
     SOLVABLE = True  # every move but a pass adds a stone; two passes in a row end the game
     kernels = KERNELS
@@ -284,6 +300,34 @@ class HexPushpin(Game):
         s = super().initial_array()
         s[PIN] = self.centre
         s[BOARD + self.centre] = PIN_MARK
+        return s
+
+    # position text --------------------------------------------------------
+    def write_position(self, s: np.ndarray) -> tuple[str, dict[str, str]]:
+        """The rows as the source draws them (``o`` first, ``x`` second, ``#`` the pin) and ``passes=N``."""
+        rows = self.positions.board.write(self.stones(s), "ox#")
+        return rows, ({"passes": str(int(s[PASSES]))} if s[PASSES] else {})
+
+    def read_position(self, head: Head) -> np.ndarray:
+        """The array of a position text; checked: one pin, off the edge; a turn, a ply and a mover per move
+        (each is a stone or a pass); passes=2 exactly when over, won by more stones round the pin."""
+        board = self.positions.board.read(head.board, "ox#")
+        pins = np.flatnonzero(board == PIN_MARK)
+        if len(pins) != 1 or self.topology.edge[pins[0]]:
+            raise PositionTextError(f"{len(pins)} pins (#) on the board: there is one, off the edge")
+        s = head.header(self.initial_array())
+        s[BOARD: BOARD + self.topology.ncells], s[PIN] = board, pins[0]
+        s[PASSES] = flag_field(head, "passes", ("0", "1", "2"))
+        moves = np.count_nonzero(board) - 1 + s[PASSES]
+        if (head.turn, head.step) != (head.ply + 1, 0) or head.ply < moves or \
+                (not head.over() and head.to_move != head.ply % 2):
+            raise PositionTextError(f"every move is a turn: turn {head.ply + 1}, step 0 and player "
+                                    f"{head.ply % 2 + 1} to move at ply {head.ply} (at least {moves})")
+        if head.over() != (s[PASSES] == 2):
+            raise PositionTextError("the game is over exactly after two passes in a row (passes=2)")
+        first, second = pin_scores(s, self.topology.nbr, self.topology.ncells)
+        if head.over() and head.winner != (0 if first > second else 1 if second > first else DRAW):
+            raise PositionTextError(f"stones round the pin: first {first}, second {second}; the result says otherwise")
         return s
 
     # facts ----------------------------------------------------------------

@@ -39,10 +39,10 @@ import numpy as np
 from ..kernels import kernel_set
 from ..render import svg as svg_render
 from .iqishiqi_playouts import playout, recorded_playout
-from .iqishiqi_rules import CORNER, NORTH_SIDES, apply, is_legal, legal
+from .iqishiqi_rules import CORNER, NORTH_SIDES, apply, identity, is_legal, legal
 from .pushing import PushGame, size_option
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity)
 
 
 class Iqishiqi(PushGame):
@@ -66,6 +66,11 @@ class Iqishiqi(PushGame):
             return f"{self.PLAYERS[state.winner()]} wins ({how}: {self.topology.name(ball)})"
         edges = " (North: N, SE, SW edges; South: S, NE, NW)" if legend else ""
         return f"{self.PLAYERS[state.to_move]} to move{edges}"
+
+    def edge_winner(self, s: np.ndarray) -> int | None:
+        """The edge's owner when the ball is on a side (a corner wins for the mover)."""
+        o = int(self.owner[self.ball(s)])
+        return o if o in (0, 1) else None
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         """The ball on a ``corner`` or an ``edge``, or ``stalemate`` (no legal drop)."""

@@ -20,6 +20,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from ..board import Topology
 from ..kernels import hot, inline, njit
 from .base import HEADER, PLY, TO_MOVE, TURN, WINNER
+from .position import zobrist
 
 # state layout after the shared header
 BALL = HEADER  # the ball's cell
@@ -539,6 +540,20 @@ def random_drop(s, t, out, work, epoch, extra):
         free &= free - 1
     a = o if o < 3 else o - 3
     return t.cells[a, t.line[s[BALL], a], _lowest(free)] * 6 + (o + 3 if o < 3 else o - 3)
+
+
+@njit
+def identity(s, t, out, zcell, zfield):
+    """What identifies the position (:mod:`hexarena.games.position`): the player to move, the winner, the
+    Blocker (Weituweiqi; -1 in its auction and in Iqishiqi); 1 per stone, 2 the ball's cell."""
+    out[0] = 3
+    out[1], out[2], out[3] = s[TO_MOVE], s[WINNER], s[ROLE]
+    k = 4
+    for c in range(t.ncells):
+        if s[BOARD + c] & STONE or c == s[BALL]:
+            out[k], out[k + 1] = c, 2 if c == s[BALL] else 1
+            k += 2
+    return k, zobrist(out, k, zcell, zfield)
 
 
 # --- Iqishiqi's rules ----------------------------------------------------------

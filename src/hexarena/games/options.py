@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Option", "parse_int", "is_int_between", "int_between", "choice", "shown"]
+__all__ = ["Option", "parse_int", "is_int_between", "int_between", "choice", "shown", "validated"]
 
 
 @dataclass(frozen=True)
@@ -56,3 +56,24 @@ def shown(value: Any) -> str:
         return _SHOW.repr(value)
     except (ValueError, RecursionError):  # an int too long to write out, a nesting too deep
         return "a value too large to show"
+
+
+def validated(game: str, allowed: dict[str, Option], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` of the game called ``game`` with defaults filled in (``Game.validate_options``); ValueError
+    naming the unknown option or the bad value and what is allowed."""
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ValueError(f"unknown option {shown(unknown[0])} for {game}; options: {', '.join(allowed) or 'none'}")
+    out = {}
+    for key, opt in allowed.items():
+        value = options.get(key, opt.default)
+        try:
+            if isinstance(value, str) and opt.parse is not str:
+                value = opt.parse(value)
+            ok = opt.check(value)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(f"bad value {shown(value)} for option {key!r} of {game}; allowed: {opt.allowed}")
+        out[key] = value
+    return out

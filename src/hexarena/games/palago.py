@@ -37,10 +37,13 @@ from .base import DRAW, STEP, TURN, WINNER, Game, IllegalMove, quoted
 from .options import Option, choice, int_between
 from .palago_draw import board_svg, board_text, tile_picture
 from .palago_playouts import closing_playout, playout, recorded_playout
+from .palago_position import identity, read, write
+from .position import Head
 from .palago_rules import (ALLOW, BODY, DOUBLE_WIN, EDGE_STEP, EXHAUSTED, EXHAUSTION, FIRST, HOW, LIGHT, MAX_TILES,
                            PLACED, VARIANTS, WIN_NODE, Tables, apply, exhaustion_scores, legal, owner, start)
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=closing_playout)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=closing_playout,
+                     identity=identity)
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -123,6 +126,7 @@ class Palago(Game):
               "own colour is white", "share of the pool left")
     OBSERVATION_FORM = "grid"
     MOVE_SEPARATOR = " "
+    POSITION_FIELDS = ("how", "group")
     # AMAF misleads (a tile's worth depends on its neighbours' orientations): against uct, 20 games at 0.25 s a
     # move, enhanced scored 60%, with rave_bias=0.1 40%, without RAVE at c=0.5 75%, at c=0.3 85%; with the
     # closing playouts (patterns, on in enhanced) 94% over 80 games (docs/palago.md)
@@ -161,6 +165,13 @@ class Palago(Game):
         s = super().initial_array()
         start(s, self.tables)
         return s
+
+    def write_position(self, s: np.ndarray) -> tuple[str, dict[str, str]]:
+        """The box of tiles ``X,Y:ROWS`` and, once over, ``how=`` and ``group=`` (:mod:`.palago_position`)."""
+        return write(self, s)
+
+    def read_position(self, head: Head) -> np.ndarray:
+        return read(self, head)
 
     # facts ------------------------------------------------------------------------------------
     def tiles(self, s: np.ndarray) -> list[tuple[int, int]]:

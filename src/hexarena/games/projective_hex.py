@@ -33,6 +33,7 @@ from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, quoted
 from .options import choice, int_between
+from .position import Head, PositionTextError, flag_field, zobrist
 
 # state layout after the shared header
 COLOR0 = HEADER  # colour of player 0: BLACK, WHITE, or 0 before cut-and-choose is settled
@@ -269,8 +270,36 @@ def _bridges(topology) -> np.ndarray:
     return table
 
 
+@njit
+def identity(s, t, out, zcell, zfield):
+    """What identifies the position (:mod:`hexarena.games.position`): the player to move, the winner,
+    player 0's colour, the colour with a global loop, whether a swap is open; per stone its colour."""
+    out[0] = 5
+    out[1], out[2], out[3], out[4] = s[TO_MOVE], s[WINNER], s[COLOR0], s[LOOP]
+    out[5] = t.opening == SWAP and s[PLY] == 1
+    k = 6
+    for c in range(t.ncells):
+        if s[BOARD + c]:
+            out[k], out[k + 1] = c, s[BOARD + c]
+            k += 2
+    return k, zobrist(out, k, zcell, zfield)
+
+
+@njit
+def lay(s, t, colours):
+    """Place the stones ``colours`` (per cell, 0 for none) in cell order; the bits (1 black, 2 white) of the
+    colours that closed a global loop."""
+    loops = 0
+    for c in range(t.ncells):
+        if colours[c]:
+            if _place(s, t.nbr, t.seam, t.ncells, c, colours[c]):
+                loops |= colours[c]
+            s[PLACED] += 1
+    return loops
+
+
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=pattern_playout,
-                     is_legal=is_legal)
+                     is_legal=is_legal, identity=identity)
 
 
 def keeps_seam_parity(p: np.ndarray, nbr: np.ndarray, seam: np.ndarray) -> bool:
@@ -312,6 +341,7 @@ class ProjectiveHex(Game):
         "opening": choice("cut-and-choose", OPENINGS, "equalisation protocol"),
     }
     WORDS = ("swap", "black", "white")
+    POSITION_FIELDS = ("first",)
     kernels = KERNELS
     tables: Tables
     SOLVABLE = True  # it only fills cells
@@ -332,6 +362,58 @@ class ProjectiveHex(Game):
         s = super().initial_array()
         s[COLOR0] = 0 if self.options["opening"] == "cut-and-choose" else BLACK
         return s
+
+    # position text --------------------------------------------------------
+    def write_position(self, s: np.ndarray) -> tuple[str, dict[str, str]]:
+        """The rows (``X`` black, ``O`` white) and ``first=black|white`` (player 1's colour) once it differs
+        from the start's: chosen in cut-and-choose, white after a swap."""
+        rows = self.positions.board.write(self.stones(s), "XO")
+        chosen = s[COLOR0] != self.initial_array()[COLOR0]
+        return rows, ({"first": ("black", "white")[int(s[COLOR0]) - 1]} if chosen else {})
+
+    def read_position(self, head: Head) -> np.ndarray:
+        """The array of a position text: its stones laid (the loops found as they close); checked: as many
+        black stones as white or one more, the header the stones and the opening give (every move here is
+        a stone, a swap or a colour choice), a loop exactly when the game is over."""
+        s = self.initial_array()
+        colours = self.positions.board.read(head.board, "XO")  # BLACK, WHITE
+        first = head.fields.get("first")
+        if first is not None:
+            s[COLOR0] = flag_field(head, "first", ("none", "black", "white"))
+        black, white = int((colours == BLACK).sum()), int((colours == WHITE).sum())
+        if black - white not in (0, 1):
+            raise PositionTextError(f"{black} black and {white} white stones: black places first, so black has as "
+                                    f"many stones as white or one more")
+        self._check_header(head, s, black + white)
+        loops = int(lay(s, self.tables, colours))
+        if loops == BLACK | WHITE:
+            raise PositionTextError("both colours have a global loop: the first one ends the game")
+        s[LOOP] = loops
+        if head.over() != bool(loops and s[COLOR0]) or (head.winner >= 0 and head.winner != (s[COLOR0] != loops)):
+            raise PositionTextError("a game is over exactly when a colour has a global loop once colours are known, "
+                                    "won by that colour's player")
+        return head.header(s)
+
+    def _check_header(self, head: Head, s: np.ndarray, placed: int) -> None:
+        """The header the moves give: ``placed`` stones, a swap (player 1 white) or a colour choice."""
+        opening, colour0 = self.options["opening"], int(s[COLOR0])
+        choices = int(colour0 != self.initial_array()[COLOR0])
+        if (opening == "swap" and colour0 == WHITE and placed < 1) or (opening == "cut-and-choose" and (
+                (colour0 and placed < 3) or (not colour0 and placed > 3))) or (opening == "none" and choices):
+            given = f"first={head.fields['first']}" if "first" in head.fields else "no first=COLOUR"
+            raise PositionTextError(f"{placed} stones and {given}: no position of opening {opening!r} (first= is "
+                                    f"player 1's colour: chosen after cut-and-choose's 3 stones, white after a swap)")
+        if opening == "cut-and-choose" and not colour0:  # the cutter's three stones, then the chooser
+            turn, step, mover = (1, placed, 0) if placed < 3 else (2, 0, 1)
+        elif opening == "cut-and-choose":
+            turn, step, mover = placed, 0, (int(colour0 == BLACK) + placed - 3) % 2
+        else:
+            turn, step, mover = 1 + placed + choices, 0, (placed + choices) % 2
+        want = (-1 if head.over() else mover, turn, step, placed + choices)
+        if (head.to_move, head.turn, head.step, head.ply) != want:
+            who = "a result" if head.over() else f"player {mover + 1} to move"
+            raise PositionTextError(f"with {placed} stones{', colours chosen' if choices else ''} and opening "
+                                    f"{opening!r}: {who}, turn {turn}, step {step}, ply {want[3]}")
 
     # notation -----------------------------------------------------------
     def action_name(self, s: np.ndarray, action: int) -> str:

@@ -31,16 +31,20 @@ import numpy as np
 from ..board import hexhex, rays
 from ..kernels import kernel_set
 from . import push_and_pull_draw
-from .base import WINNER, Game, IllegalMove, State
+from .base import TO_MOVE, WINNER, Game, IllegalMove, State
 from .options import int_between
 from .push_and_pull_playouts import playout, policy, policy_playout, recorded_playout
-from .push_and_pull_rules import (BOARD, BOTH_STUCK, EMPTY, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, OTHER, OWN, PHASE,
-                                  PLACE, PLACED, STONE, STUCK, Tables, apply, asked, check, is_legal, legal, lines,
-                                  marker_line, placements)
+from .push_and_pull_rules import (BOARD, BOTH_STUCK, EMPTY, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, NOT_OVER, OTHER,
+                                  OWN, PHASE, PLACE, PLACED, STONE, STUCK, Tables, apply, asked, can_move, check,
+                                  identity, is_legal, legal, lines, marker_line, placements)
+from .position import RESULTS, Head, PositionTextError, cell_named, flag_field
 from .pushing import MAX_SIZE
 
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, policy=policy,
-                     policy_playout=policy_playout, is_legal=is_legal)
+                     policy_playout=policy_playout, is_legal=is_legal, identity=identity)
+PHASES = ("place", "own", "other")  # PHASE's values as phase= writes them (place: not written)
+END_REASONS = ("none", "stuck", "both-stuck", "no-full-turn")  # ENDING's values as end= writes them
+RESULT_TEXT = {v: k for k, v in RESULTS.items()}
 
 
 # the markers' starting cells as offsets (doubled x, rows) from the centre: g5 and s9 on base 7
@@ -56,6 +60,7 @@ class PushAndPull(Game):
     SLOW_TO_COMPILE = True
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(7, 5, MAX_SIZE, "base of the hexhex board (markers start at g5, s9 on base 7)")}
+    POSITION_FIELDS = ("placed", "moved", "phase", "stone", "end")
     kernels = KERNELS
     tables: Tables
 
@@ -106,6 +111,67 @@ class PushAndPull(Game):
         if kind == NO_TURN:
             return f"{self.PLAYERS[1 - int(s[WINNER])]} cannot move both markers with the last placement"
         return ""
+
+    # position text ---------------------------------------------------------------
+    def write_position(self, s: np.ndarray) -> tuple[str, dict[str, str]]:
+        """The rows (``o`` a stone, ``A`` ``B`` the first and second player's markers) and the turn's state:
+        ``placed=1`` (placements done this turn), ``moved=1|2|12`` (markers moved this turn), while a
+        stone's marker moves are asked ``phase=own|other`` and ``stone=CELL``; ``end=`` why it ended."""
+        rows = self.positions.board.write(s[BOARD:BOARD + self.topology.ncells], "oAB")
+        fields = {"placed": str(int(s[PLACED]))} if s[PLACED] else {}
+        if s[MOVED] or s[MOVED + 1]:
+            fields["moved"] = "1" * int(s[MOVED]) + "2" * int(s[MOVED + 1])
+        if s[PHASE] != PLACE:
+            fields.update(phase=PHASES[int(s[PHASE])], stone=self.topology.name(int(s[STONE])))
+        if s[ENDING]:
+            fields["end"] = END_REASONS[int(s[ENDING])]
+        return rows, fields
+
+    def read_position(self, head: Head) -> np.ndarray:
+        """The array of a position text; checked: one marker each, a turn's placements and steps, the stone
+        being resolved on a stone and its asked marker able to move, and the end rules as the kernels apply
+        them between placements: the game over exactly when they end it, for the reason given."""
+        s = head.header(self.initial_array())
+        board = self.positions.board.read(head.board, "oAB")  # NEUTRAL, then 2 + player
+        s[BOARD: BOARD + self.topology.ncells] = board
+        for p in (0, 1):
+            cells = np.flatnonzero(board == 2 + p)
+            if len(cells) != 1:
+                raise PositionTextError(f"{len(cells)} markers {'AB'[p]} (player {p + 1}'s) on the board: there is one")
+            s[MARK + p] = cells[0]
+        moved = head.fields.get("moved", "")
+        if moved not in ("", "1", "2", "12"):
+            raise PositionTextError(f"moved={moved!r}: moved lists the players whose markers moved this turn: 1, 2 "
+                                    f"or 12")
+        s[MOVED], s[MOVED + 1] = "1" in moved, "2" in moved
+        s[PLACED] = flag_field(head, "placed", ("0", "1"))
+        s[PHASE] = flag_field(head, "phase", PHASES)
+        s[ENDING] = flag_field(head, "end", END_REASONS)
+        self._check_turn(head, s)
+        return s
+
+    def _check_turn(self, head: Head, s: np.ndarray) -> None:
+        """The placement being resolved, the turn's counts, and the end rules (see :meth:`read_position`)."""
+        if (s[PHASE] != PLACE) != ("stone" in head.fields):
+            raise PositionTextError("stone=CELL names the stone whose markers' moves are asked: with phase=own or "
+                                    "phase=other, not without")
+        if s[PHASE] != PLACE:
+            s[STONE] = cell_named(self.topology, head.fields["stone"], "stone")
+            if s[BOARD + s[STONE]] != NEUTRAL or head.over() or not can_move(s, self.tables, asked(s)):
+                raise PositionTextError(f"stone={head.fields['stone']}: a stone (o) whose asked marker can move, "
+                                        f"in a game going on")
+        if s[PLACED] >= placements(s) or head.step < s[PLACED] + (s[PHASE] != PLACE):
+            raise PositionTextError(f"placed={int(s[PLACED])} and step {head.step} in turn {head.turn}, which "
+                                    f"places {int(placements(s))}: a turn's steps are its placements and marker moves")
+        if s[PHASE] == PLACE:
+            ended = s.copy()
+            ended[WINNER], ended[ENDING] = -1, NOT_OVER
+            ended[TO_MOVE] = 1 - head.winner if s[ENDING] == NO_TURN else max(head.to_move, 0)
+            check(ended, self.tables)
+            if (ended[WINNER], ended[ENDING]) != (head.winner, s[ENDING]):
+                why = END_REASONS[int(ended[ENDING])] if ended[ENDING] else "it goes on"
+                raise PositionTextError(f"by the end rules this position's result is {why}"
+                                        + (f" ({RESULT_TEXT[int(ended[WINNER])]})" if ended[ENDING] else ""))
 
     # notation -----------------------------------------------------------------
     def action_name(self, s: np.ndarray, action: int) -> str:

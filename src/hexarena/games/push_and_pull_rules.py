@@ -14,6 +14,7 @@ import numpy as np
 
 from ..kernels import inline, njit
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
+from .position import zobrist
 
 # state layout after the shared header
 MARK = HEADER  # 2 entries: each player's marker cell
@@ -379,3 +380,19 @@ def is_legal(s, t, a):
     toward, away, zero = marker_options(s, t, asked(s))
     v = a - n - rays_.shape[2]
     return -toward <= v <= away and (v != 0 or zero)
+
+
+@njit
+def identity(s, t, out, zcell, zfield):
+    """What identifies the position (:mod:`hexarena.games.position`): the player to move, the winner, why it
+    ended, which markers moved this turn, the stone being resolved and whose marker is asked, the placements
+    done this turn and whether this is the first turn (one placement); per cell its content."""
+    out[0] = 9
+    out[1], out[2], out[3], out[4], out[5] = s[TO_MOVE], s[WINNER], s[ENDING], s[MOVED], s[MOVED + 1]
+    out[6], out[7], out[8], out[9] = s[STONE], s[PHASE], s[PLACED], s[TURN] == 1
+    k = 10
+    for c in range(t.ncells):
+        if s[BOARD + c] != EMPTY:
+            out[k], out[k + 1] = c, s[BOARD + c]
+            k += 2
+    return k, zobrist(out, k, zcell, zfield)

@@ -31,8 +31,9 @@ from ..render import svg as svg_render
 from . import pushing_draw
 from .base import TO_MOVE, AmbiguousMove, Game, IllegalMove, MalformedMove, State, quoted
 from .options import Option, int_between
+from .position import Head, PositionTextError, player_field
 from .iqishiqi_rules import (BALL, BOARD, CORNER, MAX_CELLS, NORTH_SIDES, ROLE, STONE, Tables, arc_table, drop_mask,
-                             line_tables, place, reach)
+                             has_drop, line_tables, place, reach)
 
 OPPOSITE = tuple((d + 3) % 6 for d in range(6))
 
@@ -129,6 +130,41 @@ class PushGame(Game, abstract=True):
         if topo.edge[s[BALL]]:
             raise ValueError(f"the ball on {ball!r} is on the edge: the game would be over")
         return s
+
+    # position text -------------------------------------------------------
+    def write_position(self, s: np.ndarray) -> tuple[str, dict[str, str]]:
+        """The rows (``x`` a stone, ``O`` the ball) and ``blocker=1|2`` (Weituweiqi's, once declared)."""
+        codes = self.stones(s).copy()
+        codes[s[BALL]] = 2
+        rows = self.positions.board.write(codes, "xO")
+        return rows, ({"blocker": str(int(s[ROLE]) + 1)} if s[ROLE] >= 0 else {})
+
+    def read_position(self, head: Head) -> np.ndarray:
+        """The array of a position text (any header: :meth:`position` studies diagrams too); checked: one
+        ball, and while the game goes on the ball off the edge with a drop to play (else it would be over),
+        once over the ball on the edge or no drop left, the edge's winner where it decides alone."""
+        codes = self.positions.board.read(head.board, "xO")
+        balls = np.flatnonzero(codes == 2)
+        if len(balls) != 1:
+            raise PositionTextError(f"{len(balls)} balls (O) on the board: there is one")
+        s = head.header(self.initial_array())
+        s[BALL] = balls[0]
+        for c in np.flatnonzero(codes == 1):
+            place(s, self.tables, c)
+        if "blocker" in head.fields:
+            s[ROLE] = player_field(head.fields["blocker"], "blocker")
+        ended = bool(self.topology.edge[balls[0]]) or not has_drop(s, self.tables)
+        if ended != head.over():
+            raise PositionTextError("a game is over exactly when the ball is on the edge or no drop is left" +
+                                    (f": the ball is on {self.topology.name(balls[0])}" if ended else ""))
+        winner = self.edge_winner(s)
+        if head.over() and winner is not None and winner != head.winner:
+            raise PositionTextError(f"the ball on {self.topology.name(balls[0])} wins for player {winner + 1}")
+        return s
+
+    def edge_winner(self, s: np.ndarray) -> int | None:
+        """Who has won with the ball where it is, if that alone decides (None: it depends on the mover)."""
+        return None
 
     def _cell(self, name: str) -> int:
         c = self.topology.find(name.strip(" ").lower())

@@ -38,7 +38,8 @@ import numpy as np
 from ..kernels import hot, kernel_set, njit
 from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi_rules import BALL, ROLE, drop, drop_mask, drops, finish, has_drop, random_drop, room, scratch
+from .iqishiqi_rules import (BALL, ROLE, drop, drop_mask, drops, finish, has_drop, identity, random_drop, room,
+                             scratch)
 from .pushing import PushGame, size_option
 
 
@@ -187,7 +188,7 @@ def policy(s, t, moves, count):
     return _weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1)
 
 
-KERNELS = kernel_set(legal, apply, playout, policy=policy, is_legal=is_legal)
+KERNELS = kernel_set(legal, apply, playout, policy=policy, is_legal=is_legal, identity=identity)
 
 
 class Weituweiqi(PushGame):
@@ -200,6 +201,7 @@ class Weituweiqi(PushGame):
     OPTIONS = {"size": size_option(6)}
     BLOCK = "block"
     WORDS = (BLOCK,)
+    POSITION_FIELDS = ("blocker",)
     # No AMAF (a cell's worth depends on the ball); half of each move to proof-number
     # search, whose numbers choose among unproven moves (the auction's traps): docs/ai.md
     MCTS = {"rave": False, "c": 0.7, "pns": 0.5, "pns_pick": 1}
@@ -243,6 +245,10 @@ class Weituweiqi(PushGame):
             how = " (a drop, or 'block' to become the Blocker)" if legend else ""
             return f"auction: {self.PLAYERS[p]} to move{how}"
         return f"{who(p)} to move" + ("; the Escaper wins on any edge" if legend else "")
+
+    def edge_winner(self, s: np.ndarray) -> int | None:
+        """The Escaper once the ball is on the edge in the main phase (in the auction the mover loses)."""
+        return 1 - int(s[ROLE]) if s[ROLE] >= 0 and self.topology.edge[self.ball(s)] else None
 
     def rules_end_reason(self, s: np.ndarray) -> str:
         """The ball on the ``edge`` or ``stalemate`` (no legal drop), with
