@@ -1,7 +1,9 @@
 """A researcher's first script against hexarena's public API, fully typed.
 
-tests/test_packaging.py checks it with ``mypy --strict`` and runs it;
-bench/wheel_check.py runs it, and mypy on it, against an installed wheel.
+The project's mypy run checks it with every check of ``--strict``
+(pyproject.toml; tests/test_tools.py), tests/test_packaging.py runs it, and
+bench/wheel_check.py runs it and ``mypy --strict`` on it against an
+installed wheel.
 It prints one JSON object saying what it did.
 """
 
