@@ -19,6 +19,9 @@ EXTRA_CONFIGS: dict[str, list[dict]] = {
                {"tiles": 10, "variant": "must-contain", "anywhere": True}, {"tiles": 6, "exhausted": "draw"}],
 }
 
+# No "hexarena: compiling ..." line on stderr when a test compiles first (tests/test_first_use.py turns it on).
+os.environ.setdefault("HEXARENA_COMPILE_NOTICE", "0")
+
 settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

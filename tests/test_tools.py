@@ -1,5 +1,6 @@
 """The tools check the contract (pyproject.toml's settings): ruff finds nothing
-in the sources, tests and benchmarks, and mypy no error in the package.
+in the sources, tests and benchmarks, and mypy no error in the package and
+in tests/data/user_script.py (a user's script, held to --strict's checks).
 
 Both run from the repository's root with the venv's executables; mypy keeps
 its cache in the root's ``.mypy_cache`` (ignored by git), so a warm run takes

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple, TextIO
 
 from . import GAMES, IllegalMove, game_class, load
+from .extras import MissingExtra, missing, require
 from .games.base import State, quoted
 from .info import game_info, replay_summary
 from .records import read_file
@@ -436,14 +437,16 @@ def _solve_arguments(sp: argparse.ArgumentParser) -> None:
 
 
 class Command(NamedTuple):
-    """A command: its name, help line, what runs it, its parser's arguments and
-    whether it takes a GAME (True; "optional" where a record may replace it)."""
+    """A command: its name, help line, what runs it, its parser's arguments,
+    whether it takes a GAME (True; "optional" where a record may replace it)
+    and the extra it needs (hexarena.extras), if any."""
 
     name: str
     help: str
     run: Callable[[argparse.Namespace, TextIO], int]
     arguments: Callable[[argparse.ArgumentParser], None]
     game: bool | str = False
+    extra: str | None = None
 
 
 COMMANDS = (
@@ -457,9 +460,9 @@ COMMANDS = (
     Command("warmup", "compile the games' kernels and the AI's search into numba's cache (./dev does)", cmd_warmup,
             _warmup_arguments),
     Command("serve", "the web app: play in the browser (against the AI, hot-seat, online)", cmd_serve,
-            _serve_arguments),
+            _serve_arguments, extra="server"),
     Command("analyze", "balance metrics from self-play: an HTML and JSON report (docs/analysis.md)", cmd_analyze,
-            _analyze_arguments, game=True),
+            _analyze_arguments, game=True, extra="lab"),
     Command("solve", "exact values of small boards and of every first move", cmd_solve, _solve_arguments, game=True),
 )
 
@@ -468,7 +471,9 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     """The top-level parser (for help) and one parser per command.
 
     Commands parse with ``parse_intermixed_args`` so options may come
-    between the game and its moves (``replay GAME -o k=v MOVE ...``).
+    between the game and its moves (``replay GAME -o k=v MOVE ...``).  A
+    command whose extra is not installed gets no arguments (:func:`main`
+    refuses it before parsing).
     """
     top = Parser(prog="hexarena", description="Hex-grid abstract strategy games.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -479,7 +484,8 @@ def build_parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
             sp.add_argument("game", nargs="?" if command.game == "optional" else None,
                             help=f"one of: {', '.join(GAMES)}")
             sp.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
-        command.arguments(sp)
+        if command.extra is None or not missing(command.extra):
+            command.arguments(sp)
         sp.set_defaults(run=command.run)
         parsers[command.name] = sp
     return top, parsers
@@ -494,12 +500,20 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 0 if argv else 2
     if argv[0] not in parsers:
         top.error(f"unknown command {quoted(argv[0])}; commands: {', '.join(parsers)}")
-    args = parsers[argv[0]].parse_intermixed_args(argv[1:])
     try:
+        _check_extra(argv[0])
+        args = parsers[argv[0]].parse_intermixed_args(argv[1:])
         return args.run(args, out)
-    except UsageError as e:
+    except (UsageError, MissingExtra) as e:
         print(f"hexarena: error: {e}", file=sys.stderr)
         return 2
+
+
+def _check_extra(name: str) -> None:
+    """MissingExtra when the command ``name`` needs an extra that is not installed."""
+    extra = next(c.extra for c in COMMANDS if c.name == name)
+    if extra:
+        require(extra, f"hexarena {name}")
 
 
 def entry() -> None:

@@ -1,7 +1,7 @@
 """The leaf every game module builds on: the header that every position
 array starts with, the ``njit`` decorator every rules kernel uses, seeding of
 numba's random generator, and small array utilities.  It imports nothing
-from hexarena.
+from hexarena but the header's indices (:mod:`hexarena.header`).
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python.
 """
@@ -13,10 +13,10 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
-# The shared header of every position array (see hexarena.games.base).
-TO_MOVE, WINNER, TURN, STEP, PLY = range(5)
-HEADER = 8
-DRAW = 2  # WINNER's value for a draw
+from .header import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
+
+__all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "direct", "hot", "inline", "kernel_set",
+           "njit", "note", "seed", "shuffle_prefix"]
 
 njit = numba.njit(cache=True, nogil=True)
 # Small helpers inlined into the loops that call them (a numba call passing

@@ -43,12 +43,17 @@ def warm(games: list[str], out: TextIO, workers: int | None = None) -> int:
     print(f"warming numba's cache: rules kernels and the AI's search for {len(games)} games "
           f"({workers} processes; compiling takes a few minutes the first time, seconds after)", file=out, flush=True)
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_quiet) as pool:
         for name, seconds, compiled in pool.map(warm_game, games):
             what = "compiled" if compiled else "already cached"
             print(f"  {name:<15} {seconds:6.1f} s ({what})", file=out, flush=True)
     print(f"warm-up done in {time.perf_counter() - start:.0f} s", file=out, flush=True)
     return 0
+
+
+def _quiet() -> None:
+    """In a worker: no "hexarena: compiling ..." lines (hexarena.compiling), warm() says what is done."""
+    os.environ["HEXARENA_COMPILE_NOTICE"] = "0"
 
 
 def default_games() -> list[str]:

@@ -48,9 +48,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from ..compiling import mark_said
 from ..games.base import Game, NothingToUndo, State
 from .agents import KINDS, Agent, AgentSpec, RandomAgent, agent, parse_agent
-from .mcts import COMPILE_SECONDS, MCTSAgent, search_ready
+from .mcts import COMPILE_SECONDS, MCTSAgent, search_notice, search_ready
 from .solutions import proof_text
 
 __all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "agent", "compile_notice", "hint", "hint_note", "parse_agent",
@@ -78,6 +79,7 @@ def compile_notice(game: Game) -> str | None:
     _announced.add(game.name)
     if said or search_ready(game.kernels):
         return None
+    mark_said(search_notice(game)[0])  # the front end says it: not the library's line on stderr too
     return (f"preparing the AI for {game.name}, once: ~{COMPILE_SECONDS} s (numba compiles its search; "
             "`hexarena warmup` does it ahead)")
 

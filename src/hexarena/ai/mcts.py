@@ -35,6 +35,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Generator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields, replace
 from functools import cache
 from pathlib import Path
@@ -42,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compiling import announcing
 from ..games.base import DRAW, Game, State
 from ..kernels import njit
 from ..kernels import seed as seed_numba
@@ -78,7 +80,7 @@ def new_tree(capacity):
     flts = np.empty((capacity, 4), dtype=np.float32)
     meta = np.zeros(5, dtype=np.int64)
     meta[CAPACITY] = capacity
-    _new_node(ints, flts, meta, -1)
+    _new_node(ints, flts, meta, np.int32(-1))  # the action's type as in the search: one compile of _new_node
     return ints, flts, meta
 
 
@@ -222,6 +224,28 @@ def _module(kernels, use_policy: bool):
 
 
 COMPILE_SECONDS = 30  # about what a game's search takes to compile on first use (docs/speed.md)
+
+
+def search_notice(game: Game) -> tuple[str, str]:
+    """The key and the line of :func:`compiling_search`."""
+    return (f"{game.name}: AI search", f"hexarena: compiling the AI's search for {game.name} once (numba), "
+                                       f"about {COMPILE_SECONDS} s; `hexarena warmup` does it ahead")
+
+
+def compiling_search(game: Game) -> AbstractContextManager[None]:
+    """Around code that may compile the search for ``game``: when numba compiles
+    (its cache empty or stale), one line on stderr says so, once per process and
+    game (:mod:`hexarena.compiling`)."""
+    return announcing(*search_notice(game))
+
+
+def said_compiling(game: Game, run: Callable[[int], int]) -> Callable[[int], int]:
+    """``run`` (a search's ``run(n)``: numba compiles the search at its first
+    call) inside :func:`compiling_search`."""
+    def call(n: int) -> int:
+        with compiling_search(game):
+            return run(n)
+    return call
 
 
 def search_ready(kernels, use_policy: bool = True) -> bool:
@@ -539,20 +563,21 @@ class MCTSAgent:
         if state.is_over():
             raise ValueError("the game is over: no move to choose")
         game = state.game
-        if self.seed is not None:
-            seed_numba((self.seed * 1_000_003 + len(state.history)) % 2**32)
-        tree = self._reuse(state)
-        if tree is None:
-            tree = self._new_tree(game)
-        self._tree, self._key, self._history = tree, _game_key(game), state.history
-        ints, flts, meta, work, seen = tree
-        if not isinstance(self.variant, Config):
-            self.config = config_of(self.variant, game)
-        use_policy = self.config.policy
+        with compiling_search(game):  # its helpers compile on first use too
+            if self.seed is not None:
+                seed_numba((self.seed * 1_000_003 + len(state.history)) % 2**32)
+            tree = self._reuse(state)
+            if tree is None:
+                tree = self._new_tree(game)
+            self._tree, self._key, self._history = tree, _game_key(game), state.history
+            ints, flts, meta, work, seen = tree
+            if not isinstance(self.variant, Config):
+                self.config = config_of(self.variant, game)
+            use_policy = self.config.policy
+            cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         search = compiled_search(game.kernels, use_policy)
-        cfg = self.config.vector(custom_policy=use_policy and hasattr(game.kernels, "policy"))
         s = state.array.copy()
-        run = lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen)  # noqa: E731
+        run = said_compiling(game, lambda n: search(s, game.tables, ints, flts, meta, cfg, n, work, seen))
         proven = lambda: self.config.solver and ints[meta[ROOT], PROVEN] >= 0  # noqa: E731
         start, share, spent, until = time.perf_counter(), self.config.pns, 0.0, self.until
         self._pns_pick = None
@@ -608,9 +633,7 @@ class MCTSAgent:
         (and at most ``iterations`` expansions when given), else for
         ``iterations`` expansions, in the tree of earlier moves when it leads
         here; marks the root moves it proves."""
-        prove = compiled_proof_search(game.kernels, self.config.policy)
-        pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
-        run = lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies)  # noqa: E731
+        run, (pints, pnum, meta_p) = self._prover(game, s, history)
         if deadline is None:
             run(iterations)
         else:
@@ -622,12 +645,18 @@ class MCTSAgent:
         """:meth:`_proof_search` in slices (:meth:`searching`): ``iterations``
         expansions, ``seconds`` of searching or the moment ``deadline``,
         whichever comes first; returns the seconds it searched."""
-        prove = compiled_proof_search(game.kernels, self.config.policy)
-        pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
-        run = lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies)  # noqa: E731
+        run, (pints, pnum, meta_p) = self._prover(game, s, history)
         _, spent = yield from run_slices(run, iterations, seconds, slice_seconds, deadline=deadline)
         self._mark_proofs(ints, meta, pints, pnum, meta_p)
         return spent
+
+    def _prover(self, game, s, history: list[int]) -> tuple[Callable[[int], int], tuple]:
+        """``run(n)``, ``n`` expansions of the proof-number search from ``s``
+        (compiled here on first use), and its arrays (nodes, numbers, meta)."""
+        pints, pnum, meta_p, moves, replies = self._pns_reuse(game, history)
+        prove = compiled_proof_search(game.kernels, self.config.policy)
+        run = said_compiling(game, lambda n: prove(s, game.tables, pints, pnum, meta_p, n, moves, replies))
+        return run, (pints, pnum, meta_p)
 
     def _mark_proofs(self, ints, meta, pints, pnum, meta_p) -> None:
         """Mark the root moves the proof-number search proved (and its numbers, for ``pns_pick``)."""

@@ -121,7 +121,8 @@ def search(root_state, t, ints, flts, meta, cfg, sims, work, seen):
         if solver and ints[root, PROVEN] >= 0:
             break
         s[:] = root_state
-        node, length, depth = root, 1, 0
+        # typed constants: numba would also compile _simulate and _update_amaf for literal 0 and 1 first
+        node, length, depth = root, np.int64(1), np.int64(0)
         path[0] = root
         ref_[:] = -1
         winner = -1

@@ -12,10 +12,10 @@ import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+from ..extras import needs
 from .selfplay import GameResult, GameTask, play_task
 
 BACKENDS = ("local", "ray")
-RAY_HINT = "the ray backend needs Ray: pip install 'hexarena[cluster]'"
 
 
 def default_workers() -> int:
@@ -53,10 +53,8 @@ def _run_local(tasks: Sequence[GameTask], workers: int) -> Iterator[GameResult]:
 
 
 def _run_ray(tasks: Sequence[GameTask], address: str | None, workers: int | None) -> Iterator[GameResult]:
-    try:
+    with needs("cluster", "the ray backend"):
         import ray
-    except ImportError:
-        raise ValueError(RAY_HINT) from None
     started_here = not ray.is_initialized()
     if started_here:
         if address is None:  # a local Ray instance

@@ -7,10 +7,13 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib
+from ..extras import needs
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+with needs("lab", __name__):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
 SIZE = (7.0, 3.6)
 DPI = 100

@@ -29,6 +29,7 @@ import copy as _copy
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from functools import cached_property
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -36,9 +37,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..board import Topology
-from ..kernels import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
-from ..kernels import direct
-from ..kernels import seed as seed_numba
+from ..header import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..record_writer import at, make_record, now, to_text
 from . import position
 from .errors import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo, quoted
@@ -160,11 +159,24 @@ class Game(ABC):
         """``legal``, ``apply`` and ``is_legal`` (None when the game has none)
         as :class:`State` calls them: compiled for its argument types and
         called directly (:func:`hexarena.kernels.direct`)."""
+        from ..kernels import direct  # numba, loaded by the game's module already (not by `import hexarena`)
+
         s, t = self.initial_array(), self.tables
         is_legal = getattr(self.kernels, "is_legal", None)
-        return SimpleNamespace(legal=direct(self.kernels.legal, s, t, np.empty(self.num_actions, dtype=np.int32)),
-                               apply=direct(self.kernels.apply, s, t, 0),
-                               is_legal=None if is_legal is None else direct(is_legal, s, t, 0))
+        with self.compiling_rules():
+            return SimpleNamespace(legal=direct(self.kernels.legal, s, t, np.empty(self.num_actions, dtype=np.int32)),
+                                   apply=direct(self.kernels.apply, s, t, 0),
+                                   is_legal=None if is_legal is None else direct(is_legal, s, t, 0))
+
+    def compiling_rules(self) -> AbstractContextManager[None]:
+        """Around a first call of the rules kernels: when numba compiles them (not
+        when it loads them from its cache), one line on stderr says so, once per
+        process and game (:mod:`hexarena.compiling`)."""
+        from ..compiling import announcing
+
+        how_long = "about a minute" if self.SLOW_TO_COMPILE else "a few seconds"
+        return announcing(f"{self.name}: rules", f"hexarena: compiling {self.name}'s rules once (numba), {how_long}; "
+                                                 "`hexarena warmup` does it ahead")
 
     @cached_property
     def positions(self) -> position.Positions:
@@ -639,10 +651,13 @@ class State:
 
     def playout(self, seed: int | None = None) -> int | None:
         """Random play to the end from a copy; the winner (None for a draw)."""
+        from ..kernels import seed as seed_numba
+
         s = self._s.copy()
-        if seed is not None:
-            seed_numba(seed)
-        self.game.kernels.playout(s, self.game.tables)
+        with self.game.compiling_rules():
+            if seed is not None:
+                seed_numba(seed)
+            self.game.kernels.playout(s, self.game.tables)
         w = int(s[WINNER])
         return w if w in (0, 1) else None
 

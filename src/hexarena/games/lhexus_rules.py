@@ -382,7 +382,7 @@ def recorded_playout(s, t, actions, movers):
     fwhere = np.full((2, n + 1), -1, dtype=np.int32)
     fk = np.zeros(2, dtype=np.int32)
     scratch = np.empty(n, dtype=np.int32)
-    k = 0
+    k = np.int64(0)  # typed: a literal 0 would have numba compile _policy_turns for it too
     for c in range(n):
         if s[BOARD + c] == 0:
             k = _add(pool, where, k, c)

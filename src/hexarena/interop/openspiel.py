@@ -33,11 +33,14 @@ import re
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 from .. import GAMES, game_class
+from ..extras import needs
 from ..games.base import TO_MOVE, WINNER, Game, State
 from ..observe import FORMS, default_form, observation_shape, observe_array
+
+with needs("interop", __name__):
+    import pyspiel
 from . import max_game_length
 
 PREFIX = "python_hexarena_"

@@ -27,16 +27,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from .. import load
+from ..extras import needs
 from ..games.base import Game, IllegalMove, State
 from ..observe import FORMS, default_form, edges, observation, observation_shape
 from ..render.raster import rgb
+
+with needs("interop", __name__):
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 AGENTS = ("player_0", "player_1")
 
