@@ -35,7 +35,8 @@ finally:
 # the parts that need an extra (a module and its submodules); every other module is the core's
 EXTRA_PARTS = {"hexarena.server": "server", "hexarena.interop.pettingzoo": "interop",
                "hexarena.interop.openspiel": "interop", "hexarena.analysis.plots": "lab",
-               "hexarena.analysis.progress": "lab", "hexarena.analysis.report": "lab", "hexarena.analysis.lab": "lab"}
+               "hexarena.analysis.progress": "lab", "hexarena.analysis.report": "lab", "hexarena.analysis.lab": "lab",
+               "hexarena.analysis.report_extras": "lab"}
 
 # Run in a subprocess that refuses every module outside the standard library, hexarena and the core
 # dependencies (argv[1]), as on a core install; prints what importing each module of argv[2] did.

@@ -10,12 +10,14 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib
+from ..extras import needs
+from . import first_moves, ladder
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+with needs("lab", __name__):
+    import matplotlib
 
-from . import first_moves, ladder  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
 
 DPI = 100
 CSS = ("<style>.warning { border-left: 4px solid #b35806; background: #fff4e5; padding: .2em 1em; max-width: 75ch; }"

@@ -2,16 +2,9 @@
 :class:`State` facade over one flat ``int32`` array.
 
 Every game keeps its whole position in one array whose first ``HEADER``
-entries are shared by all games, so agents and tools read them without
-knowing the game:
-
-==========  ===================================================
-``TO_MOVE``  player to move (0 or 1), -1 when the game is over
-``WINNER``   -1 none yet, 0 or 1, ``DRAW``
-``TURN``     turn number, from 1
-``STEP``     steps already taken in this turn
-``PLY``      atomic moves applied since the start
-==========  ===================================================
+entries are shared by all games (:mod:`hexarena.header`: the player to
+move, the winner, the turn, its step, the ply), so agents and tools read
+them without knowing the game.
 
 A game supplies numba kernels over ``(s, tables)``: ``legal(s, t, out) ->
 count``, ``apply(s, t, action)`` (the action is known legal) and
@@ -32,17 +25,19 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ..board import Topology
 from ..header import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..record_writer import at, make_record, now, to_text
-from . import position
 from .errors import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo, quoted
 from .legal import LegalActions
 from .options import Option, shown, validated
+
+if TYPE_CHECKING:  # numba: loaded on use, not by `import hexarena`
+    from .position import Positions
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
@@ -67,21 +62,9 @@ class Game(ABC):
     ``topology``, ``tables``, ``num_actions`` and ``state_size``
     (checked when a game is loaded).
 
-    Defaults a game may override: ``OPTIONS`` (none), ``PLAYERS``,
-    :meth:`initial_array` (the header of a fresh game: player 0 to move,
-    turn 1), the notation (:meth:`parse_move`, :meth:`parse_steps`,
-    :meth:`write_moves`, :meth:`normalize`, :meth:`why_illegal`),
-    :meth:`scores` (none) and :meth:`record_extra` (nothing); what the
-    front ends and the lab ask of the game: :meth:`opening_words` (none),
-    :meth:`word_label` and :meth:`rules_end_reason` (``"win"`` or
-    ``"draw"``); for the exact solvers, ``SOLVABLE`` (no), ``CAN_DRAW``,
-    ``THREAT_FIELD`` and :meth:`dead_cell_rings` (none); for position
-    texts, ``write_position(s) -> (board, fields)`` and
-    ``read_position(head) -> array`` with ``POSITION_FIELDS`` (a game
-    without them has none: :mod:`hexarena.games.position`).  ``MCTS``
-    holds the settings of :class:`hexarena.ai.mcts.Config` that the default
-    ``enhanced`` search uses for this game, where they differ from the
-    generic ones (measured: docs/ai.md).
+    Every other hook and attribute has a default a game may override (the
+    notation, scores, the front ends' and the lab's hooks, the solvers',
+    position texts, ``MCTS`` settings): docs/design.md, "Adding a game".
     """
 
     name: ClassVar[str]
@@ -179,9 +162,10 @@ class Game(ABC):
                                                  "`hexarena warmup` does it ahead")
 
     @cached_property
-    def positions(self) -> position.Positions:
-        """The game's position keys and identities (:mod:`hexarena.games.position`)."""
-        return position.Positions(self)
+    def positions(self) -> Positions:
+        """The game's position keys and identities (:mod:`hexarena.games.position`: numba, loaded on use)."""
+        from .position import Positions
+        return Positions(self)
 
     def __getstate__(self) -> dict:
         """Pickled without :attr:`calls` and :attr:`positions` (compiled entry
@@ -199,7 +183,8 @@ class Game(ABC):
         """The position that ``text`` (as :meth:`State.position_text` writes it) describes, with no history:
         it starts there.  :class:`~hexarena.games.position.PositionTextError` (a ValueError) naming what is
         wrong and what is allowed (docs/notation.md, "Position text")."""
-        return position.read_state(self, text, State)
+        from .position import read_state
+        return read_state(self, text, State)
 
     # notation ---------------------------------------------------------
     @abstractmethod
@@ -697,7 +682,8 @@ class State:
     def position_text(self) -> str:
         """The position as one line, FEN-like (docs/notation.md, "Position text");
         :meth:`Game.from_position_text` reads it back."""
-        return position.write_text(self.game, *self._rules())
+        from .position import write_text
+        return write_text(self.game, *self._rules())
 
     def __eq__(self, other: object) -> bool:
         """The same position of the same game and options: what the rules read to go on (the board, the
