@@ -203,6 +203,15 @@ def warm_up(games: list[str]) -> None:
         MCTSAgent(level=1).choose(hexarena.load(game).new_state())
 
 
+def game_list(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    """The game names of a comma-separated ``text`` (an unknown one: the parser's error)."""
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = sorted(set(games) - set(hexarena.GAMES))
+    if unknown:
+        parser.error(f"unknown games {', '.join(unknown)}; games: {', '.join(hexarena.GAMES)}")
+    return games
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=100, help="games per game name (default 100)")
@@ -212,10 +221,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--increment", type=int, default=0)
     p.add_argument("--out", type=Path, default=OUT)
     args = p.parse_args(argv)
-    games = [g.strip() for g in args.games_list.split(",") if g.strip()]
-    unknown = sorted(set(games) - set(hexarena.GAMES))
-    if unknown:
-        p.error(f"unknown games {', '.join(unknown)}; games: {', '.join(hexarena.GAMES)}")
+    games = game_list(p, args.games_list)
     control = clocks.parse({"initial": args.initial, "increment": args.increment})
     assert control is not None
     clock = clock_name(control)

@@ -29,7 +29,7 @@ from pathlib import Path
 from rich.progress import Progress
 
 import hexarena
-from ai_clock import warm_up
+from ai_clock import game_list, warm_up
 from hexarena.server.store import Store
 from hexarena.server.thinker import Thinker
 
@@ -141,10 +141,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--target", type=float, default=TARGET_SECONDS, help="the most seconds a turn should take")
     p.add_argument("--out", type=Path, default=OUT)
     args = p.parse_args(argv)
-    games = [g.strip() for g in args.games_list.split(",") if g.strip()]
-    unknown = sorted(set(games) - set(hexarena.GAMES))
-    if unknown:
-        p.error(f"unknown games {', '.join(unknown)}; games: {', '.join(hexarena.GAMES)}")
+    games = game_list(p, args.games_list)
     done = done_keys(args.out)
     todo = [(game, i) for i in range(args.games) for game in games if (game, i, args.level) not in done]
     args.out.parent.mkdir(parents=True, exist_ok=True)
