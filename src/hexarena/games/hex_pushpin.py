@@ -37,7 +37,7 @@ from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import DRAW, HEADER, PLY, TO_MOVE, TURN, WINNER, AmbiguousMove, Game, IllegalMove
 from .options import int_between
-from .position import Head, PositionTextError, flag_field, zobrist
+from .position import Head, PositionTextError, flag_field, write_cells, zobrist
 from .pushing import MAX_SIZE, empty_run
 
 # state layout after the shared header
@@ -251,11 +251,7 @@ def identity(s, t, out, zcell, zfield):
     passes in a row; per cell its content (1, 2 a player's stone, ``PIN_MARK``)."""
     out[0] = 3
     out[1], out[2], out[3] = s[TO_MOVE], s[WINNER], s[PASSES]
-    k = 4
-    for c in range(t.ncells):
-        if s[BOARD + c]:
-            out[k], out[k + 1] = c, s[BOARD + c]
-            k += 2
+    k = write_cells(s, BOARD, t.ncells, out, 4)
     return k, zobrist(out, k, zcell, zfield)
 
 

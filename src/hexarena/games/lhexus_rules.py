@@ -16,7 +16,7 @@ import numpy as np
 
 from ..kernels import hot, inline, njit, note
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
-from .position import zobrist
+from .position import write_cells, zobrist
 from .lhexus_scoring import greedy_packing, owned_by_colour, pack
 
 # state layout after the shared header
@@ -402,9 +402,5 @@ def identity(s, t, out, zcell, zfield):
     placed this turn (the groups it grew follow from them)."""
     out[0] = 4
     out[1], out[2], out[3], out[4] = s[TO_MOVE], s[WINNER], s[COLOUR0], s[PASSES]
-    k = 5
-    for c in range(t.ncells):
-        if s[BOARD + c]:
-            out[k], out[k + 1] = c, s[BOARD + c] + (2 if s[t.when + c] == s[TURN] else 0)
-            k += 2
+    k = write_cells(s, BOARD, t.ncells, out, 5, t.when, s[TURN])
     return k, zobrist(out, k, zcell, zfield)

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..kernels import inline, njit, note
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
-from .position import zobrist
+from .position import write_cells, zobrist
 
 # state layout after the shared header
 ALLOW = HEADER  # stones the current turn allows
@@ -276,9 +276,5 @@ def identity(s, t, out, zcell, zfield):
     out[0] = 5
     out[1], out[2], out[3] = s[TO_MOVE], s[WINNER], s[TURN] if t.sequence == PROGRESSIVE else 0
     out[4], out[5] = s[WIN_HOW], s[WIN_CELL]
-    k = 6
-    for c in range(t.ncells):
-        if s[BOARD + c]:
-            out[k], out[k + 1] = c, s[BOARD + c] + (2 if s[t.when + c] == s[TURN] else 0)
-            k += 2
+    k = write_cells(s, BOARD, t.ncells, out, 6, t.when, s[TURN])
     return k, zobrist(out, k, zcell, zfield)

@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     from ..board import Topology
     from .base import Game, State
 
-__all__ = ["SEED", "PositionTextError", "Head", "Positions", "Board", "zobrist", "array_identity", "write_row",
-           "read_row", "write_text", "read_text", "read_state", "cell_named", "flag_field", "player_field"]
+__all__ = ["SEED", "PositionTextError", "Head", "Positions", "Board", "zobrist", "write_cells", "array_identity",
+           "write_row", "read_row", "write_text", "read_text", "read_state", "cell_named", "flag_field", "player_field"]
 
 SEED = 0x6865786172656E61  # "hexarena": every Zobrist number derives from it
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64's increment
@@ -102,6 +102,18 @@ def zobrist(ident, count, zcell, zfield):
     for i in range(1 + nfields, count, 2):
         h ^= zcell[ident[i], ident[i + 1]]
     return h
+
+
+@njit
+def write_cells(s, board, ncells, out, k, when=-1, turn=0):
+    """Write ``(cell, content)`` for every occupied cell of the board at ``s[board:]`` into ``out`` from ``k``;
+    with ``when`` (the offset of the turn each stone was placed), a stone placed on ``turn`` has its content
+    plus 2.  The count written so far."""
+    for c in range(ncells):
+        if s[board + c]:
+            out[k], out[k + 1] = c, s[board + c] + (2 if when >= 0 and s[when + c] == turn else 0)
+            k += 2
+    return k
 
 
 @njit

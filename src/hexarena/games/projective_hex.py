@@ -33,7 +33,7 @@ from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from .base import HEADER, PLY, STEP, TO_MOVE, TURN, WINNER, Game, quoted
 from .options import choice, int_between
-from .position import Head, PositionTextError, flag_field, zobrist
+from .position import Head, PositionTextError, flag_field, write_cells, zobrist
 
 # state layout after the shared header
 COLOR0 = HEADER  # colour of player 0: BLACK, WHITE, or 0 before cut-and-choose is settled
@@ -277,11 +277,7 @@ def identity(s, t, out, zcell, zfield):
     out[0] = 5
     out[1], out[2], out[3], out[4] = s[TO_MOVE], s[WINNER], s[COLOR0], s[LOOP]
     out[5] = t.opening == SWAP and s[PLY] == 1
-    k = 6
-    for c in range(t.ncells):
-        if s[BOARD + c]:
-            out[k], out[k + 1] = c, s[BOARD + c]
-            k += 2
+    k = write_cells(s, BOARD, t.ncells, out, 6)
     return k, zobrist(out, k, zcell, zfield)
 
 

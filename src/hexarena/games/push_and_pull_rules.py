@@ -14,7 +14,7 @@ import numpy as np
 
 from ..kernels import inline, njit
 from .base import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
-from .position import zobrist
+from .position import write_cells, zobrist
 
 # state layout after the shared header
 MARK = HEADER  # 2 entries: each player's marker cell
@@ -390,9 +390,5 @@ def identity(s, t, out, zcell, zfield):
     out[0] = 9
     out[1], out[2], out[3], out[4], out[5] = s[TO_MOVE], s[WINNER], s[ENDING], s[MOVED], s[MOVED + 1]
     out[6], out[7], out[8], out[9] = s[STONE], s[PHASE], s[PLACED], s[TURN] == 1
-    k = 10
-    for c in range(t.ncells):
-        if s[BOARD + c] != EMPTY:
-            out[k], out[k + 1] = c, s[BOARD + c]
-            k += 2
+    k = write_cells(s, BOARD, t.ncells, out, 10)
     return k, zobrist(out, k, zcell, zfield)
