@@ -43,14 +43,19 @@ def watch_policy(pg, violations: list[str]) -> None:
     pg.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
 
 
-@pytest.fixture
-def page(context, server):
-    pg = context.new_page()
-    errors: list[str] = []
+def watched_page(ctx, errors: list[str], timeout_ms: int = 20_000):  # noqa: ANN001, ANN201
+    """A new page of ``ctx`` noting its page errors and policy refusals in ``errors``."""
+    pg = ctx.new_page()
     pg.on("pageerror", lambda e: errors.append(str(e)))
     watch_policy(pg, errors)
-    pg.set_default_timeout(20_000)
-    yield pg
+    pg.set_default_timeout(timeout_ms)
+    return pg
+
+
+@pytest.fixture
+def page(context, server):
+    errors: list[str] = []
+    yield watched_page(context, errors)
     assert not errors, errors
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import hexarena
-from .test_web import context, iqishiqi_with_a_choice, page, server, shot, watch_policy  # noqa: F401 (fixtures)
+from .test_web import context, iqishiqi_with_a_choice, page, server, shot, watched_page  # noqa: F401 (fixtures)
 from .web_helpers import board_state, open_match, wait_ply, wait_ready
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -31,12 +31,8 @@ def phone(browser, server):  # noqa: F811
     """A phone: 390x844, two device pixels a CSS pixel, touch; the test fails on a page error."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
                               is_mobile=True)
-    pg = ctx.new_page()
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    watch_policy(pg, errors)
-    pg.set_default_timeout(20_000)
-    yield pg
+    yield watched_page(ctx, errors)
     ctx.close()
     assert not errors, errors
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import hexarena
-from .test_web import context, page, server, shot, watch_policy  # noqa: F401 (fixtures)
+from .test_web import context, page, server, shot, watched_page  # noqa: F401 (fixtures)
 from .web_helpers import board_state, call, click_cell, open_match, wait_ply, wait_ready
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -19,14 +19,7 @@ def players(browser, server):  # noqa: F811
     """Two browsers (two contexts) of two people, each failing the test on a page error or a policy refusal."""
     ctxs = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
     errors: list[str] = []
-    pages = []
-    for ctx in ctxs:
-        pg = ctx.new_page()
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        watch_policy(pg, errors)
-        pg.set_default_timeout(30_000)
-        pages.append(pg)
-    yield pages
+    yield [watched_page(ctx, errors, 30_000) for ctx in ctxs]
     for ctx in ctxs:
         ctx.close()
     assert not errors, errors
