@@ -148,6 +148,16 @@ class Scheduler:
         return False
 
 
+@dataclass
+class AITurn:
+    """An AI's turn in a match: one agent plays all its steps (so they share its tree and its budget:
+    :meth:`~hexarena.ai.mcts.MCTSAgent.step_budget`), and the seconds they searched."""
+
+    key: tuple[int, int | None]  # (turn, seat)
+    agent: Agent
+    seconds: float = 0.0
+
+
 class Thinker:
     """Plays the AI seats of matches; :meth:`kick` after any change."""
 
@@ -158,8 +168,7 @@ class Thinker:
         self.turn_seconds = LEVEL_SECONDS if turn_seconds is None else turn_seconds
         self.scheduler = Scheduler(workers)
         self._lock = threading.Lock()
-        self._turns: dict[str, tuple[tuple[int, int | None], float]] = {}  # per match: (turn, seat), seconds searched
-        self._agents: dict[str, tuple[tuple[int, int | None], Agent]] = {}  # per match: its AI's turn and agent
+        self._turns: dict[str, AITurn] = {}  # per match: the AI turn it is playing
 
     def kick(self, match_id: str) -> None:
         """Play ``match_id``'s AI moves if an AI is to move (now or after the running search)."""
@@ -190,19 +199,14 @@ class Thinker:
         if ai is None:
             with self._lock:
                 self._turns.pop(match_id, None)
-                self._agents.pop(match_id, None)
             return False
         seat, ply = match.state.to_move, match.ply
         notice = compile_notice(match.state.game)
         if notice:  # on the server's console
             log.warning("hexarena: %s", notice)
-        turn = (match.state.turn, seat)
-        until = self._until(match)
-        agent = self._agent(match_id, turn, ai)
-        move, spent = yield from self._search(agent, match, self._time_left(match_id, turn, ai), until)
-        with self._lock:
-            before = self._turns.get(match_id)
-            self._turns[match_id] = turn, spent + (before[1] if before and before[0] == turn else 0.0)
+        turn = self._turn(match_id, (match.state.turn, seat), ai)
+        move, spent = yield from self._search(turn.agent, match, self._time_left(turn, ai), self._until(match))
+        turn.seconds += spent
 
         def play(now: Match, state: State) -> None:
             if now.ply != ply or state.to_move != seat or state.resigned is not None:
@@ -215,15 +219,10 @@ class Thinker:
             return False
         return True
 
-    def _time_left(self, match_id: str, turn: tuple[int, int | None], ai: AgentSpec) -> float | None:
+    def _time_left(self, turn: AITurn, ai: AgentSpec) -> float | None:
         """The searching time this step may take: what its level's turn bound leaves (None: unbounded)."""
         bound = self.turn_seconds.get(ai.level) if ai.level is not None else None
-        if bound is None:
-            return None
-        with self._lock:
-            before = self._turns.get(match_id)
-        spent = before[1] if before and before[0] == turn else 0.0
-        return max(LAST_STEP_SECONDS, bound - spent)
+        return None if bound is None else max(LAST_STEP_SECONDS, bound - turn.seconds)
 
     def _until(self, match: Match) -> float | None:
         """The :func:`time.perf_counter` moment a step of the AI to move in ``match`` ends its search by: its
@@ -238,14 +237,13 @@ class Thinker:
         left = clocks.seconds(timing.turn_started) + budget - self.store.clock()
         return time.perf_counter() + max(CLOCK_STEP_SECONDS, left)
 
-    def _agent(self, match_id: str, turn: tuple[int, int | None], ai: AgentSpec) -> Agent:
-        """The agent playing ``turn`` of ``match_id``: the one of the turn's earlier steps (its tree and
-        its budget spent are the turn's: :meth:`~hexarena.ai.mcts.MCTSAgent.step_budget`), else a new one."""
+    def _turn(self, match_id: str, key: tuple[int, int | None], ai: AgentSpec) -> AITurn:
+        """The AI turn ``key`` (turn, seat) of ``match_id``: the one its earlier steps played, else a new one."""
         with self._lock:
-            kept = self._agents.get(match_id)
-            if kept is None or kept[0] != turn:
-                kept = self._agents[match_id] = turn, ai.make(seed=None)
-            return kept[1]
+            kept = self._turns.get(match_id)
+            if kept is None or kept.key != key:
+                kept = self._turns[match_id] = AITurn(key, ai.make(seed=None))
+            return kept
 
     def _search(self, agent: Agent, match: Match, seconds: float | None,
                 until: float | None = None) -> Generator[None, None, tuple[str, float]]:
