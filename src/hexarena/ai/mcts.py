@@ -621,9 +621,8 @@ class MCTSAgent:
 
     def _spend(self, state: State, simulations: int, seconds: float) -> None:
         """Count a search of ``state`` against its turn's budget (a step searched again: its last search)."""
-        key, costs = self._turn
-        if key != _turn_key(state):
-            key, costs = _turn_key(state), {}
+        key = _turn_key(state)
+        costs = self._turn[1] if self._turn[0] == key else {}
         costs[state.step] = simulations, seconds
         self._turn = key, costs
 
