@@ -112,6 +112,12 @@ class Game(ABC):
     SOLVABLE: ClassVar[bool] = False
     CAN_DRAW: ClassVar[bool] = True  # whether a game may end in a draw (the proof-number solver then asks twice)
     COSTLY_SCORES: ClassVar[bool] = False  # exact scores may take long: the web app scores the end in a worker
+    # end reasons (rules_end_reason) that settle a game by something other than its goal, for the lab's "how
+    # games end": "tie-break" (a secondary rule decided, or left, a tie) or "exhaustion" (the board or pool ran out)
+    END_KINDS: ClassVar[dict[str, str]] = {}
+    # the lab draws the position after a move where it lists moves: the move's text alone says little (Palago's
+    # tile positions relative to the first tile)
+    DRAW_MOVES: ClassVar[bool] = False
     # the state entry that is nonzero once a stone only ever helps its owner's win, so the solvers may block
     # threats and skip dead cells (dead_cell_rings); -1 for never
     THREAT_FIELD: ClassVar[int] = -1

@@ -357,6 +357,7 @@ class Lisbon(Game):
     PLANES = ("own", "opponent", "empty", "placed this turn", "blocked this turn", "share of the turn left",
               "perimeter")
     WORDS = ("end",)
+    END_KINDS = {"full-board": "exhaustion"}
     kernels = KERNELS
     tables: Tables
 
