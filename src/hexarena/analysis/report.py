@@ -102,7 +102,7 @@ p.note { color: #555; font-size: .92em; max-width: 75ch; } img { max-width: 100%
 pre { white-space: pre-wrap; background: #f7f7f7; padding: .6em; max-width: 60ch; }
 p.verdict { font-size: 1.05em; line-height: 1.5; max-width: 90ch; background: #f5f8fc; padding: .6em .8em;
   border-left: 4px solid #4a78b0; }
-td.n svg { width: 110px; height: auto; vertical-align: middle; }
+td.n { white-space: nowrap; } td.n svg { width: 110px; height: auto; vertical-align: middle; }
 """
 
 NOTES = {
@@ -147,20 +147,14 @@ def _summary(report: dict[str, Any]) -> str:
         row("legal moves at the first ply", lambda m: (m["branching"]["mean_by_ply"] or ["–"])[0]),
         row("decided at, the winner's view (share of game): median", lambda m: _decided(m["decisiveness"], "median")),
         row("decided at, the winner's view (share of game): mean", lambda m: _decided(m["decisiveness"], "mean")),
-        row("decided at, both views (share of game): median", lambda m: _decided_both(m.get("views"))),
+        row("decided at, both views (share of game): median",
+            lambda m: _decided(m["views"]["decisive"], "median") if m["views"]["available"] else "–"),
         row("winner's value never stays > 90%", lambda m: m["decisiveness"].get("never", "–")),
         row("distinct games", lambda m: _few(m["diversity"]["distinct_games"], m["diversity"]["games"])),
         row("distinct openings (first 4 plies)",
             lambda m: _few(m["diversity"]["distinct_openings"], m["diversity"]["games"])),
     ]
     return _table(head, rows)
-
-
-def _decided_both(v: dict[str, Any] | None) -> str:
-    if not v or not v["available"] or not v["decisive"]["available"]:
-        return "–"
-    f = v["decisive"]["fraction"]
-    return f"{100 * f['median']:.0f}%" if f.get("n") else "–"
 
 
 def _few(distinct: int, games: int) -> str:

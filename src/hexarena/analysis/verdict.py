@@ -37,19 +37,32 @@ def _outcomes(first_wins: int, draws: int, games: int) -> dict[str, Any]:
                                    "ci95": list(wilson(points, games))}}
 
 
-def set_verdict(label: str, outcomes: dict[str, Any]) -> dict[str, Any]:
-    """One set's first-player score against 50%: which seat it favours when the interval excludes 50%."""
+def set_verdict(label: str, outcomes: dict[str, Any], diversity: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One set's first-player score against 50%: which seat it favours when the interval excludes 50%; whether
+    its agents replayed the same games or openings (fewer than a quarter distinct: the games are not
+    independent samples)."""
     n, score = outcomes["games"], outcomes["first_player_score"]
     low, high = score["ci95"]
     z, p = one_proportion_test(score["points"], n)
     return {"label": label, "games": n, "score": score, "draws": outcomes["draws"], "z": round(z, 3),
             "p": round(p, 4), "favours": "first" if low > 0.5 else "second" if high < 0.5 else None,
-            "games_needed": games_needed(planning_rate(score["points"], n))}
+            "games_needed": games_needed(planning_rate(score["points"], n)),
+            "repeated": _repeated(diversity, n)}
+
+
+def _repeated(diversity: dict[str, Any] | None, games: int) -> str | None:
+    """What the agents replayed, if fewer than a quarter of the games or openings are distinct."""
+    if diversity is None:
+        return None
+    for key, what in (("distinct_games", "games"), ("distinct_openings", "openings")):
+        if diversity[key] * 4 < games:
+            return f"{diversity[key]} distinct {what} of {games}"
+    return None
 
 
 def of(sets: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The verdict of a report's option sets (each with ``label`` and ``metrics``)."""
-    verdicts = [set_verdict(s["label"], s["metrics"]["outcomes"]) for s in sets]
+    verdicts = [set_verdict(s["label"], s["metrics"]["outcomes"], s["metrics"].get("diversity")) for s in sets]
     pairs = []
     for a, b in itertools.combinations(verdicts, 2):
         pair = {"sets": [a["label"], b["label"]],
@@ -130,6 +143,11 @@ def summary(v: dict[str, Any]) -> str:
         parts.append(_pair_sentence(pair))
         if "draws" in pair:
             parts.append(_pair_sentence(pair, "draws"))
+    for s in v["sets"]:
+        if s["repeated"]:
+            who = "The agents" if alone else f"In {s['label']}, the agents"
+            parts.append(f"{who} repeated themselves ({s['repeated']}): the games are not independent samples, "
+                         "and the intervals claim more than is known.")
     return "\n".join(parts)
 
 
