@@ -74,10 +74,21 @@ def table(report: Report, rows: Sequence[tuple[str, Callable[[dict[str, Any]], A
     sets = report["sets"]
     body = [[name, *[str(cell(s["metrics"])) for s in sets]] for name, cell in rows]
     body = [row for row in body if any(c not in ("", "–") for c in row[1:])]
-    head = [f"{report['games']} games each" if len(sets) > 1 else f"{report['games']} games",
-            *[f"`{s['label']}`" if s["label"] else "" for s in sets]]
+    several = len(sets) > 1
+    head = [f"{report['games']} games{' each' * several}", *[f"`{s['label']}`" if several else "" for s in sets]]
+    return markdown(head, body)
+
+
+def markdown(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in body])
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def by_set(report: Report, head: Sequence[str], rows: Sequence[tuple[dict[str, Any], Sequence[str]]]) -> str:
+    """A Markdown table of (option set, cells) rows, with a column naming the set when there are several."""
+    if len(report["sets"]) == 1:
+        return markdown(head, [cells for _, cells in rows])
+    return markdown(["option set", *head], [[f"`{s['label']}`", *cells] for s, cells in rows])
 
 
 def _views(m: dict[str, Any], cell: Callable[[dict[str, Any]], Any]) -> Any:
@@ -111,8 +122,8 @@ def decisiveness(report: Report) -> str:
          lambda m: _decisive(m, lambda d: f"{d['loser_hopeful']} of {d['games'] - d['never']}")),
         ("lead changes a game (mean)", lambda m: _views(m, lambda v: f"{v['lead_changes']['mean']:.2f}")),
         ("drama: the winner's mean deficit", lambda m: _views(m, lambda v: f"{v['drama']['mean']:.3f}")),
-        ("won games in which the winner trailed",
-         lambda m: _views(m, lambda v: f"{v['drama']['winner_behind']} of {v['drama']['games']}")),
+        ("the plies the eventual winner was behind (share)",
+         lambda m: _views(m, lambda v: f"{v['drama']['behind']:.3f}")),
         ("clarity: variance / narrowness", lambda m: _views(
             m, lambda v: f"{v['clarity']['variance']:.3f} / {v['clarity']['narrowness']:.3f}"
             if v["clarity"]["games"] else "–")),
@@ -131,17 +142,16 @@ def openings(report: Report) -> str:
                 chooser = pct(r.get("chooser_wins")) if "chooser_wins" in r else "–"
                 by = " / ".join(map(str, r["by_seat"])) if "by_seat" in r else "–"
                 ply = f"{r['mean_ply']:.1f}" if r.get("mean_ply") else "–"
-                rows.append(f"| `{s['label']}` | `{r['choice']}` | {r['games']} | {ply} | {by} | {chooser} |")
+                rows.append((s, [f"`{r['choice']}`", str(r["games"]), ply, by, chooser]))
     if not rows:
         return ""
-    return "\n".join(["| option set | the choice | games | at ply (mean) | by seat 1 / 2 | the chooser wins |",
-                      "|---|---|---|---|---|---|", *rows])
+    return by_set(report, ["the choice", "games", "at ply (mean)", "by seat 1 / 2", "the chooser wins"], rows)
 
 
 def first_moves(report: Report, top: int = 5) -> str:
-    rows = [f"| `{s['label']}` | `{r['move']}` | {r['games']} | {pct(r['first_player_wins'])} |"
+    rows = [(s, [f"`{r['move']}`", str(r["games"]), pct(r["first_player_wins"])])
             for s in report["sets"] for r in s["metrics"]["first_moves"][:top]]
-    return "\n".join(["| option set | first move | games | first player wins |", "|---|---|---|---|", *rows])
+    return by_set(report, ["first move", "games", "first player wins"], rows)
 
 
 def endings(report: Report) -> str:
@@ -151,13 +161,12 @@ def endings(report: Report) -> str:
         for r in s["metrics"]["end_reasons"]:
             m = r["margin"]
             margin = f"{m['mean']:.2f} (median {m['median']:g})" if m else "–"
-            rows.append(f"| `{s['label']}` | `{r['reason']}` | {pct(r['share'])} | {r['seat_wins'][0]} / "
-                        f"{r['seat_wins'][1]} / {r['draws']} | {margin} |")
+            rows.append((s, [f"`{r['reason']}`", pct(r["share"]),
+                             f"{r['seat_wins'][0]} / {r['seat_wins'][1]} / {r['draws']}", margin]))
         for k in s["metrics"]["end_kinds"]:
-            rows.append(f"| `{s['label']}` | *{k['kind']}* ({', '.join(k['reasons'])}) | {pct(k['share'])} | "
-                        f"{k['draws']} drawn ({100 * k['draw_share']['rate']:.0f}%) | |")
-    return "\n".join(["| option set | end | share of the games | first / second / draws | score margin |",
-                      "|---|---|---|---|---|", *rows])
+            rows.append((s, [f"*{k['kind']}* ({', '.join(k['reasons'])})", pct(k["share"]),
+                             f"{k['draws']} drawn ({100 * k['draw_share']['rate']:.0f}%)", ""]))
+    return by_set(report, ["end", "share of the games", "first / second / draws", "score margin"], rows)
 
 
 def verdict(report: Report) -> str:

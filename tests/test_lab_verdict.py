@@ -135,7 +135,7 @@ def test_views_of_a_set():
     v = drama.views([won, hopeful], (True, True))
     assert v["games"] == 2 and v["lead_changes"]["mean"] == 0.5
     assert v["lead_change_rate"] == round((1 / 6 + 0 / 6) / 2, 4)
-    assert v["drama"]["games"] == 2 and v["drama"]["winner_behind"] == 1
+    assert v["drama"]["games"] == 2 and v["drama"]["behind"] == round((1 / 6 + 0) / 2, 4)
     assert v["drama"]["max"] == pytest.approx(0.1)  # (0.2 + 0) / 2
     assert v["clarity"] == {"games": 1, "variance": 0.02, "narrowness": 0.2}
     d = v["decisive"]

@@ -137,7 +137,7 @@ def views(results: Sequence[GameResult], searching: tuple[bool, bool]) -> dict[s
     (agents A, B ``searching``)."""
     if not any(searching):
         return {"available": False, "reason": "no agent searches (random agents report no value)"}
-    changes, rates, drama_mean, drama_max = [], [], [], []
+    changes, rates, drama_mean, drama_max, behind_share = [], [], [], [], []
     winner_curve: list[tuple[float, float]] = []
     loser_curve: list[tuple[float, float]] = []
     for r in results:
@@ -153,13 +153,14 @@ def views(results: Sequence[GameResult], searching: tuple[bool, bool]) -> dict[s
         behind = deficits(standings, w)
         drama_mean.append(statistics.fmean(behind))
         drama_max.append(max(behind))
+        behind_share.append(sum(1 for d in behind if d > 0) / len(behind))
         for i, (value, mover) in enumerate(zip(r["values"], r["movers"], strict=True)):
             if value is not None:
                 (winner_curve if mover == w else loser_curve).append((i / n, value))
     return {"available": True, "games": len(changes), "lead_changes": spread(changes),
             "lead_change_rate": _mean(rates),
             "drama": {"games": len(drama_mean), "mean": _mean(drama_mean), "max": _mean(drama_max),
-                      "winner_behind": sum(1 for d in drama_max if d > 0)},
+                      "behind": _mean(behind_share)},
             "clarity": _clarity(results), "decisive": _decisive(results, searching),
             "winner_value_by_decile": _by_decile(winner_curve), "loser_value_by_decile": _by_decile(loser_curve)}
 
@@ -168,9 +169,10 @@ NOTE = ("From both players' own search values (docs/analysis.md 'Both players' v
         "Ludii's metrics). The standing is the mean of the two players' latest views of the first player's expected "
         "score; the leader is the player it favours. Lead changes: how often the leader changed, per game and per "
         "move (Ludii's LeadChange). Drama: the eventual winner's deficit, the leader's share minus the winner's, "
-        "averaged over the plies of a game, and its largest value (Ludii's Drama, average and maximum), over the "
-        "won games. Clarity: how far the moves a search rated differ (the variance of their win rates: "
-        "ClarityVariance) and the share that stand out (above mean + 0.75 (max − mean): ClarityNarrowness), "
+        "averaged over the plies of a game, and its largest value (Ludii's Drama, average and maximum), and the "
+        "share of the plies at which the winner was behind, over the won games. Clarity: how far the moves a search "
+        "rated differ (the variance of their win rates: ClarityVariance) and the share that stand out (above "
+        "mean + 0.75 (max − mean): ClarityNarrowness), "
         "averaged over a game's searched moves. Decided from both sides: from the ply on which the winner's own "
         "values stay above 90% and the loser's below 50%.")
 
@@ -190,7 +192,7 @@ def _rows() -> list[tuple[str, Any]]:
         ("lead changes per move (LeadChange)", lambda v: f"{v['lead_change_rate']:.3f}"),
         ("drama: the winner's mean deficit (Drama, average)", lambda v: _num(v["drama"]["mean"])),
         ("drama: the winner's largest deficit (Drama, maximum)", lambda v: _num(v["drama"]["max"])),
-        ("won games in which the winner trailed", lambda v: f"{v['drama']['winner_behind']} of {v['drama']['games']}"),
+        ("the plies the eventual winner was behind (share)", lambda v: _num(v["drama"]["behind"])),
         ("clarity: variance of the rated moves' win rates", lambda v: _num(v["clarity"]["variance"])),
         ("clarity: narrowness (share of moves standing out)", lambda v: _num(v["clarity"]["narrowness"])),
         ("decided, both sides: median share of the game", decisive(lambda d: _share(d["fraction"]))),

@@ -25,11 +25,11 @@ if TYPE_CHECKING:
 
 UNRECORDED = "unrecorded"  # games played before results kept their end reason
 KIND_NAMES = {"tie-break": "settled by a tie-break", "exhaustion": "the board or the pool ran out"}
+KIND_NOTES = {"tie-break": "the games a tie-break settled (or left tied)",
+              "exhaustion": "the games in which the board or the pool of pieces ran out"}
 NOTES = ("The rule that ended each game (the game's end reasons: docs/analysis.md), as a share of the set's games "
          "with its 95% interval, then the first player's wins / the second's / draws among them.",
-         "The score margin: the difference of the two scores at the end (mean, median and range).",
-         "In italics, the endings of each kind together: the games a tie-break settled (or left tied), those in "
-         "which the board or the pool of pieces ran out, with the draws among them.")
+         "The score margin: the difference of the two scores at the end (mean, median and range).")
 
 
 def end_reasons(results: Sequence[GameResult], kinds: dict[str, str]) -> list[dict[str, Any]]:
@@ -93,7 +93,9 @@ def html(report: dict[str, Any]) -> str:
     rows = [[esc(reason), *[_cell(rows.get(reason)) for rows in by_reason]] for reason in reasons]
     margins = [[f"score margin: {esc(reason)}", *[_margin(rows.get(reason)) for rows in by_reason]]
                for reason in reasons if any((rows.get(reason) or {}).get("margin") for rows in by_reason)]
-    kinds = [[f"<i>{esc(KIND_NAMES[kind])}</i>", *[_kind(kinds.get(kind)) for kinds in by_kind]]
-             for kind in KIND_NAMES if any(kind in kinds for kinds in by_kind)]
-    note = " ".join(n for n, shown in zip(NOTES, (True, margins, kinds), strict=True) if shown)
+    present = [kind for kind in KIND_NAMES if any(kind in kinds for kinds in by_kind)]
+    kinds = [[f"<i>{esc(KIND_NAMES[kind])}</i>", *[_kind(kinds.get(kind)) for kinds in by_kind]] for kind in present]
+    note = " ".join(n for n, shown in zip(NOTES, (True, margins), strict=True) if shown)
+    if present:
+        note += f" In italics, {' and '.join(KIND_NOTES[kind] for kind in present)}, with the draws among them."
     return f"<p class='note'>{note}</p>" + table(["end", *[s["label"] for s in sets]], rows + margins + kinds)

@@ -102,7 +102,7 @@ p.note { color: #555; font-size: .92em; max-width: 75ch; } img { max-width: 100%
 pre { white-space: pre-wrap; background: #f7f7f7; padding: .6em; max-width: 60ch; }
 p.verdict { font-size: 1.05em; line-height: 1.5; max-width: 90ch; background: #f5f8fc; padding: .6em .8em;
   border-left: 4px solid #4a78b0; }
-td.n { white-space: nowrap; } td.n svg { width: 110px; height: auto; vertical-align: middle; }
+td.n { white-space: nowrap; } td.n svg { width: 170px; height: auto; vertical-align: middle; }
 """
 
 NOTES = {
