@@ -183,6 +183,7 @@ def test_cli_analyze(tmp_path, capsys):
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "opening=none: first player wins" in printed and str(out / "report.html") in printed
+    assert "opening=swap against opening=none: " in printed  # the verdict's paragraph
     report = json.loads((out / "report.json").read_text())
     command = report["run"]["command"]
     assert command.startswith("hexarena analyze projective-hex -o size=2 --compare 'opening=none|swap'")
