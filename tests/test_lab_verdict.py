@@ -16,6 +16,7 @@ from hexarena.ai.agents import parse_agent
 from hexarena.analysis import drama, endings, lab, plots, proportions, report, verdict
 from hexarena.analysis.provenance import games_provenance, provenance
 from hexarena.analysis.selfplay import GameTask, play_task
+from tests.test_game_hooks import REASONS  # every game's end reasons
 
 
 def game(winner, values, movers, reason="loop", scores=None, clarity=None, index=0):
@@ -54,8 +55,9 @@ def test_the_pool_running_out_in_played_games():
 
 def test_end_kinds_name_real_reasons():
     for name in hexarena.GAMES:
-        for reason, kind in hexarena.game_class(name).END_KINDS.items():
-            assert kind in endings.KIND_NAMES and reason.replace("-", "").isalpha()
+        kinds = hexarena.game_class(name).END_KINDS
+        assert set(kinds) <= REASONS[name] and set(kinds.values()) <= set(endings.KIND_NAMES)
+    assert hexarena.game_class("lhexus").END_KINDS["stones-tiebreak"] == "tie-break"
 
 
 # the statistics ----------------------------------------------------------------------
