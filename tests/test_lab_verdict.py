@@ -12,6 +12,7 @@ import re
 import pytest
 
 import hexarena
+from hexarena.ai import solutions
 from hexarena.ai.agents import parse_agent
 from hexarena.analysis import drama, endings, lab, plots, proportions, report, verdict
 from hexarena.analysis.provenance import games_provenance, provenance
@@ -158,6 +159,20 @@ def test_clarity_of_a_search():
     assert rates and all(0 <= r <= 1 for r in rates) and len(rates) <= len(state.legal_moves())
     state.play(state.legal_moves()[0])
     assert agent.root_rates(state) is None  # its last search was not of this position
+
+
+def test_each_game_forgets_the_proofs_searched_before():
+    """Below the shipped proof of Projective Hex size 3 a bounded search proves moves and remembers them; a
+    self-play game starts from what is shipped alone, so its moves do not depend on the games its process
+    played before."""
+    state = hexarena.load("projective-hex", size=3, opening="none").new_state()
+    for move in "A # J O K V I N".split():
+        state.play(move)
+    assert solutions.stored_value(state) is None  # below the shipped positions
+    proven = solutions.perfect_move(state)
+    assert proven is not None and proven.result == 1 and solutions.stored_value(state) == (1, -1)  # remembered
+    play_task(GameTask(0, 0, "projective-hex", {"size": 2}, ("random", "random"), (1, 2)))
+    assert solutions.stored_value(state) is None
 
 
 # provenance, old files, the report ---------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkabl
 import hexarena
 from ..ai import parse_agent
 from ..ai.agents import Searcher
+from ..ai.solutions import forget_searches
 from ..games.base import State
 from .drama import clarity_of
 from .provenance import provenance
@@ -89,6 +90,7 @@ def play_task(task: GameTask) -> GameResult:
     the winner (a seat), the rule that ended the game (``Game.end_reason``) and the code
     that played it."""
     started, cpu = time.perf_counter(), time.process_time()
+    forget_searches()  # proofs searched in earlier games of this process would change this game's moves
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
     by_seat = (0, 1) if a_seat == 0 else (1, 0)  # seat -> agent (0 = A, 1 = B)
