@@ -78,6 +78,7 @@ def playout_digest(name: str, options: dict[str, Any], count: int) -> str:
 
 
 LATER_FIELDS = ("reason",)  # result fields added after the first fingerprints: hashed on their own
+UNHASHED = ("clarity",)  # what the searches saw, not what was played: left out
 
 
 def selfplay_digest(name: str, options: dict[str, Any], agents: tuple[str, str], count: int) -> tuple[str, str]:
@@ -88,6 +89,8 @@ def selfplay_digest(name: str, options: dict[str, Any], agents: tuple[str, str],
         task = GameTask(0, i, name, options, agents, (1000 + i, 2000 + i))
         result = dict(without_timing(play_task(task)))
         later.update(json.dumps([result.pop(k, None) for k in LATER_FIELDS]).encode())
+        for k in UNHASHED:
+            result.pop(k, None)
         h.update(json.dumps(result, sort_keys=True, default=str).encode())
         state = hexarena.load(name, **options).new_state()
         for move in result["moves"]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hexarena.analysis import lab, metrics, openings
+from hexarena.analysis import endings, lab, metrics, openings
 from hexarena.analysis.backends import run_tasks
 from hexarena.analysis.selfplay import GameTask, game_seeds, play_task, without_timing
 from hexarena.analysis.store import GAMES, RunStore
@@ -96,7 +96,7 @@ def test_decisiveness():
     assert metrics.decided_ply([0.95, 0.5], [1, 3]) is None
     won = game(list("abcdef"), [0, 1, 0, 1, 0, 1], 1, values=[0.5, 0.6, 0.5, 0.95, 0.2, 1.0])
     d = metrics.decisiveness([won], (True, True))
-    assert d["ply"]["median"] == 3 and d["fraction"]["median"] == 0.5 and d["never"] == 0
+    assert d["ply"]["median"] == 4 and d["fraction"]["median"] == 0.5 and d["never"] == 0
     assert not metrics.decisiveness([won], (False, False))["available"]
     assert metrics.decisiveness([won], (True, False))["games"] == 0  # won by B, who does not search
 
@@ -114,7 +114,7 @@ def test_opening_choices():
 def test_end_reasons():
     results = [dict(game(["a"], [0], 0), reason="loop"), dict(game(["a"], [0], 1), reason="loop"),
                dict(game(["a"], [0], None), reason="tie"), game(["a"], [0], 1)]
-    rows = metrics.end_reasons(results)
+    rows = endings.end_reasons(results, {})
     assert [(r["reason"], r["games"], r["seat_wins"]) for r in rows] == \
         [("loop", 2, [1, 1]), ("tie", 1, [0, 0]), ("unrecorded", 1, [0, 1])]
     assert rows[0]["share"]["rate"] == 0.5
@@ -183,6 +183,7 @@ def test_cli_analyze(tmp_path, capsys):
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "opening=none: first player wins" in printed and str(out / "report.html") in printed
+    assert "opening=swap against opening=none: " in printed  # the verdict's paragraph
     report = json.loads((out / "report.json").read_text())
     command = report["run"]["command"]
     assert command.startswith("hexarena analyze projective-hex -o size=2 --compare 'opening=none|swap'")

@@ -178,10 +178,11 @@ def test_no_import_cycles():
     ("hexarena.games.errors", set()),
     ("hexarena.games.options", set()),
     ("hexarena.games.legal", set()),
+    ("hexarena.games.notation", {"hexarena.board", "hexarena.games.errors"}),
     ("hexarena.games.position", {"hexarena.header", "hexarena.kernels"}),
     ("hexarena.games.base", {"hexarena.board", "hexarena.header", "hexarena.kernels", "hexarena.compiling",
                              "hexarena.record_writer", "hexarena.games.errors", "hexarena.games.options",
-                             "hexarena.games.legal", "hexarena.games.position"}),
+                             "hexarena.games.legal", "hexarena.games.notation", "hexarena.games.position"}),
 ])
 def test_the_leaves_import_only_what_is_below_them(module, allowed):
     assert module_graph()[module] <= allowed

@@ -194,6 +194,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{s['label']}: first player wins {100 * first['rate']:.1f}% "
               f"[{100 * first['ci95'][0]:.1f}, {100 * first['ci95'][1]:.1f}], draws {100 * draws['rate']:.1f}%, "
               f"{s['metrics']['lengths']['plies']['mean']} plies", file=out)
+    print(report["verdict"]["summary"], file=out)
     for warning in report.get("ladder", {}).get("warnings", []):
         print(f"moves with strength: {warning}", file=out)
     print(f"report: {where / 'report.html'} (numbers: {where / 'report.json'})", file=out)

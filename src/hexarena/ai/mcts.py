@@ -528,6 +528,18 @@ class MCTSAgent:
                 for i in range(first, first + ints[root, COUNT])]
         return sorted(rows, key=lambda r: -r[1])
 
+    def root_rates(self, state: State) -> list[float] | None:
+        """Without searching: the win rates of the root moves the last search visited (proven moves at
+        their proven value), if that search was of ``state``; None otherwise (a solved position played
+        without a search)."""
+        if self._tree is None or self._key != _game_key(state.game) or self._history != state.history:
+            return None
+        ints, flts, meta = self._tree[:3]
+        root = meta[ROOT]
+        first = ints[root, FIRST]
+        return [self._rate(ints, flts, meta, i) for i in range(first, first + ints[root, COUNT])
+                if flts[i, N] > 0 or ints[i, PROVEN] >= 0]
+
     def step_budget(self, state: State) -> tuple[int | None, float | None]:
         """The simulations and seconds a search of ``state`` may spend (None: no such bound): what the
         turn's budget leaves after this agent's searches of the turn's earlier steps, at least

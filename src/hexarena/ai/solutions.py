@@ -219,6 +219,14 @@ def _searcher(game_key: tuple) -> DfpnSolver | None:
         return None
 
 
+def forget_searches() -> None:
+    """Forget what the searches below the shipped positions proved, and their tables: what follows
+    depends on nothing searched before (the lab starts every game so, so that a game's moves depend
+    on its task alone, not on the games its process played before)."""
+    _proved.cache_clear()
+    _searcher.cache_clear()
+
+
 def _searched_move(state: State, keys: PositionKeys) -> Proven | None:
     """A move that a df-pn of at most ``SEARCH_NODES`` nodes proves keeps the
     win for the player to move, remembered with what it proved; None if not found."""
@@ -272,4 +280,4 @@ def reward(result: int) -> float:
 
 
 __all__ = ["Proven", "Store", "load_store", "perfect_move", "proof_text", "save", "store_name",
-           "stored_value", "reward"]
+           "stored_value", "reward", "forget_searches"]

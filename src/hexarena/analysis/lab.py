@@ -18,6 +18,8 @@ from . import first_moves as forcing
 from . import ladder as ladders
 from . import report as reports
 from .backends import default_workers, run_tasks
+from .page import cli_value
+from .provenance import games_provenance, provenance
 from .selfplay import GameTask, game_seeds
 from .store import RunStore
 
@@ -46,10 +48,6 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def _show(value: Any) -> str:
-    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-
-
 def parse_compare(text: str) -> tuple[str, list[str]]:
     """``KEY=V1,V2,...`` (or ``KEY=V1|V2|...`` when values hold commas) as (KEY, values)."""
     key, eq, values = text.partition("=")
@@ -70,7 +68,7 @@ def option_sets(game: str, options: dict[str, str], compare: Sequence[str]) -> l
         chosen = {**options, **dict(zip(keys, values, strict=True))}
         full = _plain(hexarena.load(game, **chosen).options)
         shown = keys if keys else list(full)
-        sets.append((" ".join(f"{k}={_show(full[k])}" for k in shown), full))
+        sets.append((" ".join(f"{k}={cli_value(full[k])}" for k in shown), full))
     labels = [label for label, _ in sets]
     if len(set(labels)) != len(labels):
         raise ValueError(f"--compare gives the same option set twice: {', '.join(labels)}")
@@ -142,7 +140,8 @@ def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: i
     run = {"played": len(todo), "seconds": seconds, "backend": backend,
            "workers": workers or (default_workers() if backend == "local" else None),
            "command": command, "game_seconds": round(sum(r["seconds"] for r in used), 2),
-           "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2)}
+           "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2),
+           "provenance": provenance(), "games_provenance": games_provenance(used)}
     reproducible = all(a.reproducible for pair in specs for a in pair)
     report = reports.build({**settings, "games": games, "reproducible": reproducible}, settings["labels"], per_set,
                            run)

@@ -27,9 +27,9 @@ from typing import Any
 from ..ai.agents import AgentSpec, parse_agent
 from ..games.base import quoted
 from .metrics import Z95, wilson
+from .proportions import ALPHA, z_test
 
 RUNG = "rung"  # a ladder run's agents (A and B): each option set's agents are its rung's, on both seats
-ALPHA = 0.05
 TOP_MOVES = 3  # the first moves followed across the ladder: each rung's most chosen, at most this many
 FIRST_MOVE = "the share of first move"
 
@@ -105,11 +105,8 @@ def difference_p(a: dict[str, Any], b: dict[str, Any]) -> float:
     if a["kind"] == "mean":
         se = math.sqrt(a["sd"] ** 2 / a["n"] + b["sd"] ** 2 / b["n"])
         z = abs(a["value"] - b["value"]) / se if se else (0.0 if a["value"] == b["value"] else math.inf)
-    else:
-        pooled = (a["count"] + b["count"]) / (a["n"] + b["n"])
-        se = math.sqrt(pooled * (1 - pooled) * (1 / a["n"] + 1 / b["n"]))
-        z = abs(a["count"] / a["n"] - b["count"] / b["n"]) / se if se else 0.0
-    return math.erfc(z / math.sqrt(2))
+        return math.erfc(z / math.sqrt(2))
+    return z_test(a["count"], a["n"], b["count"], b["n"])[1]
 
 
 def differs(a: dict[str, Any], b: dict[str, Any]) -> bool:

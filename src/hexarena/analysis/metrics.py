@@ -25,14 +25,16 @@ DECILES = 10
 OPENING_PLIES = 4  # the moves that make an "opening" when counting distinct ones
 
 
-def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of the proportion ``k / n`` (95% by default), rounded to 4 places."""
+def wilson(k: float, n: int, z: float = Z95, digits: int | None = 4) -> tuple[float, float]:
+    """The Wilson score interval of the proportion ``k / n`` (95% by default), rounded to ``digits``
+    places (None: not rounded)."""
     if n == 0:
         return 0.0, 1.0
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    return (low, high) if digits is None else (round(low, digits), round(high, digits))
 
 
 def proportion(k: int, n: int) -> dict[str, Any]:
@@ -56,17 +58,6 @@ def outcomes(results: Sequence[GameResult]) -> dict[str, Any]:
                                "ci95": list(wilson(first_points, n))},
         "agent_wins": [proportion(a_wins, n), proportion(n - draws - a_wins, n)],
     }
-
-
-def end_reasons(results: Sequence[GameResult]) -> list[dict[str, Any]]:
-    """How the games ended: per rule (``Game.end_reason``; "unrecorded" for games
-    played before results kept it), most frequent first, the games and the wins per seat."""
-    groups: dict[str, list[GameResult]] = {}
-    for r in results:
-        groups.setdefault(r.get("reason") or "unrecorded", []).append(r)
-    return [{"reason": reason, "games": len(games), "share": proportion(len(games), len(results)),
-             "seat_wins": [sum(1 for g in games if g["winner"] == seat) for seat in (0, 1)]}
-            for reason, games in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
 
 
 def spread(values: Sequence[float]) -> dict[str, Any]:
@@ -148,7 +139,7 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         if ply is None:
             never += 1
             continue
-        plies_at.append(ply)
+        plies_at.append(ply + 1)  # plies counted from 1
         fractions.append(ply / n)
     curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n, strict=True)]
     return {"available": True, "threshold": DECISIVE, "games": len(fractions) + never, "never": never,

@@ -48,7 +48,7 @@ def choices(words: tuple[str, ...], results: Sequence[GameResult]) -> dict[str, 
             continue
         row: dict[str, Any] = {"choice": word, "games": len(picked), "share": proportion(len(picked), len(results))}
         if word != NONE:
-            plies = [p for p, _, _ in picked if p is not None]  # all: the word was played
+            plies = [p + 1 for p, _, _ in picked if p is not None]  # all: the word was played; counted from 1
             row["mean_ply"] = round(statistics.fmean(plies), 3) if plies else None
             row["by_seat"] = [sum(1 for _, s, _ in picked if s == k) for k in (0, 1)]
             row["chooser_wins"] = proportion(sum(1 for _, s, r in picked if r["winner"] == s), len(picked))

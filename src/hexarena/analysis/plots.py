@@ -14,13 +14,19 @@ with needs("lab", __name__):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
 SIZE = (7.0, 3.6)
 DPI = 100
 Sets = Sequence[tuple[str, dict[str, Any]]]  # (label, metrics of that option set)
 
 
-def _png(fig) -> bytes:
+def _integer_ticks(axis) -> None:
+    """Ticks at whole numbers only: the axis counts plies or games."""
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def png(fig) -> bytes:
     buffer = io.BytesIO()
     fig.tight_layout()
     fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
@@ -46,7 +52,7 @@ def outcomes(sets: Sets) -> bytes:
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games (95% CI)")
     ax.legend(fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def lengths(sets: Sets, unit: str = "plies") -> bytes:
@@ -59,8 +65,10 @@ def lengths(sets: Sets, unit: str = "plies") -> bytes:
                   alpha=0.6 if len(sets) == 1 else 1.0, lw=1.5, color=f"C{k}")
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
+    _integer_ticks(ax.xaxis)
+    _integer_ticks(ax.yaxis)
     ax.legend(fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def branching(sets: Sets) -> bytes:
@@ -73,9 +81,10 @@ def branching(sets: Sets) -> bytes:
         ax.plot(range(1, len(ys) + 1), ys, label=label, lw=1.5, color=f"C{k}")
     ax.set_xlabel("ply")
     ax.set_ylabel("legal moves (mean)")
+    _integer_ticks(ax.xaxis)
     ax.set_ylim(bottom=0)
     ax.legend(fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def decisiveness(sets: Sets) -> bytes | None:
@@ -94,7 +103,7 @@ def decisiveness(sets: Sets) -> bytes | None:
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=8)
-    return _png(fig)
+    return png(fig)
 
 
 def openings(sets: Sets) -> bytes | None:
@@ -114,4 +123,27 @@ def openings(sets: Sets) -> bytes | None:
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games")
     ax.legend(fontsize=8)
-    return _png(fig)
+    return png(fig)
+
+
+def views(sets: Sets) -> bytes | None:
+    """The eventual winner's and loser's own mean search values by tenth of the game (solid, dashed); None
+    when no set has values."""
+    usable = [(k, label, m["views"]) for k, (label, m) in enumerate(sets)
+              if m.get("views", {}).get("available")]
+    if not usable:
+        return None
+    fig, ax = plt.subplots(figsize=SIZE)
+    for k, label, v in usable:
+        for key, style, who in (("winner_value_by_decile", "-", "winner"), ("loser_value_by_decile", "--", "loser")):
+            curve = v[key]
+            xs = [(i + 0.5) / len(curve) for i, y in enumerate(curve) if y is not None]
+            ax.plot(xs, [y for y in curve if y is not None], ls=style, marker="o", ms=3, color=f"C{k}",
+                    label=f"{label}: {who}")
+    ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("share of the game played")
+    ax.set_ylabel("own search value (mean)")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=8)
+    return png(fig)

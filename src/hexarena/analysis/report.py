@@ -5,8 +5,6 @@ as PNG files (``plot-NAME.png``)."""
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +12,9 @@ from typing import Any
 
 import hexarena
 
-from . import metrics, openings, plots, report_extras
+from . import drama, endings, metrics, openings, plots, report_extras, verdict
+from .page import cli_options, cli_value, esc as _esc, img as _img, position_svg, rate as _rate, table as _table
+from .provenance import provenance_text
 from .selfplay import GameResult
 
 FORMAT = "hexarena-report/1"
@@ -24,9 +24,11 @@ JSON_NAME, HTML_NAME = "report.json", "report.html"
 def set_metrics(game: str, options: dict[str, Any], results: Sequence[GameResult],
                 searching: tuple[bool, bool], agents: Sequence[str]) -> dict[str, Any]:
     """Every metric of one option set's games (``results`` sorted by index)."""
-    words = hexarena.load(game, **options).opening_words()
-    return {"outcomes": metrics.outcomes(results), "end_reasons": metrics.end_reasons(results),
-            "lengths": metrics.lengths(results),
+    loaded = hexarena.load(game, **options)
+    words = loaded.opening_words()
+    ends = endings.end_reasons(results, loaded.END_KINDS)
+    return {"outcomes": metrics.outcomes(results), "end_reasons": ends, "end_kinds": endings.end_kinds(ends),
+            "views": drama.views(results, searching), "lengths": metrics.lengths(results),
             "branching": metrics.branching(results), "decisiveness": metrics.decisiveness(results, searching),
             "openings": openings.choices(words, results), "first_moves": metrics.first_moves(results),
             "diversity": metrics.diversity(results),
@@ -57,19 +59,16 @@ def build(settings: dict[str, Any], labels: Sequence[str], per_set: Sequence[dic
             for label, options, m in zip(labels, settings["sets"], per_set, strict=True)]
     return {"format": FORMAT, "title": title(settings, labels), "game": settings["game"],
             "agents": settings["agents"], "seed": settings["seed"], "games": settings["games"],
-            "reproducible": settings["reproducible"], "sets": sets, "run": run}
+            "reproducible": settings["reproducible"], "sets": sets,
+            "verdict": verdict.of(sets, rungs=len(settings.get("ladder") or [None])), "run": run}
 
 
 def title(settings: dict[str, Any], labels: Sequence[str]) -> str:
     """The game, the options the sets share (when several), the sets and the agents."""
     sets, options = " vs ".join(labels), settings["sets"]
-    shared = [f"{k}={_value(v)}" for k, v in options[0].items() if all(o.get(k) == v for o in options)]
+    shared = [f"{k}={cli_value(v)}" for k, v in options[0].items() if all(o.get(k) == v for o in options)]
     game = f"{settings['game']} ({' '.join(shared)})" if len(options) > 1 and shared else settings["game"]
     return f"{game}: {sets} ({settings['agents'][0]} vs {settings['agents'][1]})"
-
-
-def _value(value: Any) -> str:
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def write(report: dict[str, Any], directory: str | Path) -> tuple[Path, Path]:
@@ -88,7 +87,7 @@ def figures(report: dict[str, Any]) -> dict[str, bytes]:
     """The report's plots as PNG bytes by name (those that apply)."""
     sets = [(s["label"], s["metrics"]) for s in report["sets"]]
     made = {"outcomes": plots.outcomes(sets), "lengths": plots.lengths(sets), "branching": plots.branching(sets),
-            "decisiveness": plots.decisiveness(sets), "openings": plots.openings(sets),
+            "decisiveness": plots.decisiveness(sets), "openings": plots.openings(sets), "views": plots.views(sets),
             "ladder": report_extras.ladder_figure(report)}
     return {name: png for name, png in made.items() if png is not None}
 
@@ -103,6 +102,9 @@ p.note { color: #555; font-size: .92em; max-width: 75ch; } img { max-width: 100%
 .game { display: flex; gap: 2em; flex-wrap: wrap; align-items: flex-start; }
 .game svg { max-width: 420px; height: auto; }
 pre { white-space: pre-wrap; background: #f7f7f7; padding: .6em; max-width: 60ch; }
+p.verdict { font-size: 1.05em; line-height: 1.5; max-width: 90ch; background: #f5f8fc; padding: .6em .8em;
+  border-left: 4px solid #4a78b0; }
+td.n { white-space: nowrap; } td.n svg { width: 170px; height: auto; vertical-align: middle; }
 """
 
 NOTES = {
@@ -112,8 +114,6 @@ NOTES = {
     "outcomes": "Wins by seat: the first player is the one who moves first (in openings with a swap or a colour "
                 "choice, the player who opens). Intervals are 95% Wilson score intervals; a balanced game has "
                 "the first player's score (wins + half the draws) near 50%.",
-    "endings": "The rule that ended each game (the game's end reasons: docs/analysis.md), as a share of the "
-               "set's games, with the wins of the first / second player among them.",
     "lengths": "Game length in plies (single moves, including protocol moves such as 'swap' and 'end') "
                "and in turns (a player's run of moves).",
     "branching": "Mean number of legal moves before each ply, over the games still going at that ply.",
@@ -124,30 +124,6 @@ NOTES = {
                 "who made it and how the chooser did. '(none)': no such move (no swap, an auction ended "
                 "without a block).",
 }
-
-
-def _esc(value: Any) -> str:
-    return html.escape(str(value))
-
-
-def _rate(p: dict[str, Any] | None) -> str:
-    if not p or p.get("rate") is None:
-        return "–"
-    lo, hi = p["ci95"]
-    return f"{100 * p['rate']:.1f}% <small>[{100 * lo:.1f}, {100 * hi:.1f}]</small>"
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    th = "".join(f"<th>{_esc(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td class='n'>{c}</td>" if i else f"<th>{c}</th>" for i, c in enumerate(row))
-                   + "</tr>" for row in rows)
-    return f"<table><tr>{th}</tr>{body}</table>"
-
-
-def _img(png: bytes | None, alt: str) -> str:
-    if png is None:
-        return ""
-    return f"<img alt='{_esc(alt)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
 
 
 def _summary(report: dict[str, Any]) -> str:
@@ -171,8 +147,10 @@ def _summary(report: dict[str, Any]) -> str:
         row("length, turns: mean ± sd", lambda m: _spread(m["lengths"]["turns"])),
         row("legal moves a ply: mean", lambda m: m["branching"]["overall"].get("mean", "–")),
         row("legal moves at the first ply", lambda m: (m["branching"]["mean_by_ply"] or ["–"])[0]),
-        row("decided at (share of game): median", lambda m: _decided(m["decisiveness"], "median")),
-        row("decided at (share of game): mean", lambda m: _decided(m["decisiveness"], "mean")),
+        row("decided at, the winner's view (share of game): median", lambda m: _decided(m["decisiveness"], "median")),
+        row("decided at, the winner's view (share of game): mean", lambda m: _decided(m["decisiveness"], "mean")),
+        row("decided at, both views (share of game): median",
+            lambda m: _decided(m["views"]["decisive"], "median") if m["views"]["available"] else "–"),
         row("winner's value never stays > 90%", lambda m: m["decisiveness"].get("never", "–")),
         row("distinct games", lambda m: _few(m["diversity"]["distinct_games"], m["diversity"]["games"])),
         row("distinct openings (first 4 plies)",
@@ -201,27 +179,13 @@ def _decided(d: dict[str, Any], key: str) -> str:
     return f"{100 * f[key]:.0f}%" if f.get("n") else "–"
 
 
-def _endings(report: dict[str, Any]) -> str:
-    """One row per end reason, one column per option set: the share of games and the wins per seat."""
-    sets = [{r["reason"]: r for r in s["metrics"]["end_reasons"]} for s in report["sets"]]
-    reasons = list(dict.fromkeys(reason for rows in sets for reason in rows))
-
-    def cell(rows: dict[str, Any], reason: str) -> str:
-        r = rows.get(reason)
-        return "–" if r is None else f"{_rate(r['share'])} <small>({r['seat_wins'][0]} / {r['seat_wins'][1]})</small>"
-
-    return _table(["end", *[s["label"] for s in report["sets"]]],
-                  [[_esc(reason), *[cell(rows, reason) for rows in sets]] for reason in reasons])
-
-
 def _openings(report: dict[str, Any]) -> str:
     parts = []
     for s in report["sets"]:
         o = s["metrics"]["openings"]
         if not o["available"]:
-            parts.append(f"<p class='note'>{_esc(s['label'])}: {_esc(o['reason'])}.</p>")
             continue
-        rows = [[_esc(r["choice"]), r["games"], _rate(r["share"]), r.get("mean_ply", "–"),
+        rows = [[_esc(r["choice"]), r["games"], _rate(r["share"]), r.get("mean_ply") or "–",
                  " / ".join(map(str, r["by_seat"])) if "by_seat" in r else "–", _rate(r.get("chooser_wins")),
                  _rate(r["seat_wins"][0])] for r in o["rows"]]
         parts.append(f"<h3>{_esc(s['label'])}</h3>" + _table(
@@ -230,12 +194,14 @@ def _openings(report: dict[str, Any]) -> str:
 
 
 def _first_moves(report: dict[str, Any]) -> str:
+    drawn = hexarena.game_class(report["game"]).DRAW_MOVES  # the move's text says little: draw the position
     parts = []
     for s in report["sets"]:
-        rows = [[_esc(r["move"]), r["games"], f"{100 * r['share']:.1f}%", _rate(r["first_player_wins"])]
+        rows = [[_esc(r["move"]), *([position_svg(report["game"], s["options"], [r["move"]])] if drawn else []),
+                 r["games"], f"{100 * r['share']:.1f}%", _rate(r["first_player_wins"])]
                 for r in s["metrics"]["first_moves"]]
-        parts.append(f"<h3>{_esc(s['label'])}</h3>" + _table(["first move", "games", "share", "first player wins"],
-                                                               rows))
+        head = ["first move", *(["after it"] if drawn else []), "games", "share", "first player wins"]
+        parts.append(f"<h3>{_esc(s['label'])}</h3>" + _table(head, rows) if rows else "")
     return "".join(parts)
 
 
@@ -257,7 +223,7 @@ def _games(report: dict[str, Any]) -> str:
 def _settings(report: dict[str, Any]) -> str:
     run = report["run"]
     rows = [["game", _esc(report["game"])],
-            ["option sets", "<br>".join(f"{_esc(s['label'])}: {_esc(json.dumps(s['options']))}"
+            ["option sets", "<br>".join(f"{_esc(s['label'])}: <code>{_esc(cli_options(s['options']))}</code>"
                                         for s in report["sets"])],
             ["agents (A, B)", _esc(", ".join(report["agents"])) + " — colours alternate: A moves first in even games"],
             ["games per set", report["games"]], ["seed", report["seed"]],
@@ -266,30 +232,37 @@ def _settings(report: dict[str, Any]) -> str:
             ["this run", _esc(f"{run['played']} games played in {run['seconds']} s, backend {run['backend']}, "
                               f"{run['workers']} workers; all the report's games took {run['game_cpu_seconds']} "
                               f"CPU seconds")],
-            ["command", f"<code>{_esc(run['command'])}</code>"]]
+            ["command", f"<code>{_esc(run['command'])}</code>"],
+            ["made by", _esc(provenance_text(run.get("provenance")))],
+            ["games played by", "<br>".join(f"{g['games']} games: {_esc(provenance_text(g['provenance']))}"
+                                            for g in run.get("games_provenance", []))]]
     return "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
+
+
+def _noted(name: str, content: str) -> str:
+    """``content`` after its section's note; nothing when there is no content (no empty sections)."""
+    return f"<p class='note'>{NOTES[name]}</p>{content}" if content else ""
 
 
 def render_html(report: dict[str, Any], figs: dict[str, bytes] | None = None) -> str:
     """The report as one self-contained HTML page (``figs``: its plots, made if not given)."""
     figs = figures(report) if figs is None else figs
     sections = [
-        ("Summary", report_extras.ladder_warnings(report) + _summary(report)
+        ("Summary", verdict.summary_html(report) + report_extras.ladder_warnings(report) + _summary(report)
          + f"<p class='note'>{NOTES['diversity']}</p>"),
+        ("Verdict", verdict.html(report)),
         ("Outcomes", f"<p class='note'>{NOTES['outcomes']}</p>" + _img(figs.get("outcomes"), "outcomes")),
-        ("How games end", f"<p class='note'>{NOTES['endings']}</p>" + _endings(report)),
+        ("How games end", endings.html(report)),
         ("Game length", f"<p class='note'>{NOTES['lengths']}</p>" + _img(figs.get("lengths"), "lengths")),
         ("Branching factor", f"<p class='note'>{NOTES['branching']}</p>" + _img(figs.get("branching"), "branching")),
-        ("Decisiveness", f"<p class='note'>{NOTES['decisiveness']}</p>" + (
-            _img(figs.get("decisiveness"), "decisiveness") if "decisiveness" in figs
-            else "<p>Not available: no agent searches (random agents report no value).</p>")),
-        ("Opening choices", f"<p class='note'>{NOTES['openings']}</p>" + _img(figs.get("openings"), "openings")
-         + _openings(report)),
+        ("Decisiveness", _noted("decisiveness", _img(figs.get("decisiveness"), "decisiveness"))),
+        ("Both players' views", drama.html(report, _img(figs.get("views"), "both players' values"))),
+        ("Opening choices", _noted("openings", _img(figs.get("openings"), "openings") + _openings(report))),
         ("First moves", _first_moves(report)),
         *report_extras.sections(report, figs),
         ("Representative games (median length)", _games(report)),
         ("Settings", _settings(report)),
     ]
-    body = "".join(f"<h2>{_esc(name)}</h2>{content}" for name, content in sections)
+    body = "".join(f"<h2>{_esc(name)}</h2>{content}" for name, content in sections if content)
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_esc(report['title'])}</title>"
             f"<style>{CSS}</style></head><body><main><h1>{_esc(report['title'])}</h1>{body}</main></body></html>\n")

@@ -4,22 +4,13 @@ heat map and the table of first-move classes) and the strength ladder
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 from collections.abc import Sequence
 from typing import Any
 
-from ..extras import needs
 from . import first_moves, ladder
+from .page import esc, img, rate, table
+from .plots import plt, png
 
-with needs("lab", __name__):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-DPI = 100
 CSS = ("<style>.warning { border-left: 4px solid #b35806; background: #fff4e5; padding: .2em 1em; max-width: 75ch; }"
        " .heat svg { width: min(100%, 480px); height: auto; }"
        " .heat polygon.heat:hover { stroke: #000; stroke-width: 2.5; }</style>")
@@ -40,22 +31,8 @@ NOTES = {
 }
 
 
-def _esc(value: Any) -> str:
-    return html.escape(str(value))
-
-
-def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    th = "".join(f"<th>{_esc(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><tr>{th}</tr>{body}</table>"
-
-
 def _score(row: dict[str, Any]) -> str:
-    s = row["first_player_score"]
-    if not row["games"]:
-        return "–"
-    low, high = s["ci95"]
-    return f"{100 * s['rate']:.1f}% <small>[{100 * low:.1f}, {100 * high:.1f}]</small>"
+    return rate(row["first_player_score"]) if row["games"] else "–"
 
 
 def _against_proof(row: dict[str, Any]) -> str:
@@ -75,19 +52,19 @@ def _first_moves_set(label: str, m: dict[str, Any]) -> str:
     proven = any(r["proven"] for r in rows)
     head = ["first move", "same as", "games", "first player's score", "wins 1st / 2nd", "plies (mean)",
             "fair-swap candidate", *(["proven (shipped solution)", "self-play vs proof"] if proven else [])]
-    body = [[f"<b>{_esc(r['move'])}</b>", _esc(", ".join(r["members"][1:])) or "–", r["games"], _score(r),
+    body = [[f"<b>{esc(r['move'])}</b>", esc(", ".join(r["members"][1:])) or "–", r["games"], _score(r),
              f"{r['seat_wins'][0]} / {r['seat_wins'][1]}", r["mean_plies"] if r["games"] else "–",
              "<b>yes</b>" if r["fair"] else "no",
-             *([_esc(first_moves.proven_text(r["proven"])) if r["proven"] else "–", _against_proof(r)]
+             *([esc(first_moves.proven_text(r["proven"])) if r["proven"] else "–", _against_proof(r)]
                if proven else [])] for r in rows]
-    start = f"From the position after {_esc(' '.join(m['start']))}. " if m["start"] else ""
+    start = f"From the position after {esc(' '.join(m['start']))}. " if m["start"] else ""
     fair = [r["move"] for r in rows if r["fair"]]
-    flagged = (f"Fair-swap candidates: <b>{_esc(', '.join(fair))}</b>." if fair
+    flagged = (f"Fair-swap candidates: <b>{esc(', '.join(fair))}</b>." if fair
                else "No fair-swap candidate: every class's interval excludes 50%.")
     picture = f"<div class='heat'>{m['svg']}</div>" if m["svg"] else \
         "<p class='note'>No first move here has a cell of the board: the table only.</p>"
-    return (f"<h3>{_esc(label)}</h3><p class='note'>{start}{_esc(first_moves.note(m))} {flagged}</p>"
-            f"{picture}{_table(head, body)}")
+    return (f"<h3>{esc(label)}</h3><p class='note'>{start}{esc(first_moves.note(m))} {flagged}</p>"
+            f"{picture}{table(head, body)}")
 
 
 def first_moves_section(report: dict[str, Any]) -> str | None:
@@ -111,19 +88,18 @@ def ladder_section(report: dict[str, Any], figs: dict[str, bytes]) -> str | None
         return None
     several = any(r["set"] for r in lad["rows"])
     head = [*(["option set"] if several else []), "figure", *lad["rungs"], "across the ladder"]
-    body = [[*([_esc(r["set"])] if several else []), _esc(r["figure"]),
+    body = [[*([esc(r["set"])] if several else []), esc(r["figure"]),
              *[ladder.show(v) for v in r["values"]], _verdict(r, lad["rungs"])] for r in lad["rows"]]
     plot = figs.get("ladder")
-    picture = ("<img alt='the headline figures along the ladder' src='data:image/png;base64,"
-               f"{base64.b64encode(plot).decode()}'>" if plot else "")
-    return f"<p class='note'>{NOTES['ladder']}</p>{_table(head, body)}{picture}"
+    picture = img(plot, "the headline figures along the ladder")
+    return f"<p class='note'>{NOTES['ladder']}</p>{table(head, body)}{picture}"
 
 
 def _verdict(row: dict[str, Any], rungs: Sequence[str]) -> str:
     if not row["moves"]:
         return "holds"
     i, j = row["between"]
-    return f"<b>moves</b>: {_esc(rungs[i])} → {_esc(rungs[j])}, {ladder.p_text(row['p'])}"
+    return f"<b>moves</b>: {esc(rungs[i])} → {esc(rungs[j])}, {ladder.p_text(row['p'])}"
 
 
 def ladder_warnings(report: dict[str, Any]) -> str:
@@ -131,11 +107,11 @@ def ladder_warnings(report: dict[str, Any]) -> str:
     lad = report.get("ladder")
     if not lad:
         return ""
-    caution = "".join(f"<p class='note'>{_esc(c)}</p>" for c in lad["cautions"])
+    caution = "".join(f"<p class='note'>{esc(c)}</p>" for c in lad["cautions"])
     if not lad["warnings"]:
-        return (f"<p class='note'>Strength ladder ({_esc(', '.join(lad['rungs']))}): every headline figure "
+        return (f"<p class='note'>Strength ladder ({esc(', '.join(lad['rungs']))}): every headline figure "
                 f"holds (no two rungs differ beyond their 95% intervals).</p>{caution}")
-    items = "".join(f"<li>{_esc(w)}</li>" for w in lad["warnings"])
+    items = "".join(f"<li>{esc(w)}</li>" for w in lad["warnings"])
     return (f"{CSS}<div class='warning'><p><b>Moves with strength</b> (the ladder, below):</p><ul>{items}</ul>"
             f"{caution}</div>")
 
@@ -168,11 +144,7 @@ def ladder_figure(report: dict[str, Any]) -> bytes | None:
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
-    plt.close(fig)
-    return buffer.getvalue()
+    return png(fig)
 
 
 def _line(ax, xs: Sequence[int], row: dict[str, Any], title: str, k: int) -> None:

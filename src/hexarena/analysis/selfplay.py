@@ -11,13 +11,18 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 import hexarena
 from ..ai import parse_agent
 from ..ai.agents import Searcher
+from ..ai.solutions import forget_searches
+from ..games.base import State
+from .drama import clarity_of
+from .provenance import provenance
 
-TIMING = ("seconds", "cpu_seconds")  # the result's fields that vary between runs of the same task
+# the result's fields that vary between runs of the same task: timing, and the code that played it
+VARYING = ("seconds", "cpu_seconds", "provenance")
 
 
 class GameResult(TypedDict):
@@ -31,17 +36,29 @@ class GameResult(TypedDict):
     legal: list[int]  # the legal move count before each move
     movers: list[int]  # the seat to move before each move
     values: list[float | None]  # the mover's search value (None for an agent that does not search)
+    # per move, the spread of the win rates of the moves its search rated, [variance, narrowness]
+    # (drama.clarity_of; None without a search); absent in older runs
+    clarity: NotRequired[list[list[float] | None]]
     winner: int | None  # the winning seat, None for a draw
     scores: list[float] | None  # the game's final scores, where it has them
     reason: NotRequired[str | None]  # the rule that ended the game (Game.end_reason); absent in older runs
     forced: NotRequired[list[str]]  # the moves the task imposed before the agents played (--from, --first-moves)
     seconds: float
     cpu_seconds: NotRequired[float]  # absent in runs written before it was kept
+    provenance: NotRequired[dict[str, Any]]  # the code that played it (provenance.provenance); absent in older runs
+
+
+@runtime_checkable
+class RootRater(Protocol):
+    """A searching agent that tells the win rates of the moves its last search rated
+    (:meth:`hexarena.ai.mcts.MCTSAgent.root_rates`)."""
+
+    def root_rates(self, state: State) -> list[float] | None: ...
 
 
 def without_timing(result: GameResult) -> dict[str, Any]:
-    """``result`` without its timing: what the same task always gives."""
-    return {k: v for k, v in result.items() if k not in TIMING}
+    """``result`` without its timing and provenance: what the same task always gives."""
+    return {k: v for k, v in result.items() if k not in VARYING}
 
 
 @dataclass(frozen=True)
@@ -71,10 +88,11 @@ def game_seeds(seed: int, options: dict[str, Any], index: int) -> tuple[int, int
 
 def play_task(task: GameTask) -> GameResult:
     """Play the task's game (its forced moves first); its moves, the legal move count
-    and mover before each move, the mover's search value where its agent has one (not
-    for forced moves), the winner (a seat) and the rule that ended the game
-    (``Game.end_reason``)."""
+    and mover before each move, the mover's search value and the clarity of its choice
+    where its agent has them (not for forced moves), the winner (a seat), the rule that
+    ended the game (``Game.end_reason``) and the code that played it."""
     started, cpu = time.perf_counter(), time.process_time()
+    forget_searches()  # proofs searched in earlier games of this process would change this game's moves
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
     by_seat = (0, 1) if a_seat == 0 else (1, 0)  # seat -> agent (0 = A, 1 = B)
@@ -84,12 +102,14 @@ def play_task(task: GameTask) -> GameResult:
     legal: list[int] = []
     movers: list[int] = []
     values: list[float | None] = []
+    clarity: list[list[float] | None] = []
     for text in task.forced:  # each step of a forced move recorded as the agents' moves are, without a value
         for action in state.parse_steps(text):
             legal.append(len(state.legal_actions()))
             movers.append(cast(int, state.to_move))
             moves.append(state.move_name(action))
             values.append(None)
+            clarity.append(None)
             state.apply(action)
     while (mover := state.to_move) is not None:  # None once the game is over
         legal.append(len(state.legal_actions()))
@@ -98,16 +118,20 @@ def play_task(task: GameTask) -> GameResult:
         if specs[by_seat[mover]].searches:
             move, value = cast(Searcher, agent).hint(state)
             values.append(round(float(value), 6))
+            rates = agent.root_rates(state) if isinstance(agent, RootRater) else None
+            clarity.append(None if rates is None else clarity_of(rates))
         else:
             move = agent.choose(state)
             values.append(None)
+            clarity.append(None)
         state.play(move)
         moves.append(move)
     result: GameResult = {
         "set": task.set_index, "index": task.index, "a_seat": a_seat, "seeds": list(task.seeds), "moves": moves,
-        "legal": legal, "movers": movers, "values": values, "winner": state.winner(),
+        "legal": legal, "movers": movers, "values": values, "clarity": clarity, "winner": state.winner(),
         "reason": state.game.end_reason(state), "scores": _scores(state),
-        "seconds": round(time.perf_counter() - started, 4), "cpu_seconds": round(time.process_time() - cpu, 4)}
+        "seconds": round(time.perf_counter() - started, 4), "cpu_seconds": round(time.process_time() - cpu, 4),
+        "provenance": provenance()}
     if task.forced:
         result["forced"] = list(task.forced)
     return result

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 SETTINGS = "run.json"
 GAMES = "games.jsonl"
+DERIVED = ("labels",)  # settings written from the others (their spelling may change): not compared
 
 
 class RunStore:
@@ -74,7 +75,7 @@ class RunStore:
 
 def _check_same(path: Path, old: dict[str, Any], new: dict[str, Any]) -> None:
     for key in sorted(set(old) | set(new)):
-        if old.get(key) != new.get(key):
+        if key not in DERIVED and old.get(key) != new.get(key):
             raise ValueError(f"{path} holds a run with other settings ({key} {_show(old.get(key))}, not "
                              f"{_show(new.get(key))}): choose another --out or delete it")
 

@@ -34,6 +34,7 @@ from ..header import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 from ..record_writer import at, make_record, now, to_text
 from .errors import AmbiguousMove, IllegalMove, MalformedMove, NothingToUndo, quoted
 from .legal import LegalActions
+from .notation import Notation
 from .options import Option, shown, validated
 
 if TYPE_CHECKING:  # numba: loaded on use, not by `import hexarena`
@@ -47,7 +48,7 @@ RESIGN = -1  # what undo() returns when it takes back a resignation (or a loss o
 TIME = "time"  # the end reason of a loss on time (State.lose_on_time)
 
 
-class Game(ABC):
+class Game(Notation, ABC):
     """A game with fixed options: its tables and kernels (the contract every
     game module fulfils; docs/design.md, "Adding a game", is the checklist).
 
@@ -78,6 +79,12 @@ class Game(ABC):
     SOLVABLE: ClassVar[bool] = False
     CAN_DRAW: ClassVar[bool] = True  # whether a game may end in a draw (the proof-number solver then asks twice)
     COSTLY_SCORES: ClassVar[bool] = False  # exact scores may take long: the web app scores the end in a worker
+    # end reasons (rules_end_reason) that settle a game by something other than its goal, for the lab's "how
+    # games end": "tie-break" (a secondary rule decided, or left, a tie) or "exhaustion" (the board or pool ran out)
+    END_KINDS: ClassVar[dict[str, str]] = {}
+    # the lab draws the position after a move where it lists moves: the move's text alone says little (Palago's
+    # tile positions relative to the first tile)
+    DRAW_MOVES: ClassVar[bool] = False
     # the state entry that is nonzero once a stone only ever helps its owner's win, so the solvers may block
     # threats and skip dead cells (dead_cell_rings); -1 for never
     THREAT_FIELD: ClassVar[int] = -1
@@ -185,92 +192,6 @@ class Game(ABC):
         wrong and what is allowed (docs/notation.md, "Position text")."""
         from .position import read_state
         return read_state(self, text, State)
-
-    # notation ---------------------------------------------------------
-    @abstractmethod
-    def action_name(self, s: np.ndarray, action: int) -> str:
-        """The notation of the legal ``action`` in position ``s``."""
-
-    def parse_move(self, s: np.ndarray, text: str, legal: Sequence[int]) -> int:
-        """The action that ``text`` names in position ``s``.
-
-        The default matches ``text`` against the legal moves' names; games
-        whose notation has more forms override it.  Raises
-        :class:`MalformedMove` (from :meth:`normalize`) or :class:`IllegalMove`.
-        """
-        key = self.normalize(text)
-        is_legal = self.calls.is_legal
-        action = self.action_of(s, key) if is_legal is not None else None
-        if action is not None:
-            if is_legal(s, self.tables, action):
-                return action
-            raise IllegalMove(self.why_illegal(s, key))
-        names = {self.action_name(s, a): a for a in legal}
-        if key in names:
-            return names[key]
-        raise IllegalMove(self.why_illegal(s, key))
-
-    def parse_steps(self, s: np.ndarray, text: str, legal: Sequence[int]) -> list[int]:
-        """The atomic actions that ``text`` names from ``s``, in order: one by default (:meth:`parse_move`);
-        a game whose notation writes several steps as one move (Push and Pull's ``o5 -2 2``) overrides it.
-        Raises IllegalMove."""
-        return [self.parse_move(s, text, legal)]
-
-    def write_moves(self, positions: Sequence[np.ndarray], actions: Sequence[int]) -> list[tuple[int, str]]:
-        """How records write the atomic ``actions``, each played from the
-        matching entry of ``positions`` (which ends with the current one):
-        ``(index of the written move's last step, text)`` per written move.
-        One per step by default; Push and Pull writes a placement with its
-        marker moves as one (``o5 -2 2``)."""
-        return [(i, self.action_name(s, a)) for i, (s, a) in enumerate(zip(positions, actions, strict=False))]
-
-    def move_target(self, s: np.ndarray, action: int) -> int | None:
-        """The cell that a click on the board plays the legal ``action`` by
-        (the web client's click-to-move; several actions may share a cell,
-        then the player picks one by name), None for a move with no cell
-        (``end``, ``pass``, ``swap``, ...).  By default an action below
-        ``ncells`` is that cell's placement."""
-        return action if action < self.topology.ncells else None
-
-    def move_picture(self, s: np.ndarray, action: int) -> str | None:
-        """A small SVG of the legal ``action`` that the web client's chooser
-        shows beside the move's name where one cell plays several moves
-        (Palago's three orientations of a tile), or None (the default)."""
-        return None
-
-    MOVE_SEPARATOR: ClassVar[str] = ","  # what joins a turn's moves in text records (Palago's moves hold commas)
-
-    WORDS: ClassVar[tuple[str, ...]] = ()  # move words besides cell names: "pass", "end", "swap", ...
-
-    def normalize(self, text: str) -> str:
-        """The canonical form of move ``text``: by default one word, a cell
-        name or one of ``WORDS``, in any case, spaces around it ignored.
-        Raises :class:`MalformedMove` for text of no move of this game's
-        notation (docs/notation.md)."""
-        key = text.strip(" ").lower()
-        if key not in self.WORDS and (self.topology is None or self.topology.find(key) is None):
-            raise self.malformed(text)
-        return key
-
-    def malformed(self, text: str, forms: str = "") -> MalformedMove:
-        """The error for ``text`` that is no move of this game: it says what
-        a move is (``forms``; by default a cell or one of ``WORDS``)."""
-        names = self.topology.names if self.topology is not None else ()
-        cells = [f"a cell (like {names[0]} or {names[len(names) // 2]})"] if names else []
-        forms = forms or " or ".join(cells + [repr(w) for w in self.WORDS])
-        return MalformedMove(f"{quoted(text)} is not a move of {self.name}: a move is {forms}")
-
-    def action_of(self, s: np.ndarray, key: str) -> int | None:
-        """The action id that the normalized move text ``key`` names in
-        ``s`` when the notation names actions directly (a game with an
-        ``is_legal`` kernel may say, so that :meth:`parse_move` checks that
-        one action instead of naming every legal move); None to search the
-        legal moves' names (the default)."""
-        return None
-
-    def why_illegal(self, s: np.ndarray, text: str) -> str:
-        """Why the well-formed move ``text`` (normalized) is not legal in ``s``."""
-        return f"{quoted(text)} is not a legal move here"
 
     # rendering and scoring ---------------------------------------------
     def scores(self, s: np.ndarray) -> list[float] | None:

@@ -64,6 +64,7 @@ class Lhexus(Game):
     PLAYERS = ("first", "second")
     OPTIONS = {"size": int_between(10, MIN_SIZE, MAX_SIZE, "N: cells a side (3N(N-1)+1 cells)")}
     COSTLY_SCORES = True  # a maximum packing of configurations
+    END_KINDS = {"stones-tiebreak": "tie-break", "tie": "tie-break"}  # as many configurations: fewer stones win
     PLANES = ("own", "opponent", "empty", "placed this turn", "growth legal now", "new group legal now",
               "colours unchosen")
     WORDS = ("end", "accept", "decline")

@@ -114,6 +114,7 @@ class Lisbon(Game):
     WORDS = ("end",)
     CELL_CODES = 5  # identity: a colour, plus 2 for a stone of this turn
     POSITION_FIELDS = ("win",)
+    END_KINDS = {"full-board": "exhaustion"}
     kernels = KERNELS
     tables: Tables
 

@@ -131,6 +131,8 @@ class Palago(Game):
     # move, enhanced scored 60%, with rave_bias=0.1 40%, without RAVE at c=0.5 75%, at c=0.3 85%; with the
     # closing playouts (patterns, on in enhanced) 94% over 80 games (docs/palago.md)
     MCTS = {"rave": False, "c": 0.3}
+    END_KINDS = {"largest-group": "exhaustion", "pool-exhausted": "exhaustion"}  # the pool of tiles ran out
+    DRAW_MOVES = True
     kernels = KERNELS
     tables: Tables
 
