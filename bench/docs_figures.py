@@ -181,10 +181,53 @@ def opening_lines(report: Report, runs: Path, top: int = 3) -> str:
     return "Most frequent openings (4 plies): " + ", ".join(f"`{line}` ({n})" for line, n in counts.most_common(top))
 
 
+def forced_first_moves(report: Report) -> str:
+    """Per option set, a row per first-move class: its games, the first player's score, the proven value."""
+    from hexarena.analysis.first_moves import against_proof, proven_text
+
+    rows = []
+    for s in report["sets"]:
+        for r in s["metrics"].get("forced_first_moves", {}).get("classes", []):
+            same = f" ({' '.join(r['members'][1:])})" if len(r["members"]) > 1 else ""
+            proven = proven_text(r["proven"]) if r["proven"] else "–"
+            rows.append((s, [f"`{r['move']}`{same}", str(r["games"]), pct(r["first_player_score"]),
+                             "yes" if r["fair"] else "no", proven, against_proof(r)]))
+    return by_set(report, ["first move (its class)", "games", "first player's score", "fair-swap candidate",
+                           "proven", "self-play vs proof"], rows)
+
+
+def ladder(report: Report) -> str:
+    """A row per headline figure (per option set), a column per rung, and whether it moves."""
+    from hexarena.analysis.ladder import p_text, show
+
+    lad = report["ladder"]
+    several = any(r["set"] for r in lad["rows"])
+    rows = []
+    for r in lad["rows"]:
+        moves = (f"**moves**: {lad['rungs'][r['between'][0]]} → {lad['rungs'][r['between'][1]]}, {p_text(r['p'])}"
+                 if r["moves"] else "holds")
+        rows.append([*([f"`{r['set']}`"] if several else []), r["figure"], *map(show, r["values"]), moves])
+    return markdown([*(["option set"] if several else []), "figure", *lad["rungs"], "across the ladder"], rows)
+
+
 PARTS: dict[str, Callable[..., str]] = {"outcomes": outcomes, "decisiveness": decisiveness, "openings": openings,
                                         "first_moves": first_moves, "endings": endings, "verdict": verdict,
-                                        "opening_lines": opening_lines}
+                                        "opening_lines": opening_lines, "forced_first_moves": forced_first_moves,
+                                        "ladder": ladder}
 FIGURES = (
+    Figure("ph3-first-moves",
+           "projective-hex -o size=3 -o opening=none --first-moves all --games 60 --agents mcts:6",
+           ("forced_first_moves",)),
+    Figure("ph3-first-moves-engine",
+           "projective-hex -o size=3 -o opening=none --first-moves all --games 600 "
+           "--agents mcts:enhanced:sims=1000:solutions=off", ("forced_first_moves",)),
+    Figure("ph2-first-moves", "projective-hex -o size=2 -o opening=none --first-moves all --games 60",
+           ("forced_first_moves",)),
+    Figure("ph2-first-moves-engine",
+           "projective-hex -o size=2 -o opening=none --first-moves all --games 60 "
+           "--agents mcts:enhanced:sims=1000:solutions=off", ("forced_first_moves",)),
+    Figure("weituweiqi-ladder", "weituweiqi --ladder mcts:3,mcts:6,mcts:8 --games 60",
+           ("verdict", "ladder", "endings", "openings")),
     Figure("ph3-openings", "projective-hex -o size=3 --compare opening=none,swap,cut-and-choose --games 200",
            ("verdict", "outcomes", "openings", "first_moves", "decisiveness"),
            (("outcomes", "analysis-ph-openings-outcomes.png"), ("openings", "analysis-ph-openings-choices.png"),

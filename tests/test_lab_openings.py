@@ -117,11 +117,6 @@ def test_ladder_warning_on_fixed_numbers():
     assert set(rows) == {"the first player's score", "the draw rate", "the mean length (plies)",
                          "the share of first move j5", "the share of opening choice block",
                          "the chooser's wins after block"}
-    assert lad["cautions"] == []
-    sets[1]["metrics"]["diversity"] = {"games": 100, "distinct_openings": 2, "opening_plies": 4}
-    assert ladder.cautions(sets) == ["At mcts:5 the agents repeated themselves (2 distinct openings of 4 plies in "
-                                     "100 games): its intervals treat repeated games as independent and claim more "
-                                     "than is known."]
     a = {"kind": "mean", "value": 17.0, "sd": 3.0, "n": 60, "ci95": [16.2, 17.8]}
     assert ladder.differs(a, {**a, "value": 19.0, "ci95": [18.2, 19.8]})
     assert not ladder.differs(a, {**a, "value": 17.5, "ci95": [16.7, 18.3]})

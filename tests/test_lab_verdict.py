@@ -144,6 +144,8 @@ def test_views_of_a_set():
     d = v["decisive"]
     # hopeful: the winner's values exceed 90% from ply 2 (0-based) on, the loser is still >= 50% at ply 5
     assert drama.decided_both(hopeful["values"], hopeful["movers"], 0) == (2, 6)
+    forced_first = [None, None, *hopeful["values"][2:]]  # a forced first move has no value
+    assert drama.decided_both(forced_first, hopeful["movers"], 0) == (2, 6)
     assert (d["games"], d["never"], d["loser_hopeful"]) == (2, 1, 1)
     assert not drama.views([won], (False, False))["available"]
     assert not drama.views([won], (True, False))["decisive"]["available"]

@@ -196,7 +196,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
               f"{s['metrics']['lengths']['plies']['mean']} plies", file=out)
     print(report["verdict"]["summary"], file=out)
     for warning in report.get("ladder", {}).get("warnings", []):
-        print(f"moves with strength: {warning}", file=out)
+        print(warning, file=out)
     print(f"report: {where / 'report.html'} (numbers: {where / 'report.json'})", file=out)
     return 0
 

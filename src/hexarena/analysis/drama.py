@@ -76,10 +76,10 @@ def deficits(standings: Sequence[float | None], winner: int) -> list[float]:
 
 
 def decided_both(values: Sequence[float | None], movers: Sequence[int], winner: int) -> tuple[int | None, int]:
-    """(the winner-only decided ply: from there the winner's own values all exceed 90%, None if the
-    last does not; the first ply after the loser's last own value of at least 1/2, 0 if none).
-    The game is decided from both sides at the larger of the two."""
-    own = [i for i, m in enumerate(movers) if m == winner]
+    """(the winner-only decided ply: from there the winner's own values (of searched moves; a forced
+    move has none) all exceed 90%, None if the last does not; the first ply after the loser's last own
+    value of at least 1/2, 0 if none). The game is decided from both sides at the larger of the two."""
+    own = [i for i, m in enumerate(movers) if m == winner and values[i] is not None]  # not forced moves
     winner_ply = decided_ply(cast("list[float]", [values[i] for i in own]), own)
     hopes = [i for i, m in enumerate(movers) if m != winner and (values[i] or 0.0) >= HOPE]
     return winner_ply, (hopes[-1] + 1 if hopes else 0)

@@ -224,6 +224,18 @@ def proven_text(proven: dict[str, Any]) -> str:
     return f"first player {verb}" + (f" in {proven['plies']}" if proven["plies"] is not None else "")
 
 
+def against_proof(row: dict[str, Any]) -> str:
+    """Whether a class's self-play interval agrees with its proven value, where the interval excludes 50%:
+    'agrees', 'disagrees', 'not clear (holds 50%)', or '–' without a proof or games."""
+    proven, (low, high) = row["proven"], row["first_player_score"]["ci95"]
+    if not proven or not row["games"]:
+        return "–"
+    if low <= 0.5 <= high:
+        return "not clear (holds 50%)"
+    expected = {"win": True, "loss": False}.get(proven["result"])
+    return "agrees" if expected == (low > 0.5) else "disagrees"
+
+
 def _class_row(state: State, members: list[str], games: Sequence[GameResult]) -> dict[str, Any]:
     n = len(games)
     points = sum(1.0 if r["winner"] == 0 else 0.5 if r["winner"] is None else 0.0 for r in games)

@@ -144,20 +144,7 @@ def summarize(rungs: Sequence[str], sets: Sequence[dict[str, Any]], free_first_m
             rows.append(row)
             if row["moves"]:
                 warnings.append(warning(row, rungs))
-    return {"rungs": list(rungs), "rows": rows, "warnings": warnings, "cautions": cautions(sets)}
-
-
-def cautions(sets: Sequence[dict[str, Any]]) -> list[str]:
-    """The sets whose agents repeated themselves (fewer distinct openings than a quarter of the
-    games): their intervals overstate what is known, so a figure's move there is weaker evidence."""
-    found = []
-    for s in sets:
-        d = s["metrics"].get("diversity")
-        if d and d["distinct_openings"] * 4 < d["games"]:
-            found.append(f"At {s['label']} the agents repeated themselves ({d['distinct_openings']} distinct "
-                         f"openings of {d['opening_plies']} plies in {d['games']} games): its intervals treat "
-                         "repeated games as independent and claim more than is known.")
-    return found
+    return {"rungs": list(rungs), "rows": rows, "warnings": warnings}
 
 
 def _absent(name: str, m: dict[str, Any]) -> dict[str, Any] | None:

@@ -35,16 +35,9 @@ def _score(row: dict[str, Any]) -> str:
     return rate(row["first_player_score"]) if row["games"] else "–"
 
 
-def _against_proof(row: dict[str, Any]) -> str:
-    """Whether self-play's interval agrees with the proven value, where it excludes 50%."""
-    proven, (low, high) = row["proven"], row["first_player_score"]["ci95"]
-    if not proven or not row["games"]:
-        return "–"
-    if low <= 0.5 <= high:
-        return "not clear (holds 50%)"
-    wins = low > 0.5
-    expected = {"win": True, "loss": False}.get(proven["result"])
-    return "agrees" if expected == wins else "<b>disagrees</b>"
+def _against(row: dict[str, Any]) -> str:
+    verdict = first_moves.against_proof(row)
+    return f"<b>{verdict}</b>" if verdict == "disagrees" else verdict
 
 
 def _first_moves_set(label: str, m: dict[str, Any]) -> str:
@@ -55,7 +48,7 @@ def _first_moves_set(label: str, m: dict[str, Any]) -> str:
     body = [[f"<b>{esc(r['move'])}</b>", esc(", ".join(r["members"][1:])) or "–", r["games"], _score(r),
              f"{r['seat_wins'][0]} / {r['seat_wins'][1]}", r["mean_plies"] if r["games"] else "–",
              "<b>yes</b>" if r["fair"] else "no",
-             *([esc(first_moves.proven_text(r["proven"])) if r["proven"] else "–", _against_proof(r)]
+             *([esc(first_moves.proven_text(r["proven"])) if r["proven"] else "–", _against(r)]
                if proven else [])] for r in rows]
     start = f"From the position after {esc(' '.join(m['start']))}. " if m["start"] else ""
     fair = [r["move"] for r in rows if r["fair"]]
@@ -107,13 +100,11 @@ def ladder_warnings(report: dict[str, Any]) -> str:
     lad = report.get("ladder")
     if not lad:
         return ""
-    caution = "".join(f"<p class='note'>{esc(c)}</p>" for c in lad["cautions"])
     if not lad["warnings"]:
         return (f"<p class='note'>Strength ladder ({esc(', '.join(lad['rungs']))}): every headline figure "
-                f"holds (no two rungs differ beyond their 95% intervals).</p>{caution}")
+                f"holds (no two rungs differ beyond their 95% intervals).</p>")
     items = "".join(f"<li>{esc(w)}</li>" for w in lad["warnings"])
-    return (f"{CSS}<div class='warning'><p><b>Moves with strength</b> (the ladder, below):</p><ul>{items}</ul>"
-            f"{caution}</div>")
+    return (f"{CSS}<div class='warning'><p><b>Moves with strength</b> (the ladder, below):</p><ul>{items}</ul></div>")
 
 
 PANELS = (("the first player's score", "first player's score"), ("the draw rate", "draw rate"),
