@@ -94,12 +94,20 @@ def decisiveness(sets: Sets) -> bytes | None:
         return None
     fig, ax = plt.subplots(figsize=SIZE)
     for k, label, d in usable:
-        curve = d["winner_value_by_decile"]
-        xs = [(i + 0.5) / len(curve) for i, v in enumerate(curve) if v is not None]
-        ax.plot(xs, [v for v in curve if v is not None], marker="o", ms=3, label=label, color=f"C{k}")
+        _by_tenth(ax, d["winner_value_by_decile"], marker="o", ms=3, label=label, color=f"C{k}")
     ax.axhline(usable[0][2]["threshold"], color="grey", lw=0.8, ls="--")
+    return _tenths_axes(ax, fig, "winner's search value (mean)")
+
+
+def _by_tenth(ax, curve: Sequence[float | None], **style: Any) -> None:
+    """A curve of values by tenth of the game, tenths without a value left out."""
+    xs = [(i + 0.5) / len(curve) for i, y in enumerate(curve) if y is not None]
+    ax.plot(xs, [y for y in curve if y is not None], **style)
+
+
+def _tenths_axes(ax, fig, ylabel: str) -> bytes:
     ax.set_xlabel("share of the game played")
-    ax.set_ylabel("winner's search value (mean)")
+    ax.set_ylabel(ylabel)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=8)
@@ -136,14 +144,6 @@ def views(sets: Sets) -> bytes | None:
     fig, ax = plt.subplots(figsize=SIZE)
     for k, label, v in usable:
         for key, style, who in (("winner_value_by_decile", "-", "winner"), ("loser_value_by_decile", "--", "loser")):
-            curve = v[key]
-            xs = [(i + 0.5) / len(curve) for i, y in enumerate(curve) if y is not None]
-            ax.plot(xs, [y for y in curve if y is not None], ls=style, marker="o", ms=3, color=f"C{k}",
-                    label=f"{label}: {who}")
+            _by_tenth(ax, v[key], ls=style, marker="o", ms=3, color=f"C{k}", label=f"{label}: {who}")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
-    ax.set_xlabel("share of the game played")
-    ax.set_ylabel("own search value (mean)")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.02)
-    ax.legend(fontsize=8)
-    return png(fig)
+    return _tenths_axes(ax, fig, "own search value (mean)")
