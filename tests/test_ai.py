@@ -651,8 +651,8 @@ def test_specialised_search_depends_on_every_module_the_kernels_use():
     (Lhexus's scoring and Lisbon's union-find), so editing any of them
     recompiles the search instead of loading a stale one from the cache."""
     import hexarena.games.lhexus  # noqa: F401
-    from hexarena.ai import mcts
-    files = {f.replace("\\", "/").rsplit("/hexarena/", 1)[-1] for f in mcts._sources({"hexarena.games.lhexus"})}
+    from hexarena.specialise import sources
+    files = {f.replace("\\", "/").rsplit("/hexarena/", 1)[-1] for f in sources({"hexarena.games.lhexus"})}
     assert {"games/lhexus.py", "games/lhexus_scoring.py", "games/lisbon.py", "kernels.py"} <= files
 
 

@@ -31,13 +31,9 @@ it like any kernel.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import math
 import os
-import sys
-import tempfile
 import time
-import types
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, fields, replace
 from functools import cache
@@ -46,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import specialise
 from ..games.base import DRAW, Game, State
 from ..kernels import njit
 from ..kernels import seed as seed_numba
@@ -197,15 +194,8 @@ KERNELS_LINE = ("legal = apply = playout = policy = recorded_playout = pattern_p
 
 
 def cache_dir() -> Path:
-    """Where the specialised search modules live: ``$HEXARENA_CACHE`` or ~/.cache/hexarena."""
-    root = os.environ.get("HEXARENA_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "hexarena")
-    path = Path(root) / "mcts"
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        path = Path(tempfile.gettempdir()) / f"hexarena-mcts-{os.getuid()}"
-        path.mkdir(parents=True, exist_ok=True)
-    return path
+    """Where the specialised search modules live: ``$HEXARENA_CACHE/mcts`` or ~/.cache/hexarena/mcts."""
+    return specialise.cache_dir("mcts")
 
 
 def compiled_search(kernels, use_policy: bool = True):
@@ -226,14 +216,15 @@ def compiled_proof_search(kernels, use_policy: bool = True):
 
 
 def _module(kernels, use_policy: bool):
-    names = [_where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
+    names = [specialise.where(getattr(kernels, k)) for k in ("legal", "apply", "playout")]
     policy = getattr(kernels, "policy", None) if use_policy else None
     if policy is None:
         optional = [getattr(kernels, k, None) for k in ("recorded_playout", "pattern_playout")]
     else:  # the policy's own recorded playout, where the game has one (no patterns with a policy)
         optional = [getattr(kernels, "policy_playout", None), None]
     optional.append(getattr(kernels, "search_moves", None))
-    return _compiled(tuple(names), _where(policy or uniform_policy), *(f and _where(f) for f in optional))
+    return _compiled(tuple(names), specialise.where(policy or uniform_policy),
+                     *(f and specialise.where(f) for f in optional))
 
 
 COMPILE_SECONDS = 30  # about what a game's search takes to compile on first use (docs/speed.md)
@@ -264,62 +255,20 @@ def _ready_mark(kernels, use_policy: bool) -> Path:
     return cache_dir() / "ready" / f"{Path(_module(kernels, use_policy).__file__).stem}-{key}"
 
 
-def _where(f) -> tuple[str, str]:
-    f = getattr(f, "py_func", f)
-    return f.__module__, f.__name__
-
-
 @cache
 def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None,
               patterns: tuple[str, str] | None, moves: tuple[str, str] | None):
-    """Write the template with the kernels imported (when changed) and import it.
-
-    The text carries a hash of the sources it depends on (the kernels'
-    modules and every hexarena module they use, transitively), so an edit
-    there rewrites the file and numba's cache (keyed by the file) recompiles."""
-    template = Path(__file__).with_name("search_template.py").read_text()
+    """The template with the kernels imported (:func:`hexarena.specialise.specialised`)."""
     roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy), strict=True))
     roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns),
                                         ("search_moves", moves)) if f]
-    sources = sorted(_sources({m for _, (m, _) in roles} | {__name__}))
-    digest = hashlib.sha256(b"".join(Path(f).read_bytes() for f in sources)).hexdigest()[:16]
-    lines = [f"# bound by compiled_search; sources {digest}"]
-    lines += [f"from {m} import {f} as {role}" for role, (m, f) in roles]
-    lines += [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
-    lines += [f"GAME_PATTERNS = {bool(recorded and patterns)}"]
-    lines += [] if patterns else ["pattern_playout = _not_recorded"]
-    lines += [] if moves else ["search_moves = legal"]
-    text = template.replace(KERNELS_LINE, "\n".join(lines))
-    label = kernels[0][0].rsplit(".", 1)[-1] + "_" + hashlib.sha256(text.encode()).hexdigest()[:12]
-    path = cache_dir() / f"search_{label}.py"
-    if not path.exists() or path.read_text() != text:
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    name = f"hexarena_mcts_{path.stem}"  # numba's cache finds the module again by this name
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import the search module {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _sources(modules: set[str]) -> set[str]:
-    """The files of ``modules`` and of every hexarena module they use (a
-    module, function or class of theirs in the globals), transitively."""
-    seen, todo = set(), list(modules)
-    while todo:
-        name = todo.pop()
-        if name in seen or not name.startswith("hexarena") or name not in sys.modules:
-            continue
-        seen.add(name)
-        for value in vars(sys.modules[name]).values():
-            used = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
-            if isinstance(used, str):
-                todo.append(used)
-    return {f for f in (getattr(sys.modules[m], "__file__", None) for m in seen) if f}
+    extra = [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
+    extra += [f"GAME_PATTERNS = {bool(recorded and patterns)}"]
+    extra += [] if patterns else ["pattern_playout = _not_recorded"]
+    extra += [] if moves else ["search_moves = legal"]
+    return specialise.specialised(Path(__file__).with_name("search_template.py"), KERNELS_LINE, roles, extra,
+                                  kind="mcts", stem="search_" + kernels[0][0].rsplit(".", 1)[-1],
+                                  depends=[__name__], bound_by="compiled_search")
 
 
 def work_shape(num_actions: int) -> tuple[int, int]:

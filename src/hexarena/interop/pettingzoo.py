@@ -37,8 +37,7 @@ from .. import load
 from ..games.base import Game, IllegalMove, State
 from ..observe import FORMS, default_form, edges, observation, observation_shape
 from ..render.raster import rgb
-
-AGENTS = ("player_0", "player_1")
+from . import AGENTS
 
 
 def env(game: str = "projective-hex", render_mode: str | None = None, illegal_reward: float | None = None,
