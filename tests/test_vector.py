@@ -161,7 +161,7 @@ def test_bad_arguments():
     games = VectorGame("lisbon", 2, size=(3, 3))
     with pytest.raises(ValueError, match="players are 0 or 1"):
         games.observe(2)
-    with pytest.raises(ValueError, match="out must be a C-contiguous float32"):
+    with pytest.raises(ValueError, match="out must be a writable C-contiguous float32"):
         games.observe(out=np.zeros((2, 1), dtype=np.float32))
     with pytest.raises(IndexError, match="env 2 is not one of 0 to 1"):
         games.state(2)

@@ -42,12 +42,8 @@ proves that node lost or drawn.
 without building the legal list; :meth:`State.apply` and :meth:`State.play`
 use it where a game has it.
 
-``planes(s, t, player, out, cols)`` writes the observation planes of ``s``
-seen by ``player`` (:meth:`Game.planes`): plane ``k``'s value on cell ``c``
-into ``out[k, cols[c]]``, every plane on every cell (``out`` may hold
-anything before).  :meth:`Game.planes` calls it with ``cols = arange(ncells)``,
-:mod:`hexarena.vector` with each cell's grid point, writing a batch's
-observations in place.  It reads ``s`` and never changes it.
+``planes(s, t, player, out, cols)`` writes :meth:`Game.planes` (plane ``k`` on cell ``c`` into ``out[k, cols[c]]``,
+zeros before: only nonzero values need writing; ``s`` unchanged); :mod:`hexarena.vector` writes its grids with it.
 """
 
 from __future__ import annotations
@@ -201,18 +197,12 @@ class Game(ABC):
         as :class:`State` calls them: compiled for its argument types and
         called directly (:func:`hexarena.kernels.direct`)."""
         s, t = self.initial_array(), self.tables
-        is_legal = getattr(self.kernels, "is_legal", None)
-        planes = getattr(self.kernels, "planes", None)
+        is_legal, planes = getattr(self.kernels, "is_legal", None), getattr(self.kernels, "planes", None)
         return SimpleNamespace(legal=direct(self.kernels.legal, s, t, np.empty(self.num_actions, dtype=np.int32)),
                                apply=direct(self.kernels.apply, s, t, 0),
                                is_legal=None if is_legal is None else direct(is_legal, s, t, 0),
                                planes=None if planes is None else direct(planes, s, t, 0, self.blank_planes(),
-                                                                         self.cell_columns))
-
-    @cached_property
-    def cell_columns(self) -> np.ndarray:
-        """``int64[ncells]``: 0, 1, ..., the ``cols`` of :meth:`planes`'s kernel call."""
-        return np.arange(self.topology.ncells, dtype=np.int64)
+                                                                         np.arange(1, dtype=np.int64)))
 
     def __getstate__(self) -> dict:
         """Pickled without :attr:`calls` (compiled entry points are not
@@ -393,23 +383,19 @@ class Game(ABC):
 
     # observations ---------------------------------------------------------
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """``float32[len(PLANES), ncells]``: the position seen by ``player``
-        (mover-relative: "own" planes are ``player``'s), one value per cell,
-        from the game's ``planes`` kernel (a game without one overrides this
-        method, filling in :meth:`blank_planes`)."""
-        out = np.empty((len(self.PLANES), self.topology.ncells), dtype=np.float32)
-        self.write_planes(s, player, out, self.cell_columns)
+        """``float32[len(PLANES), ncells]``: the position seen by ``player`` (mover-relative: "own" planes are
+        ``player``'s), one per cell; the ``planes`` kernel, or a game's own method (filling :meth:`blank_planes`)."""
+        out = self.blank_planes()
+        self.write_planes(s, player, out, np.arange(self.topology.ncells, dtype=np.int64))
         return out
 
     def write_planes(self, s: np.ndarray, player: int, out: np.ndarray, cols: np.ndarray) -> None:
-        """Write :meth:`planes` into ``out[:, cols]`` (``out``: ``float32[len(PLANES), M]``, C-contiguous;
-        ``cols``: ``int64[ncells]``): the kernel writes straight there, as :mod:`hexarena.observe`'s grid
-        wants."""
-        kernel = self.calls.planes
-        if kernel is None:
+        """:meth:`planes` into ``out[:, cols]``, which holds zeros (``out``: C-contiguous ``float32[len(PLANES),
+        M]``; ``cols``: ``int64[ncells]``), straight from the kernel where the game has one."""
+        if self.calls.planes is None:
             out[:, cols] = self.planes(s, player)
-        else:  # the kernel is compiled for a writable int32 array; it never writes to it
-            kernel(np.require(s, np.int32, ("C", "W")), self.tables, int(player), out, cols)
+        else:  # compiled for a writable int32 array, which it never writes to
+            self.calls.planes(np.require(s, np.int32, ("C", "W")), self.tables, int(player), out, cols)
 
     def blank_planes(self) -> np.ndarray:
         """Zeros of the shape :meth:`planes` returns."""

@@ -675,4 +675,4 @@ class Lhexus(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; this turn's stones (or the last move) ringed; at the end
         each player's counted configurations outlined."""
-        return board_svg(self, state, hints, **kw)
+        return board_svg(self, state, (BLACK, WHITE), hints, **kw)

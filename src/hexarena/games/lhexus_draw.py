@@ -16,29 +16,27 @@ if TYPE_CHECKING:
     from .lhexus import Lhexus
 
 
-def board_svg(game: Lhexus, state: State, hints: bool = False, **kw: Any) -> str:
-    """:meth:`Lhexus.svg <hexarena.games.lhexus.Lhexus.svg>`."""
-    from .lhexus import BLACK, WHITE  # (lhexus imports this module)
+def board_svg(game: Lhexus, state: State, colours: tuple[int, int], hints: bool = False, **kw: Any) -> str:
+    """:meth:`Lhexus.svg <hexarena.games.lhexus.Lhexus.svg>`; ``colours``: Black's and White's stone values."""
     s = state.array
     board = game.stones(s)
     n = game.topology.ncells
     accent: list[int] = []
     if state.is_over():
-        accent = [c for colour in (BLACK, WHITE) for conf in game.configurations(s, colour) for c in conf]
+        accent = [c for colour in colours for conf in game.configurations(s, colour) for c in conf]
     marks = [a for a in state.legal_actions() if a < n] if hints else []
     last = game.turn_stones(s) or svg_render.last_cell(state.history, lambda a: a if a < n else None)
     return svg_render.board(game.topology, lambda c: int(board[c]), marks=marks, accent=accent, last=last,
-                            title=game.status(state), legend=legend(game, s), **kw)
+                            title=game.status(state), legend=legend(game, s, colours), **kw)
 
 
-def legend(game: Lhexus, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
+def legend(game: Lhexus, s: np.ndarray, colours: tuple[int, int]) -> list[tuple[svg_render.Swatch, str]]:
     """Which colour is whose, the last-move ring, the outlined configurations."""
-    from .lhexus import BLACK, WHITE
-    colours = [game.colour(s, p) for p in (0, 1)]
-    if colours[0] is None:
-        items = [(WHITE, "white: player 2 will accept or decline it")]
+    black, white = colours
+    chosen = [game.colour(s, p) for p in (0, 1)]
+    if chosen[0] is None:
+        items = [(white, "white: player 2 will accept or decline it")]
     else:
-        items = sorted((BLACK if colours[p] == "black" else WHITE, f"{colours[p]}: player {p + 1}")
-                       for p in (0, 1))
+        items = sorted((black if chosen[p] == "black" else white, f"{chosen[p]}: player {p + 1}") for p in (0, 1))
     extra = [("#1f5fd0", "counted configurations")] if s[WINNER] >= 0 else []
     return [*items, ("last", "this turn's or the last stones"), *extra]

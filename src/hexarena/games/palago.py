@@ -38,25 +38,28 @@ from .options import Option, choice, int_between
 from .palago_draw import board_svg, board_text, tile_picture
 from .palago_playouts import closing_playout, playout, recorded_playout
 from .palago_rules import (ALLOW, BODY, DOUBLE_WIN, EDGE_STEP, EXHAUSTED, EXHAUSTION, FIRST, HOW, LIGHT, MAX_TILES,
-                           PLACED, VARIANTS, WIN_NODE, Tables, apply, exhaustion_scores, legal, owner, start,
-                           tile_at)
+                           PLACED, VARIANTS, WIN_NODE, Tables, apply, exhaustion_scores, legal, owner, start)
 
 
 @njit
 def planes(s, t, player, out, cols):
     """The observation planes (``Game.planes``): tiles, each orientation,
     tiles of the turn in progress, cells where a tile may go now, whether
-    ``player`` owns white (on every cell) and the share of the pool left."""
-    legal_now = np.empty(3 * t.ncells, dtype=np.int32)
-    n = legal(s, t, legal_now)
-    first = s[FIRST] if s[WINNER] < 0 and s[STEP] else -1
+    ``player`` owns white (on every cell) and the share of the pool left.
+    Only the nonzero values are written, from the tiles placed and the legal
+    list (``out`` holds zeros before): the board has thousands of cells, a
+    game at most ``tiles`` tiles."""
     light, left = player == LIGHT, (t.tiles - s[PLACED]) / t.tiles
     for c in range(t.ncells):
-        tile, j = tile_at(s, t.grid, c), cols[c]
-        orientation = s[t.tori + tile - 1] if tile else -1
-        out[0, j], out[1, j], out[2, j], out[3, j] = tile > 0, orientation == 0, orientation == 1, orientation == 2
-        out[4, j], out[5, j], out[6, j], out[7, j] = c == first, 0.0, light, left
-    for i in range(n):
+        j = cols[c]
+        out[6, j], out[7, j] = light, left
+    for tile in range(s[PLACED]):
+        j = cols[s[t.tcell + tile]]
+        out[0, j] = out[1 + s[t.tori + tile], j] = 1.0
+    if s[WINNER] < 0 and s[STEP]:
+        out[4, cols[s[FIRST]]] = 1.0
+    legal_now = np.empty(3 * t.ncells, dtype=np.int32)
+    for i in range(legal(s, t, legal_now)):
         out[5, cols[legal_now[i] // 3]] = 1.0
 
 

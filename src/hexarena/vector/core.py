@@ -54,7 +54,6 @@ class VectorGame:
         self._buf = np.empty(self.num_actions, dtype=np.int32)
         points, mask = grid_points(self.game.topology)
         self._points, self._mask = np.ascontiguousarray(points), mask.ravel().copy()
-        self._off = np.flatnonzero(self._mask == 0).astype(np.int64)
         self.seed(seed)
 
     # positions ----------------------------------------------------------
@@ -170,15 +169,20 @@ class VectorGame:
         if viewers.dtype == np.bool_ or not np.issubdtype(viewers.dtype, np.integer) or \
                 not np.isin(viewers, (0, 1)).all():
             raise ValueError(f"players are 0 or 1 (one for all, or one per position), got {players!r}")
-        shape = (k, *self.observation_shape)
         if out is None:
-            out = np.empty(shape, dtype=np.float32)
-        elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a C-contiguous float32{list(shape)}, got {out.dtype}{list(out.shape)}")
-        flat = out.reshape(k, shape[1], -1)
-        self._loops.observe(positions, self.game.tables, np.ascontiguousarray(viewers, dtype=np.int64), flat,
-                            self._points, self._off, self._mask)
+            out = np.empty((k, *self.observation_shape), dtype=np.float32)
+        self._loops.observe(positions, self.game.tables, np.ascontiguousarray(viewers, dtype=np.int64),
+                            self._flat(out, k), self._points, self._mask)
         return out
+
+    def _flat(self, out: np.ndarray, k: int) -> np.ndarray:
+        """``out`` (``float32[k, C, H, W]``, C-contiguous: checked) as the loops write it, ``[k, C, H * W]``."""
+        shape = (k, *self.observation_shape)
+        if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.float32 or \
+                not out.flags.c_contiguous or not out.flags.writeable:
+            got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
+            raise ValueError(f"out must be a writable C-contiguous float32{list(shape)}, got {got}")
+        return out.reshape(k, shape[1], shape[2] * shape[3])
 
     # self-play ----------------------------------------------------------
     def self_play(self, plies: int, out: np.ndarray | None = None) -> dict[str, int]:
@@ -191,13 +195,10 @@ class VectorGame:
         if np.any(self._states[:, WINNER] >= 0):
             raise ValueError(f"env {int(np.argmax(self._states[:, WINNER] >= 0))}: the game is over; reset it "
                              f"before self-play")
-        if out is None:
-            flat = np.empty((0, 1, 1), dtype=np.float32)
-        else:
-            flat = self.observe(out=out).reshape(self.num_envs, self.observation_shape[0], -1)  # checks out
+        flat = np.empty((0, 1, 1), dtype=np.float32) if out is None else self._flat(out, self.num_envs)
         tally = np.zeros(4, dtype=np.int64)
         self._loops.self_play(self._states, self.game.tables, self._initial, self._streams, int(plies), flat,
-                              self._points, self._off, self._mask, self._buf, self._finals, tally)
+                              self._points, self._mask, self._buf, self._finals, tally)
         return dict(zip(("wins_0", "wins_1", "draws", "positions"), map(int, tally), strict=True))
 
     def _env(self, i: int) -> int:
