@@ -158,7 +158,8 @@ class VectorGame:
     def observe_positions(self, positions: np.ndarray, players: Any = None,
                           out: np.ndarray | None = None) -> np.ndarray:
         """:meth:`observe` of other positions of this game (``int32[k, S]``,
-        such as ``final_states[terminated]``)."""
+        rows as :attr:`states` holds them, such as ``final_states[terminated]``:
+        the compiled planes trust their contents)."""
         positions = np.ascontiguousarray(positions, dtype=np.int32)
         if positions.ndim != 2 or positions.shape[1] != self._initial.size:
             raise ValueError(f"positions are int32[k, {self._initial.size}], got shape {positions.shape}")

@@ -79,14 +79,11 @@ def _restart_if_over(states, i, initial, finals, autoreset):
 def step(states, t, actions, initial, autoreset, movers, winners, finals):
     """Apply ``actions[i]`` (legal: see :func:`first_refused`) to each
     position; ``movers[i]`` who moved, ``winners[i]`` the winner once over
-    (``DRAW`` for a draw), else -1; returns the games that ended."""
-    ended = 0
+    (``DRAW`` for a draw), else -1."""
     for i in range(states.shape[0]):
         movers[i] = states[i, TO_MOVE]
         apply(states[i], t, actions[i])
         winners[i] = _restart_if_over(states, i, initial, finals, autoreset)
-        ended += winners[i] >= 0
-    return ended
 
 
 @inline
