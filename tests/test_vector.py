@@ -12,7 +12,7 @@ import pytest
 
 import hexarena
 from hexarena.games.base import IllegalMove
-from hexarena.observe import observation
+from hexarena.observe import grid_index, observation
 from hexarena.vector import VectorGame
 
 from .planes_reference import reference_planes
@@ -67,7 +67,7 @@ def test_observations_hold_the_planes_of_the_numpy_reference(config):
     facades computed them in numpy (tests/planes_reference.py)."""
     name, options = config
     games = VectorGame(name, 4, seed=7, **options)
-    rows, cols, _ = hexarena.observe.grid_index(games.game.topology)
+    rows, cols, _ = grid_index(games.game.topology)
     for _ in range(15):
         games.step(games.random_actions())
         for player in (0, 1):
