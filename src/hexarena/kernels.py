@@ -93,7 +93,10 @@ def kernel_set(legal, apply, playout, **optional) -> SimpleNamespace:
     without building the legal list; :meth:`State.apply` and
     :meth:`State.play` use it where a game has it.  ``identity(s, t, out)
     -> count`` writes what identifies the position (keys, equality:
-    :mod:`hexarena.games.position`).
+    :mod:`hexarena.games.position`).  ``planes(s, t, player, out, cols)``
+    writes ``Game.planes`` (plane ``k`` on cell ``c`` into ``out[k, cols[c]]``,
+    zeros before: only nonzero values need writing; ``s`` unchanged);
+    :mod:`hexarena.vector` writes its grids with it.
 
     Built here: ``counted_playouts(s0, t, count)``, ``count`` playouts
     from ``s0`` counted as [player 0 wins, player 1 wins, draws, plies played]

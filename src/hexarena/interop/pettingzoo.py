@@ -34,14 +34,13 @@ from ..extras import needs
 from ..games.base import Game, IllegalMove, State
 from ..observe import FORMS, default_form, edges, observation, observation_shape
 from ..render.raster import rgb
+from . import AGENTS
 
 with needs("interop", __name__):
     import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
-
-AGENTS = ("player_0", "player_1")
 
 
 def env(game: str = "projective-hex", render_mode: str | None = None, illegal_reward: float | None = None,
