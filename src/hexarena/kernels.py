@@ -54,6 +54,16 @@ def shuffle_prefix(arr: np.ndarray, n: int) -> None:
         arr[i], arr[j] = arr[j], arr[i]
 
 
+@njit
+def sort_prefix(arr: np.ndarray, n: int) -> None:
+    """Sort ``arr[:n]`` in place; one pass when it is ascending already
+    (most games' ``legal`` writes its moves in order)."""
+    for i in range(1, n):
+        if arr[i] < arr[i - 1]:
+            arr[:n].sort()
+            return
+
+
 def direct(kernel, *args):
     """``kernel`` compiled (or loaded from the cache) for the types of the
     example ``args``, as a function called without numba's dispatch, which
