@@ -1,7 +1,7 @@
 """The leaf every game module builds on: the header that every position
 array starts with, the ``njit`` decorator every rules kernel uses, seeding of
-numba's random generator, and small array utilities.  It imports nothing
-from hexarena.
+numba's random generator, and small array and bit utilities.  It imports
+nothing from hexarena.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python.
 """
@@ -12,6 +12,8 @@ from types import SimpleNamespace
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic, overload
 
 # The shared header of every position array (see hexarena.games.base).
 TO_MOVE, WINNER, TURN, STEP, PLY = range(5)
@@ -62,6 +64,32 @@ def sort_prefix(arr: np.ndarray, n: int) -> None:
         if arr[i] < arr[i - 1]:
             arr[:n].sort()
             return
+
+
+def popcount(x) -> int:
+    """The number of set bits of the unsigned 64-bit ``x`` (in compiled code,
+    one instruction: LLVM's ctpop).
+
+    >>> popcount(np.uint64(0b1011))
+    3
+    """
+    return bin(int(x)).count("1")
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.uint64), codegen
+
+
+@overload(popcount)
+def _popcount_compiled(x):
+    return lambda x: _ctpop(x)
 
 
 def direct(kernel, *args):
