@@ -24,7 +24,9 @@ row.  Observations are :func:`hexarena.observe.observation` from the
 observing player's point of view; the observer parameter ``form`` picks
 ``"grid"`` or ``"graph"`` (node features only; the edges are
 :func:`hexarena.observe.edges` of the game's topology), by default the
-game's :func:`hexarena.observe.default_form`.
+game's :func:`hexarena.observe.default_form`.  A state takes back its last
+action with ``undo_action`` (:class:`HexarenaState`), and
+:class:`HexarenaBot` plays any hexarena agent as a ``pyspiel.Bot``.
 """
 
 from __future__ import annotations
