@@ -203,14 +203,15 @@ class Node:
             node = node.previous
         return nodes[::-1]
 
-    def __deepcopy__(self, memo: dict) -> Node:
-        return self  # nothing in a node changes but its memo of the legal actions
-
     def root(self) -> Node:
+        """The first node of the line."""
         node = self
         while node.previous is not None:
             node = node.previous
         return node
+
+    def __deepcopy__(self, memo: dict) -> Node:
+        return self  # nothing in a node changes but its memo of the legal actions
 
     def __reduce__(self) -> tuple:
         return _replayed, (self.game, self.root().array, [node.action for node in self.line()])
