@@ -35,7 +35,7 @@ from ..board import Topology
 from ..kernels import kernel_set, njit
 from .base import DRAW, STEP, TURN, WINNER, Game, IllegalMove, quoted
 from .options import Option, choice, int_between
-from .palago_draw import board_svg, board_text, tile_picture
+from .palago_draw import board_image, board_svg, board_text, tile_picture
 from .palago_playouts import closing_playout, playout, recorded_playout
 from .palago_position import identity, read, write
 from .position import Head
@@ -372,4 +372,9 @@ class Palago(Game):
         """The tiles as the pieces look (blue and white bridges and tips), closed groups outlined in
         orange, the deciding group in red, this turn's (or the last turn's) tiles ringed."""
         return board_svg(self, state, hints)
+
+    def rgb(self, state, player: int = 0, radius: float = 12.0) -> np.ndarray:
+        """The tiles with their patterns as an image, cropped to them (:func:`hexarena.render.raster.rgb`);
+        the same for both players."""
+        return board_image(self, state, radius)
 

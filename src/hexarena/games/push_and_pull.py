@@ -33,7 +33,7 @@ from ..kernels import kernel_set, njit
 from . import push_and_pull_draw
 from .base import TO_MOVE, WINNER, Game, IllegalMove, State
 from .options import int_between
-from .push_and_pull_playouts import playout, policy, policy_playout, recorded_playout
+from .push_and_pull_playouts import bit_tables, playout, policy, policy_playout, recorded_playout
 from .push_and_pull_rules import (BOARD, BOTH_STUCK, EMPTY, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, NOT_OVER, OTHER,
                                   OWN, PHASE, PLACE, PLACED, STONE, STUCK, Tables, apply, asked, can_move, check,
                                   identity, is_legal, legal, lines, marker_line, placements)
@@ -85,7 +85,7 @@ class PushAndPull(Game):
         self.rays = rays(self.topology)
         n = self.topology.ncells
         self.reach = self.rays.shape[2]
-        self.tables = Tables(self.rays, lines(self.rays), n)
+        self.tables = Tables(self.rays, lines(self.rays), n, *bit_tables(self.rays))
         self.num_actions = n + 2 * self.reach + 1
         self.state_size = BOARD + n
         cx, cy = self.topology.xy[n // 2]
