@@ -21,7 +21,7 @@ a warm-up (numba's compiling is not timed); the ratios are against the
 per-game loop.  ``--baseline SRC`` also runs the per-game loop on another
 checkout's sources (``SRC`` holding its ``hexarena`` package, such as an
 older commit's ``src``) in a subprocess, game by game in the same run, and
-prints the vector loop's ratio to that too.  ``--observations`` times only
+prints the vector and self-play loops' ratios to that too.  ``--observations`` times only
 ``observation(state)`` through the public API, in microseconds, at the
 positions of a random game (with ``--baseline``: beside the other checkout's).
 """
@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
         options[name].update(parse_options([pair]))
     if args.observations:
         return observations(args, options)
-    extra = f" {'baseline/s':>11} {'ratio':>7}" if args.baseline else ""
+    extra = f" {'baseline/s':>11} {'ratio':>7} {'self-play':>9}" if args.baseline else ""
     print(f"{'game':16} {'options':10} {'per-game/s':>11} {'vector/s':>11} {'ratio':>7} {'self-play/s':>12} "
           f"{'ratio':>7}{extra}  C x H x W (N={args.envs})", flush=True)
     for name in args.games:
@@ -152,7 +152,7 @@ def main(argv: list[str]) -> int:
         compiled = rate(self_play(games, out), args.seconds)
         if args.baseline:
             before = baseline(args.baseline, "per-game", name, options[name], args.seconds)
-            extra = f" {before:11,.0f} {batched / before:6.0f}x"
+            extra = f" {before:11,.0f} {batched / before:6.0f}x {compiled / before:8.0f}x"
         shown = ",".join(f"{k}={v}" for k, v in options[name].items()) or "default"
         print(f"{name:16} {shown:10} {single:11,.0f} {batched:11,.0f} {batched / single:6.1f}x {compiled:12,.0f} "
               f"{compiled / single:6.1f}x{extra}  {'x'.join(map(str, games.observation_shape))}", flush=True)
