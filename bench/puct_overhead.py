@@ -8,8 +8,8 @@ shipped solutions off) and :class:`hexarena.ai.puct.PUCTAgent` with a
 trivial evaluator (uniform priors, zero values: what the search costs
 around a network that costs nothing) at each batch size, and once more with
 an evaluator that also reads ``leaves.planes`` (the observation tensors,
-built in Python per leaf).  The searches run interleaved, ``repeats``
-rounds after a warm-up, and each figure is the fastest round, so that the
+the whole batch in one compiled call: :mod:`hexarena.vector.observe`).
+The searches run interleaved, ``repeats`` rounds after a warm-up, and each figure is the fastest round, so that the
 machine's load weighs on all of them alike; printed as µs per simulation
 and as a ratio to ``uct`` measured in the same run.
 """

@@ -652,7 +652,7 @@ def test_specialised_search_depends_on_every_module_the_kernels_use():
     """The search module's hash covers the kernels' modules and what they use
     (Lhexus's rules use its scoring), so editing any of them recompiles the
     search instead of loading a stale one from the cache."""
-    from hexarena.ai.specialise import sources
+    from hexarena.specialise import sources
     apply = hexarena.load("lhexus", size=3).kernels.apply
     files = {f.replace("\\", "/").rsplit("/hexarena/", 1)[-1] for f in sources({apply.__module__})}
     assert {"games/lhexus_rules.py", "games/lhexus_scoring.py", "kernels.py"} <= files

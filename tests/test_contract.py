@@ -28,8 +28,16 @@ def define(cls_name, base=Game, hooks=HOOKS, **attrs):
 
 
 def test_a_game_missing_hooks_fails_when_its_class_is_defined():
-    with pytest.raises(TypeError, match="game class Half lacks action_name, ascii, planes, rules_status, svg"):
+    with pytest.raises(TypeError, match="game class Half lacks action_name, ascii, rules_status, svg"):
         define("Half", hooks=("setup",), name="half", PLANES=(), kernels=ProjectiveHex.kernels)
+
+
+def test_a_game_has_a_planes_kernel_or_method():
+    """Game.planes runs the game's ``planes`` kernel; a game without one defines the method."""
+    kernels = SimpleNamespace(**{k: v for k, v in vars(ProjectiveHex.kernels).items() if k != "planes"})
+    with pytest.raises(TypeError, match=r"game class Flat: kernels lack planes \(or a planes method\)"):
+        define("Flat", hooks=HOOKS[:-1], name="flat", PLANES=(), kernels=kernels)
+    assert define("Own", name="own", PLANES=(), kernels=kernels).planes is not Game.planes
 
 
 def test_a_game_without_name_or_kernels_fails_when_defined():

@@ -9,9 +9,9 @@ import pytest
 
 import hexarena
 from hexarena.board import STEP
-from hexarena.observe import (default_form, edges, grid_index, observation, observation_shape, observe_array,
-                              observe_batch)
+from hexarena.observe import default_form, edges, grid_index, observation, observation_shape, observe_array
 from hexarena.render.raster import BOARD, PALETTE, cell_colours, rgb
+from hexarena.vector.observe import observe_positions
 
 from .small_games import all_configs, config_id, random_positions
 
@@ -52,7 +52,7 @@ def test_a_batch_holds_each_positions_grid(config):
     states = random_positions(name, options, seed=5, every=7)
     game = states[0].game
     players = np.arange(len(states)) % 2
-    batch = observe_batch(game, np.stack([s.array for s in states]), players)
+    batch = observe_positions(game, np.stack([s.array for s in states]), players)
     assert np.array_equal(batch, np.stack([observation(s, int(p)) for s, p in zip(states, players, strict=True)]))
 
 
@@ -189,8 +189,8 @@ def test_observation_errors_name_the_choices():
         observation_shape(state.game, "image")
     with pytest.raises(ValueError, match="player must be 0 or 1"):
         observation(state, player=2)
-    with pytest.raises(ValueError, match=r"players must be 0 or 1, one per position \(2\)"):
-        observe_batch(state.game, np.stack([state.array, state.array]), [0, 2])
+    with pytest.raises(ValueError, match=r"players are 0 or 1 \(one for all, or one per position\)"):
+        observe_positions(state.game, np.stack([state.array, state.array]), [0, 2])
 
 
 def test_terminal_position_default_viewer_is_player_0():

@@ -219,3 +219,79 @@ def test_bench_match_script_plays_a_match(capsys, monkeypatch):
     assert len(lines) == 4 and lines[-1].startswith("mcts scored ") and lines[-1].endswith(" s)")
     assert lines[1].startswith("game 1: mcts (first) vs random: returns")
     assert lines[2].startswith("game 2: random (first) vs mcts: returns")
+
+
+@pytest.mark.parametrize("config", SMALL, ids=config_id)
+def test_undo_action_walks_a_game_back(config):
+    """OpenSpiel's undo check (TestUndo of its random simulations): after a
+    random game, undoing each action restores the board, the history, the
+    move number and the legal actions of the state before it."""
+    game = spiel_game(*config)
+    rng = np.random.default_rng(3)
+    state, before = game.new_initial_state(), []
+    while not state.is_terminal():
+        before.append((state.clone(), state.current_player()))
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    for (earlier, player), action in zip(reversed(before), reversed(state.history()), strict=True):
+        state.undo_action(player, action)
+        assert str(state) == str(earlier) and state.history() == earlier.history()
+        assert state.move_number() == earlier.move_number() and state.current_player() == player
+        assert state.legal_actions() == earlier.legal_actions()
+        assert state.history_str() == earlier.history_str()
+    assert state.is_initial_state() and state.move_number() == 0
+
+
+def test_undo_then_play_on_clone_and_serialize():
+    game = pyspiel.load_game("python_hexarena_projective_hex(size=2,opening=none)")
+    state = game.new_initial_state()
+    for action in (3, 4, 5):
+        state.apply_action(action)
+    clone = state.clone()
+    state.undo_action(0, 5)
+    assert clone.history() == [3, 4, 5], "a clone keeps its own line"
+    assert 5 in state.legal_actions() and 5 not in clone.legal_actions()
+    state.apply_action(6)
+    assert state.history() == [3, 4, 6] and state.move_number() == 3
+    assert [(h.player, h.action) for h in state.full_history()] == [(0, 3), (1, 4), (0, 6)]
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert again.history() == [3, 4, 6] and str(again) == str(state)
+    again.undo_action(0, 6)
+    assert again.history() == [3, 4] and str(pickle.loads(pickle.dumps(again))) == str(again)
+
+
+def test_undo_action_names_the_last_action():
+    game = pyspiel.load_game("python_hexarena_projective_hex(size=2,opening=none)")
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match=r"undo_action\(0, 3\): no action has been applied"):
+        state.undo_action(0, 3)
+    state.apply_action(3)
+    with pytest.raises(ValueError, match="the last action was 3 by player 0"):
+        state.undo_action(0, 4)
+    with pytest.raises(ValueError, match="the last action was 3 by player 0"):
+        state.undo_action(1, 3)
+    assert state.history() == [3]
+
+
+def test_legal_actions_answer_as_pyspiel_does():
+    """The Python answers match what pyspiel's C++ State gives (for the
+    player not to move, a terminal state, the mask)."""
+    game = pyspiel.load_game("python_hexarena_projective_hex(size=2,opening=none)")
+    state = game.new_initial_state()
+    state.apply_action(3)
+    assert state.legal_actions() == state.legal_actions(1) == pyspiel.State.legal_actions(state)
+    assert state.legal_actions(0) == [] == pyspiel.State.legal_actions(state, 0)
+    mask = state.legal_actions_mask()
+    assert mask == pyspiel.State.legal_actions_mask(state) and np.flatnonzero(mask).tolist() == state.legal_actions()
+    assert state.legal_actions_mask(0) == [0] * game.num_distinct_actions()
+    with pytest.raises(ValueError, match="pseudo-player -1"):
+        state.legal_actions(-1)
+    state.legal_actions().clear()
+    assert len(state.legal_actions()) == 11, "callers get a copy"
+    with pytest.raises(Exception, match="action 3 is not legal here"):
+        state.apply_action(3)
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.legal_actions() == state.legal_actions(0) == [] and state.current_player() == pyspiel.PlayerId.TERMINAL
+    with pytest.raises(Exception, match="the game is over"):
+        state.apply_action(0)

@@ -34,7 +34,8 @@ finally:
 
 # the parts that need an extra (a module and its submodules); every other module is the core's
 EXTRA_PARTS = {"hexarena.server": "server", "hexarena.interop.pettingzoo": "interop",
-               "hexarena.interop.openspiel": "interop", "hexarena.analysis.plots": "lab",
+               "hexarena.interop.openspiel": "interop", "hexarena.interop.vector_env": "interop",
+               "hexarena.analysis.plots": "lab",
                "hexarena.analysis.progress": "lab", "hexarena.analysis.report": "lab", "hexarena.analysis.lab": "lab",
                "hexarena.analysis.report_extras": "lab"}
 

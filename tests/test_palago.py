@@ -4,6 +4,7 @@ every ending of every variant, the hole rule, the notation and records."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import numpy as np
@@ -14,6 +15,8 @@ from hexarena import IllegalMove, MalformedMove
 from hexarena.games import palago_playouts as PP
 from hexarena.games import palago_rules as P
 from hexarena.games.base import WINNER
+from hexarena.games.palago_draw import BLUE, WHITE, tile_pixels
+from hexarena.render import raster
 from hexarena.kernels import seed as seed_numba
 
 from .palago_oracle import CORNER, EDGE, bridges_of, colour_of, picture, tips_of
@@ -59,6 +62,38 @@ def test_each_orientation_has_the_bridges_tips_and_corner_colours_of_the_rules(k
         assert s[game.tables.bridges + game.root(s, 6 + a)] >= 1
     assert all(game.root(s, 6 + i) != game.root(s, 6 + j) for i in range(6) for j in range(6) if (i - j) % 2)
     assert tile == 1
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_the_image_of_a_tile_has_its_orientations_colours(k):
+    """Near each corner, the corner's colour; near the centre, towards each corner, blue on the blue
+    bridge's side (corners 2k..2k+2, the white tip's side of the tile) and white on the other."""
+    radius = 40.0
+    image = np.zeros((100, 100, 3), dtype=np.uint8)
+    tile_pixels(image, 50.0, 50.0, radius, k)
+    blue_bridge = bridges_of(k)[0]
+    colours = {raster.colour(BLUE): "blue", raster.colour(WHITE): "white"}
+
+    def pixel(corner, distance):  # the colour at ``distance`` from the centre towards ``corner``
+        angle = math.radians(60 * corner - 90)
+        rgb = image[round(50 + distance * math.sin(angle)), round(50 + distance * math.cos(angle))]
+        return colours.get(tuple(int(v) for v in rgb))
+
+    for corner in range(6):
+        near = "blue" if corner in blue_bridge or tips_of(k).get(corner) == "blue" else "white"
+        assert pixel(corner, 0.85 * radius) == near == colour_of(corner)
+        assert pixel(corner, 0.3 * radius) == ("blue" if (corner - 2 * k) % 6 <= 2 else "white")
+
+
+def test_the_board_image_is_cropped_to_the_tiles_and_shows_orientations():
+    images = [raster.rgb(played([f"2,0:{k}"], tiles=4)) for k in range(3)]
+    assert all(image.shape == images[0].shape for image in images)
+    assert len({image.tobytes() for image in images}) == 3, "the orientation shows"
+    start = raster.rgb(hexarena.load("palago").new_state(), radius=12)
+    assert start.shape[0] < 80 and start.shape[1] < 80, "one tile and a margin, not the plane of 48 tiles"
+    state = played(moves_of(DOUBLE_WIN))
+    image = raster.rgb(state, radius=12)
+    assert image.shape[0] < 20 * 12 * 1.5 and np.all(image == raster.colour(BLUE), axis=2).sum() > 1000
 
 
 def test_every_edge_is_half_blue_half_white_and_neighbours_share_corners():

@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import hexarena
 from hexarena import IllegalMove
@@ -41,6 +41,13 @@ def test_pettingzoo_api_test(config, obs_form):
 def test_pettingzoo_seed_test(config):
     name, options = config
     seed_test(lambda: env(name, random_opening=4, **options), num_cycles=20)
+
+
+@pytest.mark.parametrize("config", SMALL, ids=config_id)
+def test_pettingzoo_render_test(config, capsys):
+    name, options = config
+    render_test(lambda render_mode: env(name, render_mode=render_mode, **options))
+    assert str(hexarena.load(name, **options).new_state()) in capsys.readouterr().out, "human mode prints the board"
 
 
 def test_seed_decides_the_random_opening():
@@ -141,7 +148,7 @@ def test_illegal_reward_ends_the_game():
     assert all(e.terminations.values()) and e.rewards["player_1"] == -1
 
 
-def test_render_modes():
+def test_render_modes(capsys):
     e = env("projective-hex", size=2, opening="none", render_mode="ansi")
     e.reset()
     e.step(0)
@@ -152,6 +159,13 @@ def test_render_modes():
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
     e.step(0)
     assert not np.array_equal(e.render(), image), "the stone shows"
+    e = env("projective-hex", size=2, opening="none", render_mode="human")
+    e.reset()
+    e.step(0)
+    assert e.render() is None
+    printed = capsys.readouterr().out.split("\n\n")
+    assert printed == [str(hexarena.load("projective-hex", size=2, opening="none").new_state()),
+                       str(e.unwrapped.state), str(e.unwrapped.state), ""], "after reset, after the step, on render"
     quiet = env("projective-hex", size=2)
     quiet.reset()
     with pytest.warns(UserWarning, match="without a render_mode"):
@@ -186,8 +200,8 @@ def test_spaces_and_names():
 
 
 def test_bad_arguments_name_the_choices():
-    with pytest.raises(ValueError, match="allowed: None, ansi, rgb_array"):
-        raw_env("projective-hex", render_mode="human")
+    with pytest.raises(ValueError, match="allowed: None, human, ansi, rgb_array"):
+        raw_env("projective-hex", render_mode="window")
     with pytest.raises(ValueError, match="forms: grid, graph"):
         raw_env("projective-hex", obs_form="image")
     with pytest.raises(ValueError, match="random_opening must be an integer >= 0"):

@@ -591,3 +591,37 @@ def test_mcts_plays_the_policy_in_one_compiled_playout():
     kernels = new().game.kernels
     assert mcts._module(kernels, True).recorded_playout is playouts.policy_playout
     assert mcts._module(kernels, False).recorded_playout is playouts.recorded_playout  # "-nopolicy": uniform
+
+
+# --- the policy's playout reads runs from bits (bit_tables, run_bits) ----------------------------
+
+from hexarena.kernels import popcount  # noqa: E402
+
+
+@pytest.mark.parametrize("size", [5, 7, 13])  # one, two and eight words of cells
+def test_runs_read_from_bits_are_the_walked_runs(size):
+    game = hexarena.load("push-and-pull", size=size)
+    t, n = game.tables, game.topology.ncells
+    assert all(sum(popcount(w) for w in t.ray_bits[m, d]) == (game.rays[m, d] >= 0).sum()
+               for m in range(n) for d in range(6)), "a ray's bits are its cells"
+    rng, moves, walked = np.random.default_rng(size), np.empty(game.num_actions, np.int32), np.empty(6, np.int32)
+    for _ in range(6):
+        s = game.new_state().array.copy()
+        for _ in range(rng.integers(0, 3 * n // 2)):
+            if s[WINNER] >= 0:
+                break
+            rules.apply(s, t, moves[rng.integers(0, rules.legal(s, t, moves))])
+        occ = playouts.occupancy(s, t)
+        for m in range(0, n, 3):
+            rules.runs_from(s, game.rays, m, walked, 0)
+            assert [playouts.run_bits(t, m, d, occ, 0) for d in range(6)] == walked.tolist()
+
+
+@pytest.mark.parametrize("size", [5, 13])
+def test_policy_playouts_on_other_boards_replay_through_the_facade(size, monkeypatch):
+    game = hexarena.load("push-and-pull", size=size)
+    monkeypatch.setattr(game.kernels, "recorded_playout", game.kernels.policy_playout)
+    none = np.empty(0, np.int32)
+    monkeypatch.setattr(game.kernels, "playout", lambda s, t: playouts.policy_playout(s, t, none, none))
+    for seed in range(3):
+        check_recorded_playout(game.new_state(), seed, 2000)

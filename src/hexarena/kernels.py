@@ -1,7 +1,7 @@
 """The leaf every game module builds on: the header that every position
 array starts with, the ``njit`` decorator every rules kernel uses, seeding of
-numba's random generator, and small array utilities.  It imports nothing
-from hexarena but the header's indices (:mod:`hexarena.header`).
+numba's random generator, and small array and bit utilities.  It imports
+nothing from hexarena but the header's indices (:mod:`hexarena.header`).
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python.
 """
@@ -12,11 +12,13 @@ from types import SimpleNamespace
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic, overload
 
 from .header import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "direct", "hot", "inline", "kernel_set",
-           "njit", "note", "seed", "shuffle_prefix"]
+           "njit", "note", "popcount", "seed", "shuffle_prefix"]
 
 njit = numba.njit(cache=True, nogil=True)
 # Small helpers inlined into the loops that call them (a numba call passing
@@ -52,6 +54,42 @@ def shuffle_prefix(arr: np.ndarray, n: int) -> None:
     for i in range(n - 1, 0, -1):
         j = int(np.random.random() * (i + 1))
         arr[i], arr[j] = arr[j], arr[i]
+
+
+@njit
+def sort_prefix(arr: np.ndarray, n: int) -> None:
+    """Sort ``arr[:n]`` in place; one pass when it is ascending already
+    (most games' ``legal`` writes its moves in order)."""
+    for i in range(1, n):
+        if arr[i] < arr[i - 1]:
+            arr[:n].sort()
+            return
+
+
+def popcount(x) -> int:
+    """The number of set bits of the unsigned 64-bit ``x`` (in compiled code,
+    one instruction: LLVM's ctpop).
+
+    >>> popcount(np.uint64(0b1011))
+    3
+    """
+    return bin(int(x)).count("1")
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.uint64), codegen
+
+
+@overload(popcount)
+def _popcount_compiled(x):
+    return lambda x: _ctpop(x)
 
 
 def direct(kernel, *args):
@@ -93,7 +131,10 @@ def kernel_set(legal, apply, playout, **optional) -> SimpleNamespace:
     without building the legal list; :meth:`State.apply` and
     :meth:`State.play` use it where a game has it.  ``identity(s, t, out)
     -> count`` writes what identifies the position (keys, equality:
-    :mod:`hexarena.games.position`).
+    :mod:`hexarena.games.position`).  ``planes(s, t, player, out, cols)``
+    writes ``Game.planes`` (plane ``k`` on cell ``c`` into ``out[k, cols[c]]``,
+    zeros before: only nonzero values need writing; ``s`` unchanged);
+    :mod:`hexarena.vector` writes its grids with it.
 
     Built here: ``counted_playouts(s0, t, count)``, ``count`` playouts
     from ``s0`` counted as [player 0 wins, player 1 wins, draws, plies played]

@@ -62,6 +62,24 @@ def grid_index(topo: Topology) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]
 
 
 @lru_cache(maxsize=32)
+def grid_points(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's point in the flattened ``H * W`` grid (``int64[ncells]``)
+    and the on-board mask plane (``float32[H, W]``: 1 on cells).
+
+    >>> from hexarena.board import hexhex
+    >>> points, mask = grid_points(hexhex(2))
+    >>> points.tolist(), mask.tolist()
+    ([1, 2, 3, 4, 5, 6, 7], [[0.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
+    """
+    rows, cols, (h, w) = grid_index(topo)
+    points = rows * w + cols
+    mask = np.zeros((h, w), dtype=np.float32)
+    mask[rows, cols] = 1.0
+    points.flags.writeable = mask.flags.writeable = False  # cached: shared by every call
+    return points, mask
+
+
+@lru_cache(maxsize=32)
 def edges(topo: Topology) -> np.ndarray:
     """``int32[2, E]``: (from, to) of every directed link, sorted.
 
@@ -119,32 +137,17 @@ def observe_array(game: Game, s: np.ndarray, player: int, form: str = "grid"):
     that keep arrays, not States)."""
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
-    planes = np.asarray(game.planes(s, player), dtype=np.float32)
-    topo = game.topology
+    topo, channels = game.topology, len(game.PLANES) + 1
     if form == "graph":
-        features = np.ones((topo.ncells, planes.shape[0] + 1), dtype=np.float32)
-        features[:, :-1] = planes.T
+        features = np.ones((topo.ncells, channels), dtype=np.float32)
+        features[:, :-1] = game.planes(s, player).T
         return features, edges(topo)
-    return _grid(topo, planes[None])[0] if form == "grid" else _bad_form(form)
-
-
-def observe_batch(game: Game, states: np.ndarray, players: np.ndarray) -> np.ndarray:
-    """The grid form of many raw positions at once, ``float32[B, C, H, W]``:
-    ``states[i]`` (``int32[B, state_size]``) seen by ``players[i]`` (the
-    leaves a search sends to a network, :mod:`hexarena.ai.puct`)."""
-    players = np.asarray(players)
-    if players.shape != (len(states),) or not np.all((players == 0) | (players == 1)):
-        raise ValueError(f"players must be 0 or 1, one per position ({len(states)}), got {players.tolist()!r}")
-    planes = np.stack([game.planes(s, int(p)) for s, p in zip(states, players, strict=True)])
-    return _grid(game.topology, planes.astype(np.float32, copy=False))
-
-
-def _grid(topo: Topology, planes: np.ndarray) -> np.ndarray:
-    """``float32[B, P, ncells]`` planes laid out on the grid with the on-board mask: ``float32[B, P + 1, H, W]``."""
-    rows, cols, (h, w) = grid_index(topo)
-    out = np.zeros((planes.shape[0], planes.shape[1] + 1, h, w), dtype=np.float32)
-    out[:, :-1, rows, cols] = planes
-    out[:, -1, rows, cols] = 1.0
+    if form != "grid":
+        _bad_form(form)
+    points, mask = grid_points(topo)
+    out = np.zeros((channels, *mask.shape), dtype=np.float32)
+    game.write_planes(s, player, out[:-1].reshape(channels - 1, -1), points)  # a view: written in place
+    out[-1] = mask
     return out
 
 

@@ -48,7 +48,7 @@ from ..games.base import DRAW, Game, State
 from ..kernels import njit
 from ..kernels import seed as seed_numba
 from .solutions import perfect_move, reward
-from .specialise import cache_dir, specialised, where
+from ..specialise import cache_dir, specialised, where
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
 PRUNED = -2  # PROVEN of a node expanded with the game's ``search_moves``, which left out legal moves
@@ -270,23 +270,22 @@ def mark_ready(kernels, use_policy: bool = True) -> None:
 def _ready_mark(kernels, use_policy: bool) -> Path:
     numba_cache = os.environ.get("NUMBA_CACHE_DIR", "")  # a different numba cache holds nothing compiled yet
     key = hashlib.sha256(numba_cache.encode()).hexdigest()[:8]
-    return cache_dir() / "ready" / f"{Path(_module(kernels, use_policy).__file__).stem}-{key}"
+    return cache_dir("mcts") / "ready" / f"{Path(_module(kernels, use_policy).__file__).stem}-{key}"
 
 
 @cache
 def _compiled(kernels: tuple, policy: tuple[str, str], recorded: tuple[str, str] | None,
               patterns: tuple[str, str] | None, moves: tuple[str, str] | None):
-    """The template with the kernels imported (:func:`hexarena.ai.specialise.specialised`)."""
+    """The template with the kernels imported (:func:`hexarena.specialise.specialised`)."""
     roles = list(zip(("legal", "apply", "playout", "policy"), (*kernels, policy), strict=True))
     roles += [(role, f) for role, f in (("recorded_playout", recorded), ("pattern_playout", patterns),
                                         ("search_moves", moves)) if f]
-    lines = [f"from {m} import {f} as {role}" for role, (m, f) in roles]
-    lines += [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
-    lines += [f"GAME_PATTERNS = {bool(recorded and patterns)}"]
-    lines += [] if patterns else ["pattern_playout = _not_recorded"]
-    lines += [] if moves else ["search_moves = legal"]
-    return specialised(Path(__file__).with_name("search_template.py"), KERNELS_LINE, lines,
-                       {m for _, (m, _) in roles} | {__name__}, "search", kernels[0][0].rsplit(".", 1)[-1])
+    extra = [f"GAME_RECORDS = {bool(recorded)}"] + ([] if recorded else ["recorded_playout = _not_recorded"])
+    extra += [f"GAME_PATTERNS = {bool(recorded and patterns)}"]
+    extra += [] if patterns else ["pattern_playout = _not_recorded"]
+    extra += [] if moves else ["search_moves = legal"]
+    return specialised(Path(__file__).with_name("search_template.py"), KERNELS_LINE, roles, extra, kind="mcts",
+                       stem="search_" + kernels[0][0].rsplit(".", 1)[-1], depends=[__name__])
 
 
 def work_shape(num_actions: int) -> tuple[int, int]:

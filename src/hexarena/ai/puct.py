@@ -52,10 +52,10 @@ import numpy as np
 
 from ..games.base import TO_MOVE, Game, State
 from ..kernels import direct
-from ..observe import observe_batch
+from ..specialise import specialised, where
+from ..vector.observe import observe_positions
 from .mcts import work_shape
 from .puct_tree import ACTION, BAD_PRIOR, BAD_VALUE, COUNT, FIRST, N, P, W, back_up_leaves, clear, new_tree
-from .specialise import specialised, where
 
 MAX_NODES = 1 << 22  # the tree's most rows (48 bytes each); a full tree evaluates its leaves again, unexpanded
 KERNELS_LINE = "legal = apply = None"
@@ -85,7 +85,7 @@ class Leaves:
     def planes(self) -> np.ndarray:
         """``float32[B, C, H, W]``: each position in :mod:`hexarena.observe`'s
         grid form, seen by its player to move (computed on first use)."""
-        return observe_batch(self.game, self.states, self.to_move)
+        return observe_positions(self.game, self.states, self.to_move)
 
 
 Evaluator = Callable[[Leaves], tuple[Any, Any]]  # leaves -> (priors float32[B, A], values float32[B])
@@ -118,9 +118,8 @@ def compiled_collect(kernels) -> Callable[..., tuple[int, int]]:
 
 @cache
 def _collect_module(legal: tuple[str, str], apply: tuple[str, str]):
-    lines = [f"from {m} import {f} as {role}" for role, (m, f) in (("legal", legal), ("apply", apply))]
-    return specialised(Path(__file__).with_name("puct_template.py"), KERNELS_LINE, lines,
-                       {legal[0], apply[0], "hexarena.ai.puct_tree"}, "puct", legal[0].rsplit(".", 1)[-1])
+    return specialised(Path(__file__).with_name("puct_template.py"), KERNELS_LINE, [("legal", legal), ("apply", apply)],
+                       kind="mcts", stem="puct_" + legal[0].rsplit(".", 1)[-1], depends=["hexarena.ai.puct_tree"])
 
 
 class _Work(NamedTuple):

@@ -2,7 +2,7 @@
 
 This file is a template: :func:`hexarena.ai.puct.compiled_collect` has it
 written with the line that binds ``legal`` and ``apply`` replaced by imports
-of one game's kernels (:mod:`hexarena.ai.specialise`), so that numba compiles
+of one game's kernels (:mod:`hexarena.specialise`), so that numba compiles
 them in as globals and caches the result.  The tree and the backup live in
 :mod:`hexarena.ai.puct_tree`.
 """

@@ -12,7 +12,7 @@ count``, ``apply(s, t, action)`` (the action is known legal) and
 adds notation, validation, undo, records and rendering in Python.
 
 The optional kernels (``policy``, ``recorded_playout``, ``pattern_playout``,
-``policy_playout``, ``search_moves``, ``is_legal``, ``identity``) are
+``policy_playout``, ``search_moves``, ``is_legal``, ``identity``, ``planes``) are
 described where a game's set is made: :func:`hexarena.kernels.kernel_set`.
 """
 
@@ -112,6 +112,8 @@ class Game(Notation, ABC):
         if missing:
             raise TypeError(f"game class {cls.__name__} lacks {', '.join(missing)} (see hexarena.games.base.Game)")
         kernels = [k for k in cls.REQUIRED_KERNELS if not callable(getattr(cls.kernels, k, None))]
+        if getattr(cls.kernels, "planes", None) is None and cls.planes is Game.planes:
+            kernels.append("planes (or a planes method)")
         if kernels:
             raise TypeError(f"game class {cls.__name__}: kernels lack {', '.join(kernels)} "
                             f"(build them with hexarena.kernels.kernel_set)")
@@ -146,17 +148,19 @@ class Game(Notation, ABC):
 
     @cached_property
     def calls(self) -> SimpleNamespace:
-        """``legal``, ``apply`` and ``is_legal`` (None when the game has none)
+        """``legal``, ``apply``, ``is_legal`` and ``planes`` (the last two None when the game has none)
         as :class:`State` calls them: compiled for its argument types and
         called directly (:func:`hexarena.kernels.direct`)."""
         from ..kernels import direct  # numba, loaded by the game's module already (not by `import hexarena`)
 
         s, t = self.initial_array(), self.tables
-        is_legal = getattr(self.kernels, "is_legal", None)
+        is_legal, planes = getattr(self.kernels, "is_legal", None), getattr(self.kernels, "planes", None)
         with self.compiling_rules():
             return SimpleNamespace(legal=direct(self.kernels.legal, s, t, np.empty(self.num_actions, dtype=np.int32)),
                                    apply=direct(self.kernels.apply, s, t, 0),
-                                   is_legal=None if is_legal is None else direct(is_legal, s, t, 0))
+                                   is_legal=None if is_legal is None else direct(is_legal, s, t, 0),
+                                   planes=None if planes is None else direct(planes, s, t, 0, self.blank_planes(),
+                                                                             np.arange(1, dtype=np.int64)))
 
     def compiling_rules(self) -> AbstractContextManager[None]:
         """Around a first call of the rules kernels: when numba compiles them (not
@@ -280,11 +284,20 @@ class Game(Notation, ABC):
         return {}
 
     # observations ---------------------------------------------------------
-    @abstractmethod
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """``float32[len(PLANES), ncells]``: the position seen by ``player``
-        (mover-relative: "own" planes are ``player``'s), one value per cell;
-        games fill in :meth:`blank_planes`."""
+        """``float32[len(PLANES), ncells]``: the position seen by ``player`` (mover-relative: "own" planes are
+        ``player``'s), one per cell; the ``planes`` kernel, or a game's own method (filling :meth:`blank_planes`)."""
+        out = self.blank_planes()
+        self.write_planes(s, player, out, np.arange(self.topology.ncells, dtype=np.int64))
+        return out
+
+    def write_planes(self, s: np.ndarray, player: int, out: np.ndarray, cols: np.ndarray) -> None:
+        """:meth:`planes` into ``out[:, cols]``, which holds zeros (``out``: C-contiguous ``float32[len(PLANES),
+        M]``; ``cols``: ``int64[ncells]``), straight from the kernel where the game has one."""
+        if self.calls.planes is None:
+            out[:, cols] = self.planes(s, player)
+        else:  # compiled for a writable int32 array, which it never writes to
+            self.calls.planes(np.require(s, np.int32, ("C", "W")), self.tables, int(player), out, cols)
 
     def blank_planes(self) -> np.ndarray:
         """Zeros of the shape :meth:`planes` returns."""

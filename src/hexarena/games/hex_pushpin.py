@@ -255,7 +255,19 @@ def identity(s, t, out, zcell, zfield):
     return k, zobrist(out, k, zcell, zfield)
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity)
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): own stones, the opponent's,
+    the pin, empty cells, and all ones when the last move was a pass (another
+    pass ends the game)."""
+    for c in range(t.ncells):
+        v, j = s[BOARD + c], cols[c]
+        out[0, j], out[1, j], out[2, j], out[3, j] = v == 1 + player, v == 2 - player, v == PIN_MARK, v == 0
+        out[4, j] = s[PASSES] > 0
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity,
+                     planes=planes)
 
 
 def keeps_lines(p: np.ndarray, rays: np.ndarray) -> bool:
@@ -398,18 +410,6 @@ class HexPushpin(Game):
 
     # observations -----------------------------------------------------------
     PLANES = ("own", "opponent", "pin", "empty", "pass pending")
-
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Own stones, the opponent's, the pin, empty cells, and all ones when
-        the last move was a pass (another pass ends the game)."""
-        board = self.stones(s)
-        out = self.blank_planes()
-        out[0] = board == 1 + player
-        out[1] = board == 2 - player
-        out[2] = board == PIN_MARK
-        out[3] = board == 0
-        out[4] = s[PASSES] > 0
-        return out
 
     # rendering ----------------------------------------------------------------
     def ascii(self, state) -> str:

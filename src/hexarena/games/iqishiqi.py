@@ -36,13 +36,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import kernel_set
+from ..kernels import kernel_set, njit
 from ..render import svg as svg_render
 from .iqishiqi_playouts import playout, recorded_playout
-from .iqishiqi_rules import CORNER, NORTH_SIDES, apply, identity, is_legal, legal
+from .iqishiqi_rules import BALL, BOARD, CORNER, NORTH_SIDES, STONE, apply, identity, is_legal, legal
 from .pushing import PushGame, size_option
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity)
+
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): stones, the ball, empty
+    cells, ``player``'s edge cells and the opponent's (a corner, which wins
+    for whoever pushes there, is in both)."""
+    ball = s[BALL]
+    for c in range(t.ncells):
+        stone, owner, j = (s[BOARD + c] & STONE) != 0, t.owner[c], cols[c]
+        corner = owner == CORNER
+        out[0, j], out[1, j], out[2, j] = stone, c == ball, not stone and c != ball
+        out[3, j], out[4, j] = corner or owner == player, corner or owner == 1 - player
+
+
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity,
+                     planes=planes)
 
 
 class Iqishiqi(PushGame):
@@ -91,16 +106,3 @@ class Iqishiqi(PushGame):
         return owners.pop() if len(owners) == 1 else CORNER if owners else None
 
     PLANES = ("stones", "ball", "empty", "own edge", "opponent edge")
-
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Stones, the ball, empty cells, ``player``'s edge cells and the
-        opponent's (a corner, which wins for whoever pushes there, is in both)."""
-        out = self.blank_planes()
-        board, owner = self.stones(s), self.owner
-        out[0] = board != 0
-        out[1, self.ball(s)] = 1
-        out[2] = board == 0
-        out[2, self.ball(s)] = 0
-        out[3] = (owner == player) | (owner == CORNER)
-        out[4] = (owner == 1 - player) | (owner == CORNER)
-        return out

@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba.core import config, types
-from numba.extending import intrinsic
+from numba.core import config
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..board import Topology
-from ..kernels import hot, inline, njit
+from ..kernels import hot, inline, njit, popcount
 from .base import HEADER, PLY, TO_MOVE, TURN, WINNER
 from .position import zobrist
 
@@ -211,23 +210,6 @@ else:
         return 63 - np.int64(leading_zeros(np.uint64(bits)))
 
 
-if NO_JIT:
-    def _popcount(bits):
-        """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
-        return bin(int(bits)).count("1")
-else:
-    @intrinsic
-    def _ctpop(typingctx, bits):
-        """LLVM's population count of an int64 (one instruction where the CPU has it)."""
-        def codegen(context, builder, signature, args):
-            return builder.ctpop(args[0])
-        return types.int64(types.int64), codegen
-
-    @inline
-    def _popcount(bits):
-        """The number of set bits of ``bits`` (0 <= bits < 2**63)."""
-        return _ctpop(np.int64(bits))
-
 
 @inline
 def _runs(s, t, ball, a):
@@ -346,7 +328,7 @@ def _scan(s, t, out, start, work, epoch, tally=False):
         d = o + 3 if o < 3 else o - 3
         a = o if o < 3 else d
         bits = free[o] if dist[d] > 0 else 0
-        lones[o] = _popcount(bits) if tally else 0
+        lones[o] = popcount(bits) if tally else 0
         if not tally:
             while bits:
                 out[k] = t.cells[a, t.line[ball, a], _lowest(bits)] * 6 + d
@@ -411,8 +393,25 @@ def _scan(s, t, out, start, work, epoch, tally=False):
 def drops(s, t, out, start):
     """Every legal drop action into ``out`` from ``start``, ascending; the new end."""
     k = _scan(s, t, out, start, scratch(t), 1)
-    out[start:k].sort()
+    _ascending(out, start, k, np.zeros((t.ncells * 6 >> 6) + 1, dtype=np.int64))
     return k
+
+
+@inline
+def _ascending(out, start, end, bitmap):
+    """Sort the distinct actions ``out[start:end]`` through ``bitmap`` (a bit
+    per action, zeros): a few words to walk instead of a general sort, which
+    cost more than the scan itself."""
+    for i in range(start, end):
+        bitmap[out[i] >> 6] |= np.int64(1) << (out[i] & 63)
+    k = start
+    for w in range(bitmap.shape[0]):
+        bits = bitmap[w]
+        while bits:
+            low = _lowest(bits)
+            out[k] = (w << 6) + low
+            k += 1
+            bits ^= np.int64(1) << low
 
 
 @inline

@@ -35,12 +35,12 @@ from typing import Any
 import numpy as np
 
 from ..board import hexhex
-from ..kernels import kernel_set
-from ..render import svg as svg_render
+from ..kernels import kernel_set, njit
 from . import lhexus_position
 from .base import DRAW, TURN, WINNER, Game, quoted
 from .options import int_between
 from .lhexus_scoring import best_packing, configurations, greedy_packing, owned_by_colour
+from .lhexus_draw import board_svg
 from .lhexus_memo import Recent
 from .lhexus_rules import (BLACK, BOARD, COLOUR0, GROWTH, NEW_GROUP, OCCUPIED, OFF, REGROWS, STONES, TCOUNT, WHITE,
                            Tables, apply, classify, identity, is_legal, legal, mover_colour, recorded_playout,
@@ -51,8 +51,26 @@ from .position import Head
 MIN_SIZE, MAX_SIZE = 3, 16
 
 
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): own stones, the opponent's,
+    empty cells, this turn's stones, the cells where a growth stone and a new
+    group are legal now, and (all ones) whether colours are still unchosen;
+    before the choice "own" is White for the first player."""
+    c0 = s[COLOUR0]
+    own = (WHITE if player == 0 else BLACK) if c0 == 0 else (c0 if player == 0 else 3 - c0)
+    growing = s[WINNER] < 0 and s[TURN] > 2
+    colour = mover_colour(s)
+    for c in range(t.ncells):
+        stone, j = s[BOARD + c], cols[c]
+        out[0, j], out[1, j], out[2, j] = stone == own, stone == 3 - own, stone == 0
+        out[3, j] = stone > 0 and s[t.when + c] == s[TURN]
+        kind = classify(s, t, c, colour) if growing else OCCUPIED
+        out[4, j], out[5, j], out[6, j] = kind == GROWTH, kind == NEW_GROUP, c0 == 0
+
+
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, search_moves=search_moves,
-                     is_legal=is_legal, identity=identity)
+                     is_legal=is_legal, identity=identity, planes=planes)
 
 
 class Lhexus(Game):
@@ -236,23 +254,6 @@ class Lhexus(Game):
                 grow[c], new[c] = kind == GROWTH, kind == NEW_GROUP
         return grow, new
 
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Own stones, the opponent's, empty cells, this turn's stones, the
-        cells where a growth stone and a new group are legal now, and (all
-        ones) whether colours are still unchosen; before the choice "own" is
-        White for the first player."""
-        board = self.stones(s)
-        mine = self.colour(s, player)
-        own = WHITE if (mine is None and player == 0) or mine == "white" else BLACK
-        out = self.blank_planes()
-        out[0] = board == own
-        out[1] = board == 3 - own
-        out[2] = board == 0
-        out[3] = (self.placed_turn(s) == s[TURN]) & (board > 0)
-        out[4], out[5] = self.growth_cells(s)
-        out[6] = s[COLOUR0] == 0
-        return out
-
     # rendering -----------------------------------------------------------
     def who(self, s: np.ndarray, player: int) -> str:
         colour = self.colour(s, player)
@@ -316,25 +317,4 @@ class Lhexus(Game):
     def svg(self, state, hints: bool = False, **kw: Any) -> str:
         """The board; this turn's stones (or the last move) ringed; at the end
         each player's counted configurations outlined."""
-        s = state.array
-        board = self.stones(s)
-        n = self.topology.ncells
-        accent: list[int] = []
-        if state.is_over():
-            accent = [c for colour in (BLACK, WHITE) for conf in self.configurations(s, colour) for c in conf]
-        marks = [a for a in state.legal_actions() if a < n] if hints else []
-        last = self.turn_stones(s) or svg_render.last_cell(state.history, lambda a: a if a < n else None)
-        return svg_render.board(self.topology, lambda c: int(board[c]), marks=marks, accent=accent, last=last,
-                                title=self.status(state), legend=self.svg_legend(s), **kw)
-
-    def svg_legend(self, s: np.ndarray) -> list[tuple[svg_render.Swatch, str]]:
-        """Which colour is whose, the last-move ring, the outlined configurations."""
-        colours = [self.colour(s, p) for p in (0, 1)]
-        if colours[0] is None:
-            items = [(WHITE, "white: player 2 will accept or decline it")]
-        else:
-            items = sorted((BLACK if colours[p] == "black" else WHITE, f"{colours[p]}: player {p + 1}")
-                           for p in (0, 1))
-        extra = [("#1f5fd0", "counted configurations")] if s[WINNER] >= 0 else []
-        return [*items, ("last", "this turn's or the last stones"), *extra]
-
+        return board_svg(self, state, hints, **kw)

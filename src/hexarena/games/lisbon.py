@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..board import hexhex
-from ..kernels import kernel_set
+from ..kernels import kernel_set, njit
 from ..render import ascii as ascii_render
 from ..render import svg as svg_render
 from . import lisbon_position
@@ -43,9 +43,26 @@ from .options import Option, choice, is_int_between, parse_int
 from .position import Head
 
 
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): own stones, the opponent's,
+    empty cells, stones placed this turn (either side's: only the mover
+    places), cells the group restriction refuses the mover now, the share of
+    this turn's allowance still to place (on every cell) and the perimeter cells."""
+    over = s[WINNER] >= 0
+    own, colour, turn = BLACK + player, 1 + s[TO_MOVE], s[TURN]
+    left = 0.0 if over else (s[ALLOW] - s[STEP]) / s[ALLOW]  # stones left / allowance
+    groups = np.empty(8, dtype=np.int32)
+    for c in range(t.ncells):
+        stone, j = s[BOARD + c], cols[c]
+        out[0, j], out[1, j], out[2, j] = stone == own, stone == 3 - own, stone == 0
+        out[3, j] = stone > 0 and s[t.when + c] == turn
+        out[4, j] = stone == 0 and not over and groups_around(s, t, c, colour, turn, groups, False) < 0
+        out[5, j], out[6, j] = left, t.ppos[c] >= 0
 
 
-KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity)
+KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, is_legal=is_legal, identity=identity,
+                     planes=planes)
 
 
 MAX_SIDE = 16  # the 16/16 board has 721 cells, set up in ~0.03 s
@@ -257,23 +274,6 @@ class Lisbon(Game):
         a near-opposite pair, else a winning triple (() if none)."""
         ppos = self.tables.ppos
         return edge_witness(self.perimeter, [int(ppos[c]) for c in group if ppos[c] >= 0]) or ()
-
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Own stones, the opponent's, empty cells, stones placed this turn
-        (either side's: only the mover places), cells the group restriction
-        refuses the mover now, the share of this turn's allowance still to
-        place (on every cell) and the perimeter cells."""
-        board = self.stones(s)
-        own = BLACK + player
-        out = self.blank_planes()
-        out[0] = board == own
-        out[1] = board == 3 - own
-        out[2] = board == 0
-        out[3] = self.placed_turn(s) == s[TURN]
-        out[4] = self.blocked(s)
-        out[5] = (s[ALLOW] - s[STEP]) / s[ALLOW] if s[WINNER] < 0 else 0  # stones left / allowance
-        out[6] = self.topology.edge
-        return out
 
     # rendering -----------------------------------------------------------
     def rules_status(self, state) -> str:

@@ -32,18 +32,41 @@ import numpy as np
 
 from ..board import STEP as BOARD_STEP
 from ..board import Topology
-from ..kernels import kernel_set
+from ..kernels import kernel_set, njit
 from .base import DRAW, STEP, TURN, WINNER, Game, IllegalMove, quoted
 from .options import Option, choice, int_between
-from .palago_draw import board_svg, board_text, tile_picture
+from .palago_draw import board_image, board_svg, board_text, tile_picture
 from .palago_playouts import closing_playout, playout, recorded_playout
 from .palago_position import identity, read, write
 from .position import Head
 from .palago_rules import (ALLOW, BODY, DOUBLE_WIN, EDGE_STEP, EXHAUSTED, EXHAUSTION, FIRST, HOW, LIGHT, MAX_TILES,
                            PLACED, VARIANTS, WIN_NODE, Tables, apply, exhaustion_scores, legal, owner, start)
 
+
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): tiles, each orientation,
+    tiles of the turn in progress, cells where a tile may go now, whether
+    ``player`` owns white (on every cell) and the share of the pool left.
+    Only the nonzero values are written, from the tiles placed and the legal
+    list (``out`` holds zeros before): the board has thousands of cells, a
+    game at most ``tiles`` tiles."""
+    light, left = player == LIGHT, (t.tiles - s[PLACED]) / t.tiles
+    for c in range(t.ncells):
+        j = cols[c]
+        out[6, j], out[7, j] = light, left
+    for tile in range(s[PLACED]):
+        j = cols[s[t.tcell + tile]]
+        out[0, j] = out[1 + s[t.tori + tile], j] = 1.0
+    if s[WINNER] < 0 and s[STEP]:
+        out[4, cols[s[FIRST]]] = 1.0
+    legal_now = np.empty(3 * t.ncells, dtype=np.int32)
+    for i in range(legal(s, t, legal_now)):
+        out[5, cols[legal_now[i] // 3]] = 1.0
+
+
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=closing_playout,
-                     identity=identity)
+                     identity=identity, planes=planes)
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -338,25 +361,6 @@ class Palago(Game):
                 best[p] = max(best[p], int(s[t.bridges + node]))
         return [float(b) for b in best]
 
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Tiles, each orientation, tiles of the turn in progress, cells where a tile may go now, whether
-        ``player`` owns white (on every cell) and the share of the pool left."""
-        t = self.tables
-        out = self.blank_planes()
-        grid = self.grid(s)[: t.ncells]
-        filled = grid > 0
-        out[0] = filled
-        ori = np.where(filled, s[t.tori + np.maximum(grid - 1, 0)], -1)
-        for k in range(3):
-            out[1 + k] = ori == k
-        if s[WINNER] < 0 and s[STEP]:
-            out[4, int(s[FIRST])] = 1
-        legal = np.empty(self.num_actions, dtype=np.int32)
-        n = self.kernels.legal(s.copy(), t, legal)
-        out[5, legal[:n] // 3] = 1
-        out[6] = player == LIGHT
-        out[7] = self.remaining(s) / self.options["tiles"]
-        return out
 
     # pictures ---------------------------------------------------------------------------------
     def ascii(self, state) -> str:
@@ -368,4 +372,9 @@ class Palago(Game):
         """The tiles as the pieces look (blue and white bridges and tips), closed groups outlined in
         orange, the deciding group in red, this turn's (or the last turn's) tiles ringed."""
         return board_svg(self, state, hints)
+
+    def rgb(self, state, player: int = 0, radius: float = 12.0) -> np.ndarray:
+        """The tiles with their patterns as an image, cropped to them (:func:`hexarena.render.raster.rgb`);
+        the same for both players."""
+        return board_image(self, state, radius)
 

@@ -1,5 +1,5 @@
-"""Palago's pictures: the board as text and as SVG (the tiles as the pieces look), and one tile alone for
-the web client's orientation chooser."""
+"""Palago's pictures: the board as text, as SVG (the tiles as the pieces look) and as an RGB image (the same
+patterns), and one tile alone for the web client's orientation chooser."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..render import raster
 from ..render import svg as svg_render
 from .palago_rules import CHORD_EDGES, REGION_CHORDS
 
@@ -212,3 +213,49 @@ def board_svg(game: Palago, state: State, hints: bool) -> str:
     out.append("</svg>")
     return "\n".join(out)
 
+
+
+# --- RGB image ----------------------------------------------------------------------------------
+
+def board_image(game: Palago, state: State, radius: float = 12.0) -> np.ndarray:
+    """``uint8[H, W, 3]``: the tiles (a tile's circumradius ``radius`` px) with their patterns as
+    :func:`tile_svg` draws them, the open cells around them, and rings in this (or the last) turn's
+    tiles, cropped to the tiles and a cell's margin."""
+    s = state.array
+    x0, x1, y0, y1 = bounds(game, s)
+    dx, dy, pad = radius * math.sqrt(3) / 2, radius * 1.5, 2.0
+    h, w = int(math.ceil((y1 - y0) * dy + 2 * (radius + pad))), int(math.ceil((x1 - x0) * dx + 2 * (dx + pad)))
+    image = np.empty((h, w, 3), dtype=np.uint8)
+    image[:] = raster.colour(SEA)
+
+    def at(c: int) -> tuple[float, float]:
+        x, y = game.topology.xy[c]
+        return pad + dx + (int(x) - x0) * dx, pad + radius + (int(y) - y0) * dy
+
+    for c in game.open_cells(s):
+        box, _, _, inside = raster.hexagon_pixels(image, *at(c), radius * 0.9)
+        image[box][inside] = raster.colour(OPEN)
+    for c, k in game.tiles(s):
+        tile_pixels(image, *at(c), radius, k)
+    ring, half = radius * 0.25, max(1.0, radius * 0.05)
+    for c in game.turn_cells(s):
+        box, u, v, _ = raster.hexagon_pixels(image, *at(c), radius)
+        image[box][np.abs(np.hypot(u, v) - ring) <= half] = raster.colour(svg_render.LAST)
+    return image
+
+
+def tile_pixels(image: np.ndarray, cx: float, cy: float, radius: float, k: int) -> None:
+    """Paint one tile of orientation ``k`` centred at (cx, cy) as :func:`tile_svg` draws it: the half of
+    the hexagon on corners 2k..2k+2 blue but for the white tip round corner 2k+1, the other half white but
+    for the blue tip round the opposite corner 2k+4 (each tip the part of a disc of half the radius round
+    its corner), and the hexagon's rim."""
+    box, u, v, inside = raster.hexagon_pixels(image, cx, cy, radius)
+    angle = math.radians(60 * (2 * k + 1) - 90)
+    wx, wy = radius * math.cos(angle), radius * math.sin(angle)  # the white tip's corner; the blue tip's is -w
+    tip = (radius / 2) ** 2
+    bridge_half = u * wx + v * wy > 0  # the line between the bridges runs through the centre, across w
+    blue = np.where(bridge_half, (u - wx) ** 2 + (v - wy) ** 2 > tip, (u + wx) ** 2 + (v + wy) ** 2 <= tip)
+    patch = image[box]
+    patch[inside] = raster.colour(WHITE)
+    patch[inside & blue] = raster.colour(BLUE)
+    patch[inside & ~raster.inside_hexagon(u, v, radius - 1.2)] = raster.colour(EDGE)

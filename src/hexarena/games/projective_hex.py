@@ -294,8 +294,20 @@ def lay(s, t, colours):
     return loops
 
 
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): own stones, the opponent's,
+    empty cells, and (all ones until the cut-and-choose colours are settled)
+    whether colours are still open; before the choice "own" is black."""
+    c0 = s[COLOR0]
+    own = BLACK if c0 == 0 else (c0 if player == 0 else 3 - c0)
+    for c in range(t.ncells):
+        stone, j = s[BOARD + c], cols[c]
+        out[0, j], out[1, j], out[2, j], out[3, j] = stone == own, stone == 3 - own, stone == 0, c0 == 0
+
+
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, pattern_playout=pattern_playout,
-                     is_legal=is_legal, identity=identity)
+                     is_legal=is_legal, identity=identity, planes=planes)
 
 
 def keeps_seam_parity(p: np.ndarray, nbr: np.ndarray, seam: np.ndarray) -> bool:
@@ -459,19 +471,6 @@ class ProjectiveHex(Game):
         return {"colours": [self.colour(s, 0), self.colour(s, 1)]}
 
     PLANES = ("own", "opponent", "empty", "colour unchosen")
-
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Own stones, the opponent's, empty cells, and (all ones until the
-        cut-and-choose colours are settled) whether colours are still open;
-        before the choice "own" is black."""
-        board = self.stones(s)
-        own = BLACK if self.colour(s, player) in (None, "black") else WHITE
-        out = self.blank_planes()
-        out[0] = board == own
-        out[1] = board == 3 - own
-        out[2] = board == 0
-        out[3] = s[COLOR0] == 0
-        return out
 
     def stones(self, s: np.ndarray) -> np.ndarray:
         n = self.topology.ncells

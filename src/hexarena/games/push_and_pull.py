@@ -29,19 +29,35 @@ from typing import Any
 import numpy as np
 
 from ..board import hexhex, rays
-from ..kernels import kernel_set
+from ..kernels import kernel_set, njit
 from . import push_and_pull_draw
 from .base import TO_MOVE, WINNER, Game, IllegalMove, State
 from .options import int_between
-from .push_and_pull_playouts import playout, policy, policy_playout, recorded_playout
+from .push_and_pull_playouts import bit_tables, playout, policy, policy_playout, recorded_playout
 from .push_and_pull_rules import (BOARD, BOTH_STUCK, EMPTY, ENDING, MARK, MOVED, NEUTRAL, NO_TURN, NOT_OVER, OTHER,
                                   OWN, PHASE, PLACE, PLACED, STONE, STUCK, Tables, apply, asked, can_move, check,
                                   identity, is_legal, legal, lines, marker_line, placements)
 from .position import RESULTS, Head, PositionTextError, cell_named, flag_field
 from .pushing import MAX_SIZE
 
+
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): the markers (own,
+    opponent's), neutral stones, empty cells, the stone whose marker moves are
+    being asked; then constant planes: each marker still owed a move this
+    turn, whether the next placement is the turn's last, whether a marker
+    move is being asked."""
+    own_owed, other_owed = s[MOVED + player] == 0, s[MOVED + 1 - player] == 0
+    last, asking = s[PLACED] == placements(s) - 1, s[PHASE] != PLACE
+    for c in range(t.ncells):
+        v, j = s[BOARD + c], cols[c]
+        out[0, j], out[1, j], out[2, j], out[3, j] = v == 2 + player, v == 3 - player, v == NEUTRAL, v == EMPTY
+        out[4, j], out[5, j], out[6, j], out[7, j], out[8, j] = c == s[STONE], own_owed, other_owed, last, asking
+
+
 KERNELS = kernel_set(legal, apply, playout, recorded_playout=recorded_playout, policy=policy,
-                     policy_playout=policy_playout, is_legal=is_legal, identity=identity)
+                     policy_playout=policy_playout, is_legal=is_legal, identity=identity, planes=planes)
 PHASES = ("place", "own", "other")  # PHASE's values as phase= writes them (place: not written)
 END_REASONS = ("none", "stuck", "both-stuck", "no-full-turn")  # ENDING's values as end= writes them
 RESULT_TEXT = {v: k for k, v in RESULTS.items()}
@@ -69,7 +85,7 @@ class PushAndPull(Game):
         self.rays = rays(self.topology)
         n = self.topology.ncells
         self.reach = self.rays.shape[2]
-        self.tables = Tables(self.rays, lines(self.rays), n)
+        self.tables = Tables(self.rays, lines(self.rays), n, *bit_tables(self.rays))
         self.num_actions = n + 2 * self.reach + 1
         self.state_size = BOARD + n
         cx, cy = self.topology.xy[n // 2]
@@ -277,26 +293,6 @@ class PushAndPull(Game):
     # observations ---------------------------------------------------------------
     PLANES = ("own marker", "opponent marker", "stones", "empty", "placed stone",
               "own marker owed", "opponent marker owed", "last placement", "marker move asked")
-
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """The markers (own, opponent's), neutral stones, empty cells, the
-        stone whose marker moves are being asked; then constant planes: each
-        marker still owed a move this turn, whether the next placement is the
-        turn's last, whether a marker move is being asked."""
-        n = self.topology.ncells
-        board = s[BOARD:BOARD + n]
-        out = self.blank_planes()
-        out[0] = board == 2 + player
-        out[1] = board == 3 - player
-        out[2] = board == NEUTRAL
-        out[3] = board == EMPTY
-        if s[STONE] >= 0:
-            out[4, int(s[STONE])] = 1
-        out[5] = s[MOVED + player] == 0
-        out[6] = s[MOVED + 1 - player] == 0
-        out[7] = self.last_placement(s)
-        out[8] = s[PHASE] != PLACE
-        return out
 
     # rendering --------------------------------------------------------------------
     def ascii(self, state: State) -> str:

@@ -2,16 +2,111 @@
 steps, or the policy's, to the end in one compiled loop, and :func:`policy`,
 which keeps the owed markers movable and weighs placements and marker moves
 by the markers' mobility.
+
+The policy's playout reads the markers' empty runs from bits: the occupied
+cells as 64-bit words, kept as the playout goes, and each ray's cells as
+words (:func:`bit_tables`), laid out so that the ray's cells come in rising
+bit order, so a run is the ray's bits below the first occupied one
+(:func:`run_bits`, the same count as walking the ray).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import hot, inline, njit, note
+from ..kernels import hot, inline, njit, note, popcount
 from .base import PLY, STEP, TO_MOVE, WINNER
 from .push_and_pull_rules import (BOARD, EMPTY, MARK, MOVED, NEUTRAL, OWN, PHASE, PLACE, PLACED, STONE, advance, asked,
-                                  marker_line, marker_options, owed_bits, owed_cells, owed_reach, placements, runs_from)
+                                  marker_line, options_along, owed_bits, owed_cells, owed_cells_from_runs,
+                                  owed_reach, placements)
+
+
+ONE = np.uint64(1)
+
+
+def bit_tables(rays_: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ray_bits, ray_layout, cell_bits)`` for :func:`run_bits`, in ``W``
+    words of 64 cells: ``cell_bits[c]`` holds cell c's bit in two layouts,
+    ``W`` words each, by cell number and by reversed cell number;
+    ``ray_bits[m, d]`` the cells of the ray from m in direction d in the
+    layout where they rise, the one starting at word ``ray_layout[d]``
+    (hexhex numbering runs along rows, so each direction's rays rise or fall)."""
+    n = rays_.shape[0]
+    words = -(-n // 64)
+    cell_bits = np.zeros((n, 2 * words), dtype=np.uint64)
+    for c in range(n):
+        for half, place in ((0, c), (words, n - 1 - c)):
+            cell_bits[c, half + place // 64] = ONE << np.uint64(place % 64)
+    ray_bits = np.zeros((n, 6, words), dtype=np.uint64)
+    ray_layout = np.zeros(6, dtype=np.int64)
+    for d in range(6):
+        steps = [np.diff(np.concatenate(([m], rays_[m, d][rays_[m, d] >= 0]))) for m in range(n)]
+        if all(np.all(step > 0) for step in steps):
+            ray_layout[d] = 0
+        elif all(np.all(step < 0) for step in steps):
+            ray_layout[d] = words
+        else:
+            raise ValueError(f"the rays in direction {d} neither all rise nor all fall in cell numbers")
+        for m in range(n):
+            for c in rays_[m, d][rays_[m, d] >= 0]:
+                ray_bits[m, d] |= cell_bits[c, ray_layout[d]: ray_layout[d] + words]
+    return ray_bits, ray_layout, cell_bits
+
+
+@inline
+def run_bits(t, m, d, occ, at):
+    """How many empty cells follow cell m in direction d, the occupied cells
+    being the bits of ``occ[at:at + 2W]`` (:func:`occupy`): the ray's bits
+    below its first occupied one, counted (as
+    :func:`~hexarena.games.push_and_pull_rules.runs_from` walks it)."""
+    bits = t.ray_bits
+    at += t.ray_layout[d]
+    if bits.shape[2] == 2:  # up to 128 cells (sizes 5 to 7): the loop below written out, which compiles straight
+        first, second = bits[m, d, 0], bits[m, d, 1]
+        blocked = first & occ[at]
+        if blocked != 0:
+            return popcount(first & below(blocked))
+        blocked = second & occ[at + 1]
+        return popcount(first) + popcount(second & below(blocked) if blocked != 0 else second)
+    count = 0
+    for w in range(bits.shape[2]):
+        ray = bits[m, d, w]
+        blocked = ray & occ[at + w]
+        if blocked != 0:
+            return count + popcount(ray & below(blocked))
+        count += popcount(ray)
+    return count
+
+
+@inline
+def below(bits):
+    """The bits below the lowest set bit of the nonzero uint64 ``bits``."""
+    return (bits & (~bits + ONE)) - ONE
+
+
+@inline
+def occupy(t, occ, at, c):
+    """Mark cell c occupied in ``occ[at:at + 2W]``."""
+    for w in range(t.cell_bits.shape[1]):
+        occ[at + w] |= t.cell_bits[c, w]
+
+
+@inline
+def vacate(t, occ, at, c):
+    """Mark cell c empty in ``occ[at:at + 2W]``."""
+    for w in range(t.cell_bits.shape[1]):
+        occ[at + w] &= ~t.cell_bits[c, w]
+
+
+@njit
+def occupancy(s, t):
+    """``uint64[4W]``: the occupied cells of ``s`` as bits in its first half
+    (the second is scratch for a board changed by a trial move)."""
+    occ = np.zeros(2 * t.cell_bits.shape[1], dtype=np.uint64)
+    for c in range(t.ncells):
+        if s[BOARD + c] != EMPTY:
+            occupy(t, occ, 0, c)
+    return occ
 
 
 @njit
@@ -47,13 +142,14 @@ def run_playout(s, t, actions, movers, use_policy):
     lines; ``apply``'s two branches are written out in the loop (its
     ``advance`` inlined), which numba compiles faster as one function (the
     replay tests hold it to ``apply``)."""
-    # one allocation: a playout's allocations cost as much as its steps
+    # two allocations: a playout's allocations cost as much as its steps
     scratch = np.empty(3 * t.ncells + 12, dtype=np.int32)
-    return _run_playout(s, t, actions, movers, use_policy, scratch)
+    occ = np.zeros(2 * t.cell_bits.shape[1], dtype=np.uint64)  # filled by the loop's first scan
+    return _run_playout(s, t, actions, movers, use_policy, scratch, occ)
 
 
 @hot
-def _run_playout(s, t, actions, movers, use_policy, scratch):
+def _run_playout(s, t, actions, movers, use_policy, scratch, occ):
     """:func:`run_playout`'s loop, compiled without reference counting (it allocates nothing)."""
     rays_, n = t.rays, t.ncells
     base = n + rays_.shape[2]
@@ -63,12 +159,14 @@ def _run_playout(s, t, actions, movers, use_policy, scratch):
         if s[BOARD + c] == EMPTY:
             empties[count], where[c] = c, count
             count += 1
+        else:
+            occupy(t, occ, 0, c)
     written = 0
     while s[WINNER] < 0:
         mover = s[TO_MOVE]
         if s[PHASE] == PLACE:
             if use_policy:
-                a = policy_placement(s, t, empties, count, cells, runs)
+                a = policy_placement(s, t, empties, count, cells, runs, occ)
             else:
                 a = random_placement(s, t, empties, count, cells, runs)
             count = _take(empties, where, count, a)
@@ -76,15 +174,17 @@ def _run_playout(s, t, actions, movers, use_policy, scratch):
             s[PLY] += 1  # apply's placement, here so that the loop is compiled as one
             s[STEP] += 1
             s[BOARD + a] = NEUTRAL
+            occupy(t, occ, 0, a)
             s[STONE] = a
             advance(s, t, OWN)
         else:
             q = asked(s)
             m = s[MARK + q]
+            d, dist = marker_line(s, t, q)
+            toward, away, zero = options_along(s, t, q, d, dist)
             if use_policy:
-                v = policy_marker_move(s, t, q, runs)
+                v = marker_choice(s, t, q, runs, occ, d, dist, toward, away, zero)
             else:
-                toward, away, zero = marker_options(s, t, q)
                 v = -toward + np.random.randint(0, toward + away + zero)
                 if v >= 0 and not zero:
                     v += 1
@@ -92,13 +192,14 @@ def _run_playout(s, t, actions, movers, use_policy, scratch):
             s[PLY] += 1  # apply's marker move, here so that the loop is compiled as one
             s[STEP] += 1
             if v != 0:
-                d, _ = marker_line(s, t, q)
                 land = rays_[m, d, -v - 1] if v < 0 else rays_[m, (d + 3) % 6, v - 1]
                 count = _take(empties, where, count, land)
                 empties[count], where[m] = m, count
                 count += 1
                 s[BOARD + m] = EMPTY
                 s[BOARD + land] = 2 + q
+                vacate(t, occ, 0, m)
+                occupy(t, occ, 0, land)
                 s[MARK + q] = land
                 s[MOVED + q] = 1
             advance(s, t, s[PHASE] + 1)
@@ -266,30 +367,31 @@ def noisy(own, other):
 
 
 @inline
-def policy_placement(s, t, empties, count, cells, runs):
+def policy_placement(s, t, empties, count, cells, runs, occ):
     """:func:`policy`'s placement drawn from the empty cells ``empties[:count]``:
     the best by :func:`score` of ``SAMPLES`` drawn among the safest (as
     :func:`safe_placements` ranks them), found from the owed markers' lines;
     the markers' mobility with each stone from their runs (``runs``: 12 ints
-    of scratch)."""
-    rays_, line, L = t.rays, t.line, t.rays.shape[2]
+    of scratch; ``occ``: the board's :func:`occupancy`)."""
+    line, L = t.line, t.rays.shape[2]
     p = s[TO_MOVE]
+    for q in range(2):  # each marker's runs, read by owed_cells_from_runs and for the mobilities
+        for e in range(6):
+            runs[6 * q + e] = run_bits(t, s[MARK + q], e, occ, 0)
     pool, k = empties, count
     if owed_bits(s) != 0:
-        pool, k = cells, owed_cells(s, t, cells, 0, runs)
+        pool, k = cells, owed_cells_from_runs(s, t, cells, 0, runs)
         if k == 0 and s[PLACED] != placements(s) - 1:
-            k = owed_cells(s, t, cells, 1, runs)
+            k = owed_cells_from_runs(s, t, cells, 1, runs)
         if k == 0:
             pool, k = empties, count
-    mine, theirs = s[MARK + p], s[MARK + 1 - p]
-    runs_from(s, rays_, mine, runs, 0)
-    runs_from(s, rays_, theirs, runs, 6)
-    own0, other0 = runs_mobility(runs, 0), runs_mobility(runs, 6)
+    mine, theirs, at_mine, at_theirs = s[MARK + p], s[MARK + 1 - p], 6 * p, 6 - 6 * p
+    own0, other0 = runs_mobility(runs, at_mine), runs_mobility(runs, at_theirs)
     best, best_v = pool[0], -1e300
     for _ in range(min(k, SAMPLES)):
         c = pool[np.random.randint(0, k)]
-        own = mobility_with_stone(runs, 0, line, L, mine, c, own0)
-        other = mobility_with_stone(runs, 6, line, L, theirs, c, other0)
+        own = mobility_with_stone(runs, at_mine, line, L, mine, c, own0)
+        other = mobility_with_stone(runs, at_theirs, line, L, theirs, c, other0)
         v = noisy(own, other)
         if v > best_v:
             best, best_v = c, v
@@ -300,40 +402,59 @@ def policy_placement(s, t, empties, count, cells, runs):
 def policy_marker_move(s, t, q, runs):
     """:func:`policy`'s move v for player q's marker (asked now): the best by
     :func:`score` after it, moving an owed marker first (``runs``: 12 ints
-    of scratch)."""
-    rays_, line = t.rays, t.line
+    of scratch), as the policy's playout finds it (:func:`marker_choice`)."""
+    d, dist = marker_line(s, t, q)
+    toward, away, zero = options_along(s, t, q, d, dist)
+    return marker_choice(s, t, q, runs, occupancy(s, t), d, dist, toward, away, zero)
+
+
+@inline
+def marker_choice(s, t, q, runs, occ, d, dist, toward, away, zero):
+    """:func:`policy_marker_move` given the board's :func:`occupancy` ``occ``,
+    the marker's :func:`marker_line` (d, dist) and its
+    :func:`~hexarena.games.push_and_pull_rules.options_along` (toward, away,
+    zero).  The runs after a trial move are read without making it: the
+    moved marker's runs off its line pass neither its old cell nor its new
+    one, and the other marker's change only on the lines through those two
+    cells (read from a copy of the bits with the move made)."""
+    line, L = t.line, t.rays.shape[2]
     p = s[TO_MOVE]
     m, o = s[MARK + q], s[MARK + 1 - q]
-    d, dist = marker_line(s, t, q)
     back = (d + 3) % 6
-    toward, away, zero = marker_options(s, t, q)
     owed = s[MOVED + q] == 0
-    runs_from(s, rays_, o, runs, 6)
+    for e in range(6):
+        runs[6 + e] = run_bits(t, o, e, occ, 0)
     still = runs_mobility(runs, 6)  # the other marker's, when neither m nor the landing cell is on its lines
+    em = line[o, m]  # d * L + k where m is on the other marker's line, else -1
+    dm = em // L if em >= 0 else -1
+    words = t.cell_bits.shape[1]
     best, best_v = 0, -1e300
     for v in range(-toward, away + 1):
         if v == 0 and not zero:
             continue
-        land = m if v == 0 else (rays_[m, d, -v - 1] if v < 0 else rays_[m, back, v - 1])
-        s[BOARD + m] = EMPTY
-        s[BOARD + land] = 2 + q
+        land = m if v == 0 else (t.rays[m, d, -v - 1] if v < 0 else t.rays[m, back, v - 1])
         for e in range(6):
             if e != d and e != back:
-                r = 0
-                while r < rays_.shape[2]:
-                    x = rays_[land, e, r]
-                    if x < 0 or s[BOARD + x] != EMPTY:
-                        break
-                    r += 1
-                runs[e] = r
+                runs[e] = run_bits(t, land, e, occ, 0)
         runs[d], runs[back] = dist - 1 + v, away - v
         moved = runs_mobility(runs, 0)
         other = still
-        if line[o, m] >= 0 or line[o, land] >= 0:
-            runs_from(s, rays_, o, runs, 6)
+        el = line[o, land]
+        if v != 0 and (dm >= 0 or el >= 0):  # the other marker's runs change only on the lines through m, land
+            dl = el // L if el >= 0 else -1
+            for w in range(words):  # the board after the move, in the second half of occ
+                occ[words + w] = (occ[w] & ~t.cell_bits[m, w]) | t.cell_bits[land, w]
+            kept_m = runs[6 + dm] if dm >= 0 else 0
+            kept_l = runs[6 + dl] if dl >= 0 else 0
+            if dm >= 0:
+                runs[6 + dm] = run_bits(t, o, dm, occ, words)
+            if dl >= 0:
+                runs[6 + dl] = run_bits(t, o, dl, occ, words)
             other = runs_mobility(runs, 6)
-        s[BOARD + land] = EMPTY
-        s[BOARD + m] = 2 + q
+            if dl >= 0:
+                runs[6 + dl] = kept_l
+            if dm >= 0:
+                runs[6 + dm] = kept_m
         x = noisy(moved, other) if q == p else noisy(other, moved)
         if owed and v != 0:
             x += MOVE_BONUS

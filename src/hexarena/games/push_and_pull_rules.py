@@ -35,6 +35,9 @@ class Tables(NamedTuple):
     rays: np.ndarray  # int32[n, 6, L]: the cells straight from each cell (hexarena.board.rays)
     line: np.ndarray  # int32[n, n]: d * L + k where rays[m, d, k] == c, else -1 (c not on a line from m)
     ncells: int
+    ray_bits: np.ndarray  # uint64[n, 6, W]: each ray's cells as bits, for the playouts (push_and_pull_playouts)
+    ray_layout: np.ndarray  # int64[6]: per direction, where its layout's words start in cell_bits (0 or W)
+    cell_bits: np.ndarray  # uint64[n, 2W]: each cell's bit in two layouts, by cell number and reversed
 
 
 def lines(rays_: np.ndarray) -> np.ndarray:
@@ -128,12 +131,19 @@ def owed_cells(s, t, out, want, runs):
     number (with no marker owed: 0, those cells are not listed).  Read from
     the markers' empty runs, kept in ``runs`` (12 ints of scratch, from the
     inlined :func:`runs_from`)."""
-    rays_, line, L = t.rays, t.line, t.rays.shape[2]
-    owed = owed_bits(s)
-    if owed == 0:
+    if owed_bits(s) == 0:
         return 0
     for p in range(2):
-        runs_from(s, rays_, s[MARK + p], runs, 6 * p)
+        runs_from(s, t.rays, s[MARK + p], runs, 6 * p)
+    return owed_cells_from_runs(s, t, out, want, runs)
+
+
+@inline
+def owed_cells_from_runs(s, t, out, want, runs):
+    """:func:`owed_cells` from the markers' runs already in ``runs`` (player
+    p's marker's at ``6 * p``), some marker owed a move."""
+    rays_, line, L = t.rays, t.line, t.rays.shape[2]
+    owed = owed_bits(s)
     k = 0
     for p in range(2):
         if not owed & (1 << p) or (p == 1 and owed == 3 and want == 0):
@@ -261,6 +271,12 @@ def marker_options(s, t, p):
     player p's marker: it may move v for ``-toward <= v <= away``, v != 0
     unless allowed; (0, 0, False) when it does not see the stone or cannot move."""
     d, dist = marker_line(s, t, p)
+    return options_along(s, t, p, d, dist)
+
+
+@inline
+def options_along(s, t, p, d, dist):
+    """:func:`marker_options` of player p's marker, given its :func:`marker_line` (d, dist)."""
     if d < 0:
         return 0, 0, False
     rays_, m, back = t.rays, s[MARK + p], (d + 3) % 6

@@ -38,8 +38,8 @@ import numpy as np
 from ..kernels import hot, kernel_set, njit
 from ..render import svg as svg_render
 from .base import PLY, TO_MOVE, TURN, WINNER, State
-from .iqishiqi_rules import (BALL, ROLE, drop, drop_mask, drops, finish, has_drop, identity, random_drop, room,
-                             scratch)
+from .iqishiqi_rules import (BALL, BOARD, ROLE, STONE, drop, drop_mask, drops, finish, has_drop, identity,
+                             random_drop, room, scratch)
 from .pushing import PushGame, size_option
 
 
@@ -188,7 +188,20 @@ def policy(s, t, moves, count):
     return _weigh(s, t, moves, count, 1 if s[TO_MOVE] == s[ROLE] else -1)
 
 
-KERNELS = kernel_set(legal, apply, playout, policy=policy, is_legal=is_legal, identity=identity)
+@njit
+def planes(s, t, player, out, cols):
+    """The observation planes (``Game.planes``): stones, the ball, empty
+    cells, the edge cells (the Escaper's goal), then all ones if ``player`` is
+    the Blocker, if he is the Escaper, and while the auction lasts."""
+    ball, blocker = s[BALL], s[ROLE]
+    for c in range(t.ncells):
+        stone, j = (s[BOARD + c] & STONE) != 0, cols[c]
+        out[0, j], out[1, j], out[2, j], out[3, j] = stone, c == ball, not stone and c != ball, t.owner[c] >= 0
+        out[4, j], out[5, j], out[6, j] = blocker >= 0 and player == blocker, blocker >= 0 and player != blocker, \
+            blocker < 0
+
+
+KERNELS = kernel_set(legal, apply, playout, policy=policy, is_legal=is_legal, identity=identity, planes=planes)
 
 
 class Weituweiqi(PushGame):
@@ -271,20 +284,3 @@ class Weituweiqi(PushGame):
         return 0 if self.topology.nbr[c, slot] < 0 else None
 
     PLANES = ("stones", "ball", "empty", "edge", "blocker", "escaper", "auction")
-
-    def planes(self, s: np.ndarray, player: int) -> np.ndarray:
-        """Stones, the ball, empty cells, the edge cells (the Escaper's goal),
-        then all ones if ``player`` is the Blocker, if he is the Escaper, and
-        while the auction lasts."""
-        out = self.blank_planes()
-        board, ball = self.stones(s), self.ball(s)
-        out[0] = board != 0
-        out[1, ball] = 1
-        out[2] = board == 0
-        out[2, ball] = 0
-        out[3] = self.topology.edge
-        roles = self.roles(s)
-        out[4] = roles[player] == "blocker"
-        out[5] = roles[player] == "escaper"
-        out[6] = roles[player] is None
-        return out

@@ -1,11 +1,14 @@
 """Bridges to research frameworks: :mod:`hexarena.interop.pettingzoo` (an
-AEC environment) and :mod:`hexarena.interop.openspiel` (pyspiel games).
-Both are generic over the game protocol, so every game in
+AEC environment), :mod:`hexarena.interop.openspiel` (pyspiel games) and
+:mod:`hexarena.interop.vector_env` (batched Gymnasium and PettingZoo-style
+environments).  All are generic over the game protocol, so every game in
 ``hexarena.GAMES`` is available through them; see docs/research.md."""
 
 from __future__ import annotations
 
 from ..games.base import Game
+
+AGENTS = ("player_0", "player_1")  # the agents of the PettingZoo interfaces: the game's players 0 and 1
 
 
 def max_game_length(game: Game) -> int:

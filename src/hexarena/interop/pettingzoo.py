@@ -18,6 +18,12 @@ multi-step turn (Lisbon's stones, an opening's three stones) the same agent
 is selected for consecutive steps.  The reward comes at the end: +1 to the
 winner, -1 to the loser, 0 each for a draw; an episode is never truncated.
 
+``render_mode`` is ``"human"`` (as Gymnasium defines it, "rendered in the
+current display or terminal" during ``reset`` and ``step``: having no window
+of its own, the environment prints the ASCII board to stdout after each of
+them, and ``render()`` prints it again and returns None), ``"ansi"`` (the
+ASCII board as a string) or ``"rgb_array"`` (:func:`hexarena.render.raster.rgb`).
+
 The games are deterministic; ``reset(seed=...)`` seeds the environment's
 generator, which plays the optional ``random_opening`` (that many uniformly
 random moves, none ending the game, before the agents take over).
@@ -34,14 +40,13 @@ from ..extras import needs
 from ..games.base import Game, IllegalMove, State
 from ..observe import FORMS, default_form, edges, observation, observation_shape
 from ..render.raster import rgb
+from . import AGENTS
 
 with needs("interop", __name__):
     import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
-
-AGENTS = ("player_0", "player_1")
 
 
 def env(game: str = "projective-hex", render_mode: str | None = None, illegal_reward: float | None = None,
@@ -69,7 +74,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     by default the game's :func:`hexarena.observe.default_form`.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "name": "hexarena_v0",
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "rgb_array"], "name": "hexarena_v0",
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str | Game = "projective-hex", render_mode: str | None = None,
@@ -118,6 +123,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         mover = self.state.to_move
         assert mover is not None, "the random opening never ends the game"
         self.agent_selection = AGENTS[mover]
+        if self.render_mode == "human":
+            self.render()
 
     def _play_random_opening(self) -> None:
         for _ in range(self.random_opening):
@@ -157,10 +164,15 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         else:
             self.agent_selection = AGENTS[mover]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; choose 'ansi' or 'rgb_array'")
+            gymnasium.logger.warn("render() called without a render_mode; choose 'human', 'ansi' or 'rgb_array'")
+            return None
+        if self.render_mode == "human":
+            print(self.state, end="\n\n", flush=True)
             return None
         if self.render_mode == "ansi":
             return str(self.state)
