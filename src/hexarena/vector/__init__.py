@@ -18,5 +18,6 @@ Gymnasium and PettingZoo-style wrappers: :mod:`hexarena.interop.vector_env`.
 """
 
 from .core import StepResult, VectorGame
+from .observe import observe_positions
 
-__all__ = ["StepResult", "VectorGame"]
+__all__ = ["StepResult", "VectorGame", "observe_positions"]
