@@ -13,7 +13,8 @@ tests/data/user_script.py (a game, records, an MCTS move, PettingZoo steps)
 twice with the installed package's own, empty numba cache: the first run
 compiles and must say so on stderr, the second loads the cache and must say
 nothing; last, ``mypy --strict`` on the script against the installed package
-(its ``py.typed``).  Exit code 0 when every step passed.
+(its ``py.typed``); and the examples of docs/research.md (doctest) run by
+the installed package.  Exit code 0 when every step passed.
 tests/test_packaging.py runs it as a slow test and builds the wheel with
 :func:`build_wheel` in its fast ones.
 """
@@ -36,6 +37,7 @@ from typing import TypeVar
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "data" / "user_script.py"
+RESEARCH = ROOT / "docs" / "research.md"
 NOTICE = "hexarena: compiling"
 
 
@@ -71,14 +73,31 @@ def install(python: Path, wheel: Path) -> None:
           "--ignore-installed", str(wheel)])
 
 
+def _user_env() -> dict[str, str]:
+    """This process's environment without what would point a user's run at the checkout."""
+    hidden = ("PYTHONPATH", "NUMBA_CACHE_DIR", "HEXARENA_COMPILE_NOTICE")
+    return {k: v for k, v in os.environ.items() if k not in hidden}
+
+
 def run_script(python: Path, cwd: Path) -> tuple[dict, str]:
     """The user script's JSON result and its stderr, run by ``python`` in ``cwd`` (outside the repository)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR",
-                                                            "HEXARENA_COMPILE_NOTICE")}
-    done = subprocess.run([str(python), str(cwd / SCRIPT.name)], cwd=cwd, env=env, capture_output=True, text=True)
+    done = subprocess.run([str(python), str(cwd / SCRIPT.name)], cwd=cwd, env=_user_env(), capture_output=True,
+                          text=True)
     if done.returncode != 0:
         raise CheckFailed(f"the user script failed:\n{done.stderr}")
     return json.loads(done.stdout), done.stderr
+
+
+def run_research_examples(python: Path, cwd: Path) -> str:
+    """docs/research.md's examples run as doctests by ``python`` in ``cwd``: the summary line."""
+    code = ("import doctest, sys; r = doctest.testfile(sys.argv[1], module_relative=False, "
+            "optionflags=doctest.ELLIPSIS); print(f'{r.attempted} examples, {r.failed} failed'); "
+            "sys.exit(1 if r.failed or not r.attempted else 0)")
+    done = subprocess.run([str(python), "-c", code, str(RESEARCH)], cwd=cwd, env=_user_env(), capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise CheckFailed(f"docs/research.md's examples failed with the installed package:\n{done.stdout[-4000:]}")
+    return done.stdout.strip()
 
 
 def check(work: Path, say: Callable[[str], None]) -> None:
@@ -99,6 +118,8 @@ def check(work: Path, say: Callable[[str], None]) -> None:
         raise CheckFailed(f"the second run differs or said it compiles; its stderr:\n{err}")
     _timed(say, "mypy --strict on the script", lambda: _run(
         [str(python), "-m", "mypy", "--strict", "--cache-dir", str(work / "mypy"), SCRIPT.name], cwd=work))
+    examples = _timed(say, "docs/research.md's examples", lambda: run_research_examples(python, work))
+    say(f"  research examples: {examples}")
     say(f"  user script: {result['plies']} plies, ai move {result['ai_move']}, "
         f"PettingZoo rewards {result['pettingzoo_rewards']}")
 
