@@ -73,7 +73,9 @@ class Served:
             return json.loads(r.read())
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# the browser flows on the default database in CI; on PostgreSQL too with -m slow (tests/test_server_arena.py
+# checks the same rules on both databases without a browser)
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def served(request, tmp_path):
     if request.param == "sqlite":
         s = Served(f"sqlite:///{tmp_path / 'arena.db'}", tmp_path)
