@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import njit
+from .lhexus_local import local_packing
 from .lhexus_memo import memo_get, memo_put, spend, state_key
 
 PDHG_STEPS = 4000  # most PDHG steps for the prices
 CHECK_EVERY = 50  # PDHG steps between evaluations of the bound
-EPS = 1e-9
 
 
 @njit
@@ -481,7 +481,18 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     then :func:`_reach` for targets from the bound's floor down.  -1 when
     the memo's nodes run out."""
     rstart, rlist, mstart, mlist, nrows = clique_rows(lc, nc, glob, triangles, local)
-    bound, w, x = dual_prices(rstart, rlist, mstart, mlist, nrows, nc, 0.0)
+    start = local_packing(lc, order, mstart, mlist, nc, nc // 6, got)
+    bound, w, x = dual_prices(rstart, rlist, mstart, mlist, nrows, nc, start + 1.0 - 1e-7)
+    target = min(int(bound + 1e-7), nc // 6)
+    if target > start:  # again from the LP's favourites
+        kept = got.copy()
+        again = local_packing(lc, np.argsort(-x, kind="mergesort"), mstart, mlist, nc, target, got)
+        if again > start:
+            start = again
+        else:
+            got[:] = kept
+    if target <= start:
+        return start
     r = np.empty(lc.shape[0])
     _row_sums(w, rstart, rlist, r)
     r = 1.0 - r
@@ -490,12 +501,12 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     live = _live_state(net, nrows, nc)
     stack = np.empty((6, nc + 1), dtype=np.int32)
     span = int((lc[:, 5] - lc[:, 0]).max()) + 1
-    target = min(int(bound + 1e-7), nc // 6)
-    while target > 0:
-        if _reach(target, net, live, stack, memo, got, span):
+    found = np.empty_like(got)
+    while target > start:
+        if _reach(target, net, live, stack, memo, found, span):
+            got[:target] = found[:target]
             return target
         if memo[2][3]:
             return -1
         target -= 1
-    return 0
-
+    return start
