@@ -434,6 +434,23 @@ def _unwind(top: int, net, live, stack: np.ndarray) -> None:
 
 
 @njit
+def _priced_rows(rstart: np.ndarray, rlist: np.ndarray, w: np.ndarray, nc: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of each configuration less the triangles priced 0 (the
+    search's bound never reads them; cells stay, counted for the cells bound)."""
+    m = rstart.shape[0] - 1
+    start = np.zeros(m + 1, dtype=np.int32)
+    kept = np.empty_like(rlist)
+    n = 0
+    for k in range(m):
+        for q in range(rstart[k], rstart[k + 1]):
+            if rlist[q] < nc or w[rlist[q]] > 0.0:
+                kept[n] = rlist[q]
+                n += 1
+        start[k + 1] = n
+    return start, kept[:n]
+
+
+@njit
 def _options(order: np.ndarray, first: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The configurations starting at each cell by decreasing LP value, and
     where among them to try leaving the cell uncovered: after those whose
@@ -496,6 +513,7 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     r = np.empty(lc.shape[0])
     _row_sums(w, rstart, rlist, r)
     r = 1.0 - r
+    rstart, rlist = _priced_rows(rstart, rlist, w, nc)
     ranked, lpos = _options(order, first, x)
     net = (lc, ranked, first, rstart, rlist, mstart, mlist, w, r, lpos)
     live = _live_state(net, nrows, nc)
