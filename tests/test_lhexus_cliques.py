@@ -133,7 +133,7 @@ def test_memo_counts_the_nodes_spent():
 
 @pytest.mark.slow
 def test_score_equals_milp_on_dense_fills():
-    """Forty base-10 fills of 0.76 to 0.86 (about a minute, mostly HiGHS)."""
+    """Forty base-10 fills of 0.76 to 0.86 (a few minutes, mostly HiGHS)."""
     topo = hexhex(10)
     t = tables(topo)
     rng = np.random.default_rng(28)

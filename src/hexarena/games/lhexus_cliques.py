@@ -164,10 +164,10 @@ def _link(row: int, k: int, mlist: np.ndarray, mfill: np.ndarray, rlist: np.ndar
 
 @njit
 def _holds(lc: np.ndarray, k: int, c: int) -> bool:
+    held = False
     for j in range(6):
-        if lc[k, j] == c:
-            return True
-    return False
+        held |= lc[k, j] == c
+    return held
 
 
 @njit

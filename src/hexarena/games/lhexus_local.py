@@ -117,7 +117,7 @@ def local_packing(lc: np.ndarray, order: np.ndarray, cstart: np.ndarray, clist: 
     m = lc.shape[0]
     owner = np.full(nc, -1, dtype=np.int64)
     packed = np.zeros(m, dtype=np.bool_)
-    free = np.empty(36 * 6, dtype=np.int64)
+    free = np.empty(6 * int((cstart[1:] - cstart[:-1]).max()), dtype=np.int64)  # candidates of a swap
     size = _fill(lc, order, owner, packed)
     size += _improve(lc, order, cstart, clist, owner, packed, free)
     best, best_owner = size, owner.copy()
