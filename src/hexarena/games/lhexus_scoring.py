@@ -12,7 +12,9 @@ of configurations linked by shared cells) and solves each without recursion
 for a packing as large as the root bound; else a Russian-doll search over
 the cells in board order, the best packing of the cells from c on for c from
 the last cell back, each step a depth-first search in cell order cut by the
-exact values already known, a Lagrangian bound and a memo of failed states.
+exact values already known, a Lagrangian bound and a memo of failed states;
+a component that search leaves open after a few thousand nodes goes to the
+clique-LP search of :mod:`.lhexus_cliques` (dense boards).
 
 >>> from hexarena.board import hexhex
 >>> t = tables(hexhex(4))
@@ -34,7 +36,7 @@ import numpy as np
 from ..board import Topology
 from ..kernels import njit
 from .lhexus_cliques import board_triangles, dense_pack
-from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend
+from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend, state_key
 
 DIVE_NODES = 1 << 15  # the dive's node limit
 DOLL_NODES = 4000  # the Russian-doll search's, before the clique-LP search takes over
@@ -188,8 +190,8 @@ def _components(cand: np.ndarray, configs: np.ndarray, ncells: int) -> np.ndarra
 @njit
 def _local_tables(comp: np.ndarray, configs: np.ndarray, local: np.ndarray):
     """The component renumbered in board order: (cells int32[m, 6] in local
-    cell ids, ascending; the local cell count; the board cell of each).  Leaves ``local`` (global
-    cell -> local id) all -1, as it found it."""
+    cell ids, ascending; the local cell count; the board cell of each local
+    cell).  Leaves ``local`` (global cell -> local id) all -1, as it found it."""
     m = comp.shape[0]
     glob = np.empty(6 * m, dtype=np.int32)
     nc = 0
@@ -293,7 +295,7 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                     return _unwind(took, top, lc, covered, got)
             nxt = _next_cell(d + 1, lc, order, first, covered)
             if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
-                    and target - placed < memo_get(memo, _state(nxt, covered, bound), nc):
+                    and target - placed < memo_get(memo, state_key(nxt, covered, int(bound[SPAN, 0])), nc):
                 if budget == 0 or not spend(memo):
                     _unwind(took, top, lc, covered, got)
                     return False
@@ -306,30 +308,9 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                 took[top] = -1
                 placed -= 1
         if not pushed:
-            memo_put(memo, _state(d, covered, bound), need[top])
+            memo_put(memo, state_key(d, covered, int(bound[SPAN, 0])), need[top])
             top -= 1
     return False
-
-
-@njit
-def _state(d: int, covered: np.ndarray, bound: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
-    """The remaining problem at cell ``d``: ``d`` and the covered cells of
-    the 256 from ``d`` on as bits (every covered cell is there: the
-    configurations covering them start before ``d`` and span at most 152
-    cells in board order, base 16 included)."""
-    w0 = w1 = w2 = w3 = np.int64(0)
-    for i in range(min(int(bound[SPAN, 0]), covered.shape[0] - d)):  # no covered cell is further on
-        if covered[d + i]:
-            bit = np.int64(1) << np.int64(i & 63)
-            if i < 64:
-                w0 |= bit
-            elif i < 128:
-                w1 |= bit
-            elif i < 192:
-                w2 |= bit
-            else:
-                w3 |= bit
-    return (np.int64(d), w0, w1, w2, w3)
 
 
 @njit
@@ -468,8 +449,7 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     """Exact maximum packing of one component, writing the chosen
     configuration ids to ``out``; -1 when the memo's nodes ran out.  The
     dive, then the Russian-doll search for up to :data:`DOLL_NODES` nodes,
-    then the clique-LP search of ``lhexus_cliques`` (sharing the memo: a
-    state failed in one fails in the other)."""
+    then the clique-LP search of ``lhexus_cliques`` (with the memo cleared)."""
     lc, nc, glob = _local_tables(comp, configs, local)
     order, first = _by_first_cell(lc, nc)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
