@@ -113,6 +113,11 @@ def test_search_proves_and_finds_on_a_dense_board():
     assert C._reach(best, net, live, stack, memo, got, span)
     assert len(set(lc[got[:best]].ravel().tolist())) == 6 * best
     assert not live[3].any() and live[0].all() and live[5][C.TRAIL] == 0  # left as found
+    C._fix(bound - best, net, live, memo)  # reduced-cost fixing keeps every packing that large
+    assert all(-r[k] > bound - best for k in np.flatnonzero(~live[0]))
+    assert C._reach(best, net, live, stack, memo, got, span)
+    C._undo(0, net, live)
+    assert live[0].all() and live[5][C.TRAIL] == 0
 
 
 @pytest.mark.parametrize("fill, seed", [(0.78, 1), (0.82, 4)])

@@ -7,15 +7,18 @@ meet, so at most one of those is packed) closes most of that gap
 (docs/lhexus.md).  For a component the earlier searches could not settle:
 
 1. :func:`clique_rows`: the rows, its cells then its small triangles;
-2. :func:`dual_prices`: near-optimal dual prices ``w`` of those rows by
+2. a packing by iterated local search (``lhexus_local``);
+3. :func:`dual_prices`: near-optimal dual prices ``w`` of those rows by
    primal-dual hybrid gradient (PDHG) steps; any ``w >= 0`` gives the upper
    bound ``sum(w) + sum over configurations of max(0, 1 - w(its rows))``;
-3. :func:`find_packing`: a depth-first search in cell order for a packing of
-   a target size, the target lowered from the bound's floor until one is
-   found.  At each node the same bound over what is still possible (the
-   rows some live configuration holds, the live configurations' positive
-   reduced costs) is kept up to date as configurations die, and failed
-   states (cell and covered cells ahead) are memoised.
+   if its floor is the packing's size, that packing is a maximum one;
+4. else, for each target from the bound's floor down to the packing plus
+   one, reduced-cost fixing (:func:`_fix`) and :func:`_reach`, a
+   depth-first search in cell order for a packing that large.  At each
+   node the same bound over what is still possible (the rows some live
+   configuration holds, the live configurations' positive reduced costs)
+   is kept up to date as configurations die, and failed states (cell and
+   covered cells ahead) are memoised.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 
 from ..kernels import njit
 from .lhexus_local import local_packing
-from .lhexus_memo import memo_get, memo_put, spend, state_key
+from .lhexus_memo import memo_clear, memo_get, memo_put, spend, state_key
 
 PDHG_STEPS = 4000  # most PDHG steps for the prices
 CHECK_EVERY = 50  # PDHG steps between evaluations of the bound
@@ -521,10 +524,27 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     span = int((lc[:, 5] - lc[:, 0]).max()) + 1
     found = np.empty_like(got)
     while target > start:
-        if _reach(target, net, live, stack, memo, found, span):
+        _fix(bound - target, net, live, memo)
+        reached = _reach(target, net, live, stack, memo, found, span)
+        _undo(0, net, live)
+        if reached:
             got[:target] = found[:target]
             return target
         if memo[2][3]:
             return -1
         target -= 1
     return start
+
+
+@njit
+def _fix(slack: float, net, live, memo) -> None:
+    """Reduced-cost fixing for one target: a packing that large leaves the
+    bound at most ``slack`` to lose, and packing configuration k alone
+    loses -r[k] (its prices beyond 1), so those losing more die (and with
+    them rows only they held).  The memo is cleared: its states were failed
+    with other configurations fixed."""
+    r, alive = net[8], live[0]
+    memo_clear(memo)
+    for k in range(r.shape[0]):
+        if alive[k] and -r[k] > slack + 1e-7:
+            _kill(k, net, live)
