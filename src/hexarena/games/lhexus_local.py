@@ -93,8 +93,8 @@ def _disjoint(a: int, b: int, lc: np.ndarray) -> bool:
 
 
 @njit
-def _improve(lc: np.ndarray, order: np.ndarray, cstart: np.ndarray, clist: np.ndarray, owner: np.ndarray,
-             packed: np.ndarray, free: np.ndarray) -> int:
+def _improve(lc: np.ndarray, cstart: np.ndarray, clist: np.ndarray, owner: np.ndarray, packed: np.ndarray,
+             free: np.ndarray) -> int:
     """(1,2)-swaps until none is left; returns the packing's growth."""
     grown = 0
     again = True
@@ -119,7 +119,7 @@ def local_packing(lc: np.ndarray, order: np.ndarray, cstart: np.ndarray, clist: 
     packed = np.zeros(m, dtype=np.bool_)
     free = np.empty(6 * int((cstart[1:] - cstart[:-1]).max()), dtype=np.int64)  # candidates of a swap
     size = _fill(lc, order, owner, packed)
-    size += _improve(lc, order, cstart, clist, owner, packed, free)
+    size += _improve(lc, cstart, clist, owner, packed, free)
     best, best_owner = size, owner.copy()
     rng = np.array([np.uint64(0x9E3779B97F4A7C15)], dtype=np.uint64)
     for _ in range(ILS_ROUNDS):
@@ -138,7 +138,7 @@ def local_packing(lc: np.ndarray, order: np.ndarray, cstart: np.ndarray, clist: 
         packed[k] = True
         size += 1
         size += _fill(lc, order, owner, packed)
-        size += _improve(lc, order, cstart, clist, owner, packed, free)
+        size += _improve(lc, cstart, clist, owner, packed, free)
         if size > best:
             best, best_owner = size, owner.copy()
         elif size < best - 1:  # too far down: back to the best
