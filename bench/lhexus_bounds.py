@@ -56,7 +56,7 @@ def rows(cells: list[set[int]], ncells: int, triangles: list[tuple[int, int, int
 def lagrangian(cand: np.ndarray, configs: np.ndarray, ncells: int) -> float:
     """The exact search's root Lagrangian bound of the configurations ``cand``."""
     local = np.full(ncells, -1, dtype=np.int32)
-    lc, nc = S._local_tables(cand, configs, local)
+    lc, nc, _ = S._local_tables(cand, configs, local)
     order, first = S._by_first_cell(lc, nc)
     return float(S._lagrange(0, lc, order, first, np.full(nc, 1.0 / 6.0), 300))
 

@@ -19,11 +19,11 @@ def memo_new(slots: int):
     """An empty memo of failed states: (keys int64[slots, 5], needs int32[slots],
     meta: its live size (a power of two, doubled as it fills up to
     ``slots``), entries, nodes left (negative: no limit), 1 once out
-    of nodes).  Direct-mapped: a new state replaces the one in its slot, so
+    of nodes, nodes spent).  Direct-mapped: a new state replaces the one in its slot, so
     the memo only forgets (which costs nodes, never correctness)."""
     keys = np.empty((slots, 5), dtype=np.int64)
     keys[:min(slots, MEMO_START), 0] = -1
-    return keys, np.empty(slots, dtype=np.int32), np.array([MEMO_START, 0, -1, 0], dtype=np.int64)
+    return keys, np.empty(slots, dtype=np.int32), np.array([MEMO_START, 0, -1, 0, 0], dtype=np.int64)
 
 
 @njit
@@ -80,13 +80,35 @@ def memo_put(memo, key, need: int) -> None:
 
 
 @njit
+def state_key(d: int, covered: np.ndarray, span: int) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+    """A search's remaining problem at cell ``d``: ``d`` and the covered cells
+    of the ``span`` (at most 256) from ``d`` on as bits (no covered cell is
+    further: the configurations covering them start before ``d`` and span
+    at most 152 cells in board order, base 16 included)."""
+    w0 = w1 = w2 = w3 = np.int64(0)
+    for i in range(min(span, covered.shape[0] - d)):
+        if covered[d + i]:
+            bit = np.int64(1) << np.int64(i & 63)
+            if i < 64:
+                w0 |= bit
+            elif i < 128:
+                w1 |= bit
+            elif i < 192:
+                w2 |= bit
+            else:
+                w3 |= bit
+    return (np.int64(d), w0, w1, w2, w3)
+
+
+@njit
 def spend(memo) -> bool:
-    """Count a node; False (and the memo marked out of nodes) when none is left."""
+    """Count a node (spent); False (and the memo marked out of nodes) when none is left."""
     meta = memo[2]
     if meta[2] == 0:
         meta[3] = 1
         return False
     meta[2] -= meta[2] > 0
+    meta[4] += 1
     return True
 
 

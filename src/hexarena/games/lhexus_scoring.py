@@ -12,7 +12,9 @@ of configurations linked by shared cells) and solves each without recursion
 for a packing as large as the root bound; else a Russian-doll search over
 the cells in board order, the best packing of the cells from c on for c from
 the last cell back, each step a depth-first search in cell order cut by the
-exact values already known, a Lagrangian bound and a memo of failed states.
+exact values already known, a Lagrangian bound and a memo of failed states;
+a component that search leaves open after a few thousand nodes goes to the
+clique-LP search of :mod:`.lhexus_cliques` (dense boards).
 
 >>> from hexarena.board import hexhex
 >>> t = tables(hexhex(4))
@@ -33,9 +35,11 @@ import numpy as np
 
 from ..board import Topology
 from ..kernels import njit
-from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend
+from .lhexus_cliques import board_triangles, dense_pack
+from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend, state_key
 
 DIVE_NODES = 1 << 15  # the dive's node limit
+DOLL_NODES = 4000  # the Russian-doll search's, before the clique-LP search takes over
 PRICE, PREFIX, REDUCED, SPAN, BEST = range(5)  # rows of _bound_tables
 LINE, TRIANGLE, RING = range(3)
 KINDS = ("line", "triangle", "ring")
@@ -186,8 +190,8 @@ def _components(cand: np.ndarray, configs: np.ndarray, ncells: int) -> np.ndarra
 @njit
 def _local_tables(comp: np.ndarray, configs: np.ndarray, local: np.ndarray):
     """The component renumbered in board order: (cells int32[m, 6] in local
-    cell ids, ascending; the local cell count).  Leaves ``local`` (global
-    cell -> local id) all -1, as it found it."""
+    cell ids, ascending; the local cell count; the board cell of each local
+    cell).  Leaves ``local`` (global cell -> local id) all -1, as it found it."""
     m = comp.shape[0]
     glob = np.empty(6 * m, dtype=np.int32)
     nc = 0
@@ -207,7 +211,7 @@ def _local_tables(comp: np.ndarray, configs: np.ndarray, local: np.ndarray):
             lc[i, j] = local[configs[comp[i], j]]
     for c in range(nc):
         local[glob[c]] = -1
-    return lc, nc
+    return lc, nc, glob
 
 
 @njit
@@ -291,7 +295,7 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                     return _unwind(took, top, lc, covered, got)
             nxt = _next_cell(d + 1, lc, order, first, covered)
             if nxt < nc and placed + _ceiling(nxt, suffix, bound, covered) >= target \
-                    and target - placed < memo_get(memo, _state(nxt, covered, bound), nc):
+                    and target - placed < memo_get(memo, state_key(nxt, covered, int(bound[SPAN, 0])), nc):
                 if budget == 0 or not spend(memo):
                     _unwind(took, top, lc, covered, got)
                     return False
@@ -304,30 +308,9 @@ def _extend(target: int, d0: int, lc: np.ndarray, order: np.ndarray, first: np.n
                 took[top] = -1
                 placed -= 1
         if not pushed:
-            memo_put(memo, _state(d, covered, bound), need[top])
+            memo_put(memo, state_key(d, covered, int(bound[SPAN, 0])), need[top])
             top -= 1
     return False
-
-
-@njit
-def _state(d: int, covered: np.ndarray, bound: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
-    """The remaining problem at cell ``d``: ``d`` and the covered cells of
-    the 256 from ``d`` on as bits (every covered cell is there: the
-    configurations covering them start before ``d`` and span at most 152
-    cells in board order, base 16 included)."""
-    w0 = w1 = w2 = w3 = np.int64(0)
-    for i in range(min(int(bound[SPAN, 0]), covered.shape[0] - d)):  # no covered cell is further on
-        if covered[d + i]:
-            bit = np.int64(1) << np.int64(i & 63)
-            if i < 64:
-                w0 |= bit
-            elif i < 128:
-                w1 |= bit
-            elif i < 192:
-                w2 |= bit
-            else:
-                w3 |= bit
-    return (np.int64(d), w0, w1, w2, w3)
 
 
 @njit
@@ -461,22 +444,38 @@ def _dive(lc: np.ndarray, order: np.ndarray, first: np.ndarray, bound: np.ndarra
 
 
 @njit
-def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray, memo) -> int:
-    """Exact maximum packing of one component, by Russian-doll search: the
-    best packing of the cells from c on, for c from the last cell back,
-    grows by one exactly when a configuration starting at c plus as many as
-    after c fit; writes the chosen configuration ids to ``out``.  -1 when
-    the memo's nodes ran out."""
-    lc, nc = _local_tables(comp, configs, local)
+def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndarray, memo,
+          triangles: np.ndarray) -> int:
+    """Exact maximum packing of one component, writing the chosen
+    configuration ids to ``out``; -1 when the memo's nodes ran out.  The
+    dive, then the Russian-doll search for up to :data:`DOLL_NODES` nodes,
+    then the clique-LP search of ``lhexus_cliques`` (with the memo cleared)."""
+    lc, nc, glob = _local_tables(comp, configs, local)
     order, first = _by_first_cell(lc, nc)
+    got = np.empty(nc // 6 + 1, dtype=np.int32)
+    memo_clear(memo)
+    found = _russian_doll(lc, nc, order, first, memo, got)
+    if found == -2:
+        memo_clear(memo)
+        found = dense_pack(lc, nc, glob, order, first, triangles, local, memo, got)
+    for i in range(max(found, 0)):
+        out[i] = comp[got[i]]
+    return found
+
+
+@njit
+def _russian_doll(lc: np.ndarray, nc: int, order: np.ndarray, first: np.ndarray, memo, got: np.ndarray) -> int:
+    """The dive, then the Russian-doll search: the best packing of the
+    cells from c on, for c from the last cell back, grows by one exactly
+    when a configuration starting at c plus as many as after c fit.  Its
+    size (the packing in ``got``), -1 when the memo's nodes ran out, -2
+    after :data:`DOLL_NODES` nodes without an answer."""
     suffix = np.zeros(nc + 1, dtype=np.int32)
     covered = np.zeros(nc, dtype=np.bool_)
     cell = np.empty(nc, dtype=np.int32)
     opt = np.empty(nc, dtype=np.int32)
     took = np.empty(nc, dtype=np.int32)
     need = np.empty(nc, dtype=np.int32)
-    got = np.empty(nc // 6 + 1, dtype=np.int32)
-    memo_clear(memo)
     bound = np.zeros((5, nc + 1))
     bound[SPAN, 0] = (lc[:, 5] - lc[:, 0]).max() + 1
     if lc.shape[0] > 12:
@@ -484,9 +483,9 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
         if memo[2][3]:
             return -1
         if top > 0:
-            for i in range(top):
-                out[i] = comp[got[i]]
             return top
+    start = memo[2][4]
+    best = np.empty(nc // 6 + 1, dtype=np.int32)  # (a search cut short leaves its stack in got)
     for c in range(nc - 1, -1, -1):
         suffix[c] = suffix[c + 1]
         if not _may_grow(c, lc, order, first, suffix, bound):
@@ -495,16 +494,18 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
             k = order[q]
             _cover(k, lc, covered, True)
             found = _extend(suffix[c + 1], c + 1, lc, order, first, suffix, bound, covered, cell, opt, took, need,
-                            memo, got[1:])
+                            memo, got[1:], max(DOLL_NODES - (memo[2][4] - start), 0))
             if memo[2][3]:
                 return -1
             _cover(k, lc, covered, False)
             if found:
                 suffix[c] += 1
                 got[0] = k
-                for i in range(suffix[c]):
-                    out[i] = comp[got[i]]
+                best[:suffix[c]] = got[:suffix[c]]
                 break
+            if memo[2][4] - start >= DOLL_NODES:
+                return -2
+    got[:suffix[0]] = best[:suffix[0]]
     return suffix[0]
 
 
@@ -602,6 +603,7 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray, no
     local = np.empty(0, dtype=np.int32)
     memo = memo_new(0)
     memo[2][2] = nodes
+    triangles = np.empty((0, 3), dtype=np.int32)
     on_cell = np.zeros(ncells, dtype=np.int64)
     total = 0
     i = 0
@@ -617,9 +619,10 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray, no
         else:
             if local.shape[0] == 0:
                 local = np.full(ncells, -1, dtype=np.int32)
+                triangles = board_triangles(ncells)
                 memo = memo_new(MEMO_SLOTS)
                 memo[2][2] = nodes
-            got = _pack(cand[i:j], configs, local, out[total:], memo)
+            got = _pack(cand[i:j], configs, local, out[total:], memo, triangles)
             if got < 0:
                 return -1
             total += got

@@ -1,0 +1,149 @@
+"""Lhexus scoring on dense boards: the small triangles, the clique LP's
+prices, the local search and the clique-LP search, checked against geometry,
+HiGHS's LP and integer programme."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.sparse import csr_matrix
+
+from hexarena.board import hexhex
+from hexarena.games import lhexus_cliques as C
+from hexarena.games.lhexus_local import local_packing
+from hexarena.games.lhexus_memo import MEMO_SLOTS, memo_new, spend
+from hexarena.games.lhexus_scoring import _by_first_cell, _local_tables, owned_configs, score, tables
+
+
+def by_milp(configs, cand, ncells) -> int:
+    a = np.zeros((ncells, len(cand)))
+    for i, k in enumerate(cand):
+        a[configs[k], i] = 1
+    res = milp(-np.ones(len(cand)), constraints=LinearConstraint(a, 0, 1), integrality=np.ones(len(cand)),
+               bounds=Bounds(0, 1))
+    return round(-res.fun)
+
+
+def component(size, fill, seed):
+    """(topology, stones, the owned configurations in local cells, ...) of a
+    random fill whose owned configurations form one component."""
+    topo = hexhex(size)
+    t = tables(topo)
+    stones = np.random.default_rng(seed).random(topo.ncells) < fill
+    cand = owned_configs(stones, t.configs)
+    local = np.full(topo.ncells, -1, dtype=np.int32)
+    lc, nc, glob = _local_tables(cand, t.configs, local)
+    return topo, t, stones, cand, lc, nc, glob, local
+
+
+def rows_of(lc, nc, glob, topo, local):
+    return C.clique_rows(lc, nc, glob, C.board_triangles(topo.ncells), local)
+
+
+@pytest.mark.parametrize("size", [2, 3, 5, 10])
+def test_board_triangles_are_the_pairwise_touching_triples(size):
+    topo = hexhex(size)
+    near = [set(topo.neighbours(c)) for c in range(topo.ncells)]
+    want = {tuple(sorted(t)) for c in range(topo.ncells) for t in combinations([c, *near[c]], 3)
+            if all(b in near[a] for a, b in combinations(t, 2))}
+    got = {tuple(sorted(t)) for t in C.board_triangles(topo.ncells).tolist()}
+    assert got == want and len(C.board_triangles(topo.ncells)) == len(want)
+
+
+def test_no_triangles_off_the_hexhex_sizes():
+    assert C.board_triangles(20).shape == (0, 3)
+
+
+def test_clique_rows_hold_configurations_that_meet():
+    topo, t, stones, cand, lc, nc, glob, local = component(7, 0.85, 3)
+    rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
+    assert nrows > nc and (local == -1).all()
+    for k in range(len(lc)):
+        assert sorted(rlist[rstart[k]:rstart[k] + 6]) == sorted(lc[k])  # its cells first
+    for row in range(nc, nrows):
+        members = mlist[mstart[row]:mstart[row + 1]]
+        assert len(members) >= 2
+        for a, b in combinations(members, 2):
+            assert set(lc[a]) & set(lc[b])
+        assert all(row in rlist[rstart[k]:rstart[k + 1]] for k in members)
+
+
+def test_prices_bound_the_clique_lp_closely():
+    """The prices' bound is a Lagrangian bound: never under the clique LP,
+    and PDHG brings it within a few hundredths of it."""
+    topo, t, stones, cand, lc, nc, glob, local = component(7, 0.85, 5)
+    rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
+    a = np.zeros((nrows, len(lc)))
+    for row in range(nrows):
+        a[row, mlist[mstart[row]:mstart[row + 1]]] = 1
+    lp = -linprog(-np.ones(len(lc)), A_ub=csr_matrix(a), b_ub=np.ones(nrows), bounds=(0, 1), method="highs").fun
+    bound, w, x = C.dual_prices(rstart, rlist, mstart, mlist, nrows, nc, 0.0)
+    assert lp - 1e-6 <= bound <= lp + 0.05
+    assert (w >= 0).all() and abs(C.lagrangian(w, rstart, rlist, np.empty(len(lc))) - bound) < 1e-9
+
+
+def test_local_packing_is_a_packing():
+    topo, t, stones, cand, lc, nc, glob, local = component(10, 0.8, 2)
+    rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
+    got = np.empty(nc // 6 + 1, dtype=np.int32)
+    order = np.arange(len(lc), dtype=np.int32)
+    n = local_packing(lc, order, mstart, mlist, nc, nc // 6, got)
+    cells = lc[got[:n]].ravel()
+    assert len(set(cells.tolist())) == 6 * n and 0 < n <= by_milp(t.configs, cand, topo.ncells)
+
+
+def test_search_proves_and_finds_on_a_dense_board():
+    """The clique-LP search alone: no packing one larger than the optimum,
+    one of the optimum (HiGHS's), from a fresh memo."""
+    topo, t, stones, cand, lc, nc, glob, local = component(10, 0.8, 8)
+    best = by_milp(t.configs, cand, topo.ncells)
+    order, first = _by_first_cell(lc, nc)
+    rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
+    bound, w, x = C.dual_prices(rstart, rlist, mstart, mlist, nrows, nc, 0.0)
+    r = 1.0 - np.array([w[rlist[rstart[k]:rstart[k + 1]]].sum() for k in range(len(lc))])
+    ranked, lpos = C._options(order, first, x)
+    net = (lc, ranked, first, rstart, rlist, mstart, mlist, w, r, lpos)
+    live = C._live_state(net, nrows, nc)
+    stack = np.empty((6, nc + 1), dtype=np.int32)
+    span = int((lc[:, 5] - lc[:, 0]).max()) + 1
+    got = np.empty(nc // 6 + 1, dtype=np.int32)
+    memo = memo_new(MEMO_SLOTS)
+    assert not C._reach(best + 1, net, live, stack, memo, got, span)
+    assert C._reach(best, net, live, stack, memo, got, span)
+    assert len(set(lc[got[:best]].ravel().tolist())) == 6 * best
+    assert not live[3].any() and live[0].all() and live[5][C.TRAIL] == 0  # left as found
+    C._fix(bound - best, net, live, memo)  # reduced-cost fixing keeps every packing that large
+    assert all(-r[k] > bound - best for k in np.flatnonzero(~live[0]))
+    assert C._reach(best, net, live, stack, memo, got, span)
+    C._undo(0, net, live)
+    assert live[0].all() and live[5][C.TRAIL] == 0
+
+
+@pytest.mark.parametrize("fill, seed", [(0.78, 1), (0.82, 4)])
+def test_score_equals_milp_where_the_clique_search_runs(fill, seed):
+    """Base-10 fills the dive and the short Russian-doll search leave open."""
+    topo, t, stones, cand, lc, nc, glob, local = component(10, fill, seed)
+    n, packing = score(t, stones, 300000)
+    assert n == by_milp(t.configs, cand, topo.ncells)
+    assert len(set(t.configs[packing].ravel().tolist())) == 6 * n and stones[t.configs[packing]].all()
+
+
+def test_memo_counts_the_nodes_spent():
+    memo = memo_new(16)
+    memo[2][2] = 2
+    assert spend(memo) and spend(memo) and not spend(memo)
+    assert memo[2][4] == 2 and memo[2][3] == 1
+
+
+@pytest.mark.slow
+def test_score_equals_milp_on_dense_fills():
+    """Forty base-10 fills of 0.76 to 0.86 (a few minutes, mostly HiGHS)."""
+    topo = hexhex(10)
+    t = tables(topo)
+    rng = np.random.default_rng(28)
+    for fill in np.linspace(0.76, 0.86, 40):
+        stones = rng.random(topo.ncells) < fill
+        n, packing = score(t, stones)
+        assert n == by_milp(t.configs, owned_configs(stones, t.configs), topo.ncells)
+        assert len(set(t.configs[packing].ravel().tolist())) == 6 * n
