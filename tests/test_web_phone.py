@@ -237,7 +237,9 @@ def test_the_thinking_line_counts_seconds_and_steps(page, server):  # noqa: F811
     assert all(line.match(t) for t in thought), thought
     assert line.match(thought[0]).group(2) is None  # the steps said only once there are some
     seconds = [int(line.match(t).group(1)) for t in thought]
-    assert seconds == sorted(seconds) and max(seconds) >= 1, thought  # counted on across the turn's steps
+    # counted on across the turn's steps, never back to 0 (how far depends on the AI's speed: the next test
+    # ticks the seconds on a clock of its own)
+    assert seconds == sorted(seconds), thought
     assert "".join(page.evaluate("window.said")).count("AI level 10 is thinking.") == 1  # announced once
     assert page.evaluate("window.thinkingAnnounced") is None  # and not every second
     assert page.locator("#thinking").count() == 0
