@@ -174,20 +174,22 @@ def _holds(lc: np.ndarray, k: int, c: int) -> bool:
 
 
 @njit
-def _row_sums(y: np.ndarray, rstart: np.ndarray, rlist: np.ndarray, out: np.ndarray) -> None:
-    """out[k] = the sum of ``y`` over the rows of configuration k (A^T y)."""
-    for k in range(out.shape[0]):
+def _sums(values: np.ndarray, start: np.ndarray, members: np.ndarray, out: np.ndarray) -> None:
+    """out[i] = the sum of ``values`` over ``members[start[i]:start[i + 1]]``: with a configuration's rows
+    (``rstart``, ``rlist``) the prices' sum per configuration, A^T y; with a row's configurations
+    (``mstart``, ``mlist``) the LP's sum per row, A x."""
+    for i in range(out.shape[0]):
         s = 0.0
-        for q in range(rstart[k], rstart[k + 1]):
-            s += y[rlist[q]]
-        out[k] = s
+        for q in range(start[i], start[i + 1]):
+            s += values[members[q]]
+        out[i] = s
 
 
 @njit
 def lagrangian(y: np.ndarray, rstart: np.ndarray, rlist: np.ndarray, scratch: np.ndarray) -> float:
     """The upper bound of prices ``y >= 0``: sum(y) + sum over configurations
     of max(0, 1 - y(its rows))."""
-    _row_sums(y, rstart, rlist, scratch)
+    _sums(y, rstart, rlist, scratch)
     value = y.sum()
     for k in range(scratch.shape[0]):
         value += max(0.0, 1.0 - scratch[k])
@@ -202,21 +204,11 @@ def _norm(rstart: np.ndarray, rlist: np.ndarray, mstart: np.ndarray, mlist: np.n
     y = np.empty(nrows)
     s = 1.0
     for _ in range(30):
-        _col_sums(x, mstart, mlist, y)
-        _row_sums(y, rstart, rlist, x)
+        _sums(x, mstart, mlist, y)
+        _sums(y, rstart, rlist, x)
         s = np.sqrt(x.max())
         x /= x.max()
     return 1.05 * s + 1e-9
-
-
-@njit
-def _col_sums(x: np.ndarray, mstart: np.ndarray, mlist: np.ndarray, out: np.ndarray) -> None:
-    """out[row] = the sum of ``x`` over the configurations of each row (A x)."""
-    for row in range(out.shape[0]):
-        s = 0.0
-        for q in range(mstart[row], mstart[row + 1]):
-            s += x[mlist[q]]
-        out[row] = s
 
 
 @njit
@@ -238,11 +230,11 @@ def dual_prices(rstart: np.ndarray, rlist: np.ndarray, mstart: np.ndarray, mlist
     best = lagrangian(y, rstart, rlist, g)
     last = best
     for it in range(1, PDHG_STEPS + 1):
-        _row_sums(y, rstart, rlist, g)
+        _sums(y, rstart, rlist, g)
         for k in range(m):
             xn[k] = max(0.0, x[k] - step * (g[k] - 1.0))
             x[k] = 2.0 * xn[k] - x[k]
-        _col_sums(x, mstart, mlist, ax)
+        _sums(x, mstart, mlist, ax)
         for row in range(nrows):
             y[row] = max(0.0, y[row] + step * (ax[row] - 1.0))
         x[:] = xn
@@ -514,7 +506,7 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     if target <= start:
         return start
     r = np.empty(lc.shape[0])
-    _row_sums(w, rstart, rlist, r)
+    _sums(w, rstart, rlist, r)
     r = 1.0 - r
     rstart, rlist = _priced_rows(rstart, rlist, w, nc)
     ranked, lpos = _options(order, first, x)
