@@ -242,10 +242,10 @@ def test_huge_sizes_are_refused_at_once(name, size):
     for call in (lambda: hexarena.load(name, size=size), lambda: from_record(f"[{name} size={size}] *"),
                  lambda: from_record({"game": name, "options": {"size": size}, "moves": []}),
                  lambda: hexarena.load(name, size=f"{size},{size}"), lambda: hexarena.load(name, size=[size, 3])):
-        start = time.perf_counter()
+        start = time.process_time()
         with pytest.raises(ValueError) as info:
             call()
-        assert time.perf_counter() - start < 0.5
+        assert time.process_time() - start < 0.5
         check_refusal(info.value)
         assert "allowed: " in str(info.value)
 

@@ -460,13 +460,13 @@ def test_dense_game_by_legal_play_never_waits_for_exact_scores(monkeypatch):
     monkeypatch.setattr(game_class, "packings", packings)
     for s in dense_by_legal_play(3):
         if not s.is_over() and s.ply % 15 == 0:
-            started = time.perf_counter()
+            started = time.process_time()  # CPU time: a busy CI machine does not count
             replay_summary(s), s.game.status(s), s.svg(), s.record()
-            assert time.perf_counter() - started < 0.5
+            assert time.process_time() - started < 0.5
     black = float((s.game.stones(s.array) == lhexus.BLACK).mean())
     assert 0.85 <= black <= 0.95 and s.winner() == 1  # Black, the second player, fills the board
-    started = time.perf_counter()
+    started = time.process_time()
     found = s.game.exact_scores(s.array, nodes=100000)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     if found is not None:
         assert found[1] == 0 and found[0] >= s.game.greedy_scores(s.array)[0]
