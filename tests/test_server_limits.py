@@ -251,11 +251,13 @@ def test_the_open_match_flood_is_capped_and_real_games_stay_listed(db_url: str) 
 
 
 def age(client: TestClient, match_id: str, hours: float) -> None:
-    """Make ``match_id`` as if created ``hours`` ago."""
+    """Make ``match_id`` as if created ``hours`` ago (a new version, so that no thread's cached copy of the
+    match, which may be remembered after the update, is taken for the stored one)."""
     store = client.app.state.server.store
     stamp = at(time.time() - hours * 3600)
     with store.engine.begin() as conn:
-        conn.execute(update(matches).where(matches.c.id == match_id).values(created=stamp))
+        conn.execute(update(matches).where(matches.c.id == match_id).values(created=stamp,
+                                                                            version=matches.c.version + 1))
         conn.execute(update(match_clients).where(match_clients.c.match_id == match_id).values(created=stamp))
     store._cache.clear()
 
