@@ -55,6 +55,34 @@ def test_no_triangles_off_the_hexhex_sizes():
     assert C.board_triangles(20).shape == (0, 3)
 
 
+@pytest.mark.parametrize("size", [2, 3, 4, 10, 11])
+def test_board_colours_colour_properly_and_configurations_take_two_of_each(size):
+    topo = hexhex(size)
+    colour = C.board_colours(topo.ncells)
+    assert all(colour[c] != colour[d] for c in range(topo.ncells) for d in topo.neighbours(c))
+    counts = {tuple(sorted(np.bincount(colour[k], minlength=3))) for k in tables(topo).configs}
+    assert counts <= {(2, 2, 2), (0, 3, 3)}
+    assert (C.board_colours(20) == -1).all()
+
+
+def test_colours_fit_is_the_integer_count_of_lines_and_rings():
+    """colours_fit(t, free) says whether L lines or triangles and R_j rings
+    centred on colour j (L + sum R_j = t) fit the free cells of each colour."""
+    def by_enumeration(t, free):
+        for rings in np.ndindex(t + 1, t + 1, t + 1):
+            lines = t - sum(rings)
+            if lines >= 0 and all(2 * lines + 3 * (sum(rings) - rings[i]) <= free[i] for i in range(3)):
+                return True
+        return False
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        t = int(rng.integers(0, 7))
+        free = rng.integers(max(0, 2 * t - 4), 2 * t + 4, size=3)
+        assert C.colours_fit(t, free.astype(float)) == by_enumeration(t, free), (t, free)
+    assert not C.colours_fit(43, np.array([85.0, 86, 87]))  # 258 cells, but two 0-colour cells short
+    assert C.colours_fit(43, np.array([87.0, 85, 87]))  # one ring round a colour-1 cell
+
+
 def test_clique_rows_hold_configurations_that_meet():
     topo, t, stones, cand, lc, nc, glob, local = component(7, 0.85, 3)
     rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
@@ -103,7 +131,7 @@ def test_search_proves_and_finds_on_a_dense_board():
     bound, w, x = C.dual_prices(rstart, rlist, mstart, mlist, nrows, nc, 0.0)
     r = 1.0 - np.array([w[rlist[rstart[k]:rstart[k + 1]]].sum() for k in range(len(lc))])
     ranked, lpos = C._options(order, first, x)
-    net = (lc, ranked, first, rstart, rlist, mstart, mlist, w, r, lpos)
+    net = (lc, ranked, first, rstart, rlist, mstart, mlist, w, r, lpos, C.board_colours(topo.ncells)[glob[:nc]])
     live = C._live_state(net, nrows, nc)
     stack = np.empty((6, nc + 1), dtype=np.int32)
     span = int((lc[:, 5] - lc[:, 0]).max()) + 1

@@ -75,6 +75,27 @@ def _at(x: int, r: int, start: np.ndarray, n: int) -> int:
 
 
 @njit
+def board_colours(ncells: int) -> np.ndarray:
+    """The 3-colouring of the hexhex board of ``ncells`` cells (int8: touching
+    cells differ; all -1 if ``ncells`` is no hexhex size).  A line or
+    triangle holds two cells of each colour, a ring three of each colour
+    but its centre's."""
+    n = 1
+    while 3 * n * (n - 1) + 1 < ncells:
+        n += 1
+    out = np.full(ncells, -1, dtype=np.int8)
+    if 3 * n * (n - 1) + 1 != ncells:
+        return out
+    c = 0
+    for r in range(2 * n - 1):
+        for p in range(n + min(r, 2 * n - 2 - r)):
+            x = abs(r - (n - 1)) + 2 * p  # doubled-x coordinate: a step right adds 2, down-left/right -1/+1
+            out[c] = ((x - 3 * r + 3 * n) // 2) % 3
+            c += 1
+    return out
+
+
+@njit
 def _csr(counts: np.ndarray) -> np.ndarray:
     start = np.zeros(counts.shape[0] + 1, dtype=np.int32)
     for i in range(counts.shape[0]):
@@ -256,7 +277,7 @@ def dual_prices(rstart: np.ndarray, rlist: np.ndarray, mstart: np.ndarray, mlist
 # acnt int32[nc]: live configurations starting at each cell, covered bool[nc], trail int32[m + 1]: the
 # configurations killed, in order, value float64[3]: the bound over what is live, the live cells, the trail's
 # length).  A configuration is live when it starts at or after the search's cell and misses the covered cells.
-BOUND, CELLS, TRAIL = range(3)
+BOUND, CELLS, TRAIL, COLOURS = range(4)  # COLOURS: the live cells of colour 0, then of 1 and 2
 
 
 @njit
@@ -273,7 +294,9 @@ def _kill(k: int, net, live) -> None:
         cnt[row] -= 1
         if cnt[row] == 0:
             value[BOUND] -= w[row]
-            value[CELLS] -= row < nc
+            if row < nc:
+                value[CELLS] -= 1
+                value[COLOURS + net[10][row]] -= 1
     trail[int(value[TRAIL])] = k
     value[TRAIL] += 1
 
@@ -294,7 +317,9 @@ def _undo(to: int, net, live) -> None:
             row = rlist[q]
             if cnt[row] == 0:
                 value[BOUND] += w[row]
-                value[CELLS] += row < nc
+                if row < nc:
+                    value[CELLS] += 1
+                    value[COLOURS + net[10][row]] += 1
             cnt[row] += 1
 
 
@@ -330,7 +355,24 @@ def _next_stop(d: int, acnt: np.ndarray) -> int:
 
 @njit
 def _may_reach(target: int, placed: int, value: np.ndarray) -> bool:
-    return placed + value[BOUND] + 1e-7 >= target and placed + int(value[CELLS]) // 6 >= target
+    return placed + value[BOUND] + 1e-7 >= target and placed + int(value[CELLS]) // 6 >= target \
+        and colours_fit(target - placed, value[COLOURS:COLOURS + 3])
+
+
+@njit
+def colours_fit(t: int, free: np.ndarray) -> bool:
+    """Whether ``t`` disjoint configurations may fit in cells of which
+    ``free[i]`` have colour i: a line or triangle takes two of each colour,
+    a ring centred on colour j three of each other colour, so with R rings
+    colour i gives 2t + R - 3 R_i cells; some R <= t must let every R_i
+    reach (R - (free[i] - 2t)) / 3 within R."""
+    g0, g1, g2 = int(free[0]) - 2 * t, int(free[1]) - 2 * t, int(free[2]) - 2 * t
+    if g0 >= 0 and g1 >= 0 and g2 >= 0:
+        return True
+    for r in range(1, t + 1):
+        if max(0, -((g0 - r) // 3)) + max(0, -((g1 - r) // 3)) + max(0, -((g2 - r) // 3)) <= r:
+            return True
+    return False
 
 
 @njit
@@ -467,13 +509,15 @@ def _options(order: np.ndarray, first: np.ndarray, x: np.ndarray) -> tuple[np.nd
 @njit
 def _live_state(net, nrows: int, nc: int):
     """Every configuration live, nothing covered (see :data:`BOUND`)."""
-    lc, mstart, w, r = net[0], net[5], net[7], net[8]
+    lc, mstart, w, r, colour = net[0], net[5], net[7], net[8], net[10]
     m = lc.shape[0]
     cnt = np.empty(nrows, dtype=np.int32)
-    value = np.zeros(3)
+    value = np.zeros(COLOURS + 3)
     for row in range(nrows):
         cnt[row] = mstart[row + 1] - mstart[row]
         value[BOUND] += w[row]
+    for c in range(nc):
+        value[COLOURS + colour[c]] += 1
     for k in range(m):
         value[BOUND] += max(r[k], 0.0)
     value[CELLS] = nc
@@ -510,8 +554,13 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     r = 1.0 - r
     rstart, rlist = _priced_rows(rstart, rlist, w, nc)
     ranked, lpos = _options(order, first, x)
-    net = (lc, ranked, first, rstart, rlist, mstart, mlist, w, r, lpos)
+    colour = board_colours(local.shape[0])[glob[:nc]]
+    hexhex = colour[0] >= 0
+    colour[:] = np.maximum(colour, 0)
+    net = (lc, ranked, first, rstart, rlist, mstart, mlist, w, r, lpos, colour)
     live = _live_state(net, nrows, nc)
+    if not hexhex:  # no colouring: colours 1 and 2 never run short, so the colour bound never cuts
+        live[5][COLOURS + 1:] = 1e9
     stack = np.empty((6, nc + 1), dtype=np.int32)
     span = int((lc[:, 5] - lc[:, 0]).max()) + 1
     found = np.empty_like(got)
