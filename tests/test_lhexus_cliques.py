@@ -11,7 +11,7 @@ from scipy.sparse import csr_matrix
 
 from hexarena.board import hexhex
 from hexarena.games import lhexus_cliques as C
-from hexarena.games.lhexus_local import local_packing
+from hexarena.games.lhexus_local import lns_packing, local_packing
 from hexarena.games.lhexus_memo import MEMO_SLOTS, memo_new, spend
 from hexarena.games.lhexus_scoring import _by_first_cell, _local_tables, owned_configs, score, tables
 
@@ -111,20 +111,40 @@ def test_prices_bound_the_clique_lp_closely():
     assert (w >= 0).all() and abs(C.lagrangian(w, rstart, rlist, np.empty(len(lc))) - bound) < 1e-9
 
 
-def test_local_packing_is_a_packing():
+def test_local_search_finds_the_optimum_packing():
+    """Greedy with (1,2)-swaps, then the neighbourhood search up to the
+    optimum (HiGHS's), each a packing; the search stops at its goal and
+    goes on from where it stopped."""
     topo, t, stones, cand, lc, nc, glob, local = component(10, 0.8, 2)
     rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
+    best = by_milp(t.configs, cand, topo.ncells)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
     order = np.arange(len(lc), dtype=np.int32)
-    n = local_packing(lc, order, mstart, mlist, nc, nc // 6, got)
-    cells = lc[got[:n]].ravel()
-    assert len(set(cells.tolist())) == 6 * n and 0 < n <= by_milp(t.configs, cand, topo.ncells)
+    sizes = [local_packing(lc, order, mstart, mlist, nc, got)]
+    rng = np.array([np.uint64(7)], dtype=np.uint64)
+    for goal in (sizes[0] + 1, best + 1):
+        sizes.append(lns_packing(lc, mstart, mlist, nc, sizes[-1], goal, got, 20000, rng))
+        cells = lc[got[:sizes[-1]]].ravel()
+        assert len(set(cells.tolist())) == 6 * sizes[-1]
+    assert 0 < sizes[0] < sizes[1] <= sizes[2] == best
 
 
-def test_search_proves_and_finds_on_a_dense_board():
-    """The clique-LP search alone: no packing one larger than the optimum,
-    one of the optimum (HiGHS's), from a fresh memo."""
-    topo, t, stones, cand, lc, nc, glob, local = component(10, 0.8, 8)
+def test_dominated_configurations_leave_a_maximum_packing():
+    """Each dropped configuration meets all that some kept one it meets
+    meets, and the kept ones still pack as many as all (HiGHS)."""
+    topo, t, stones, cand, lc, nc, glob, local = component(10, 0.85, 3)
+    keep = C.undominated(lc, nc)
+    assert 0 < keep.sum() < len(lc)
+    meets = [{j for j in range(len(lc)) if set(lc[i]) & set(lc[j])} for i in range(len(lc))]
+    kept = set(np.flatnonzero(keep).tolist())
+    for v in np.flatnonzero(~keep):
+        assert any(meets[u] & kept <= meets[v] for u in meets[v] & kept if u != v)
+    assert by_milp(t.configs, cand[keep], topo.ncells) == by_milp(t.configs, cand, topo.ncells)
+
+
+def clique_search(size, fill, seed):
+    """The clique-LP search's pieces for a random fill: (best by HiGHS, bound, net, live, stack, span, got, r)."""
+    topo, t, stones, cand, lc, nc, glob, local = component(size, fill, seed)
     best = by_milp(t.configs, cand, topo.ncells)
     order, first = _by_first_cell(lc, nc)
     rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
@@ -135,16 +155,42 @@ def test_search_proves_and_finds_on_a_dense_board():
     live = C._live_state(net, nrows, nc)
     stack = np.empty((6, nc + 1), dtype=np.int32)
     span = int((lc[:, 5] - lc[:, 0]).max()) + 1
-    got = np.empty(nc // 6 + 1, dtype=np.int32)
+    return best, bound, net, live, stack, span, np.empty(nc // 6 + 1, dtype=np.int32), r
+
+
+def test_search_proves_and_finds_on_a_dense_board():
+    """The clique-LP search alone: no packing one larger than the optimum,
+    one of the optimum (HiGHS's), from a fresh memo."""
+    best, bound, net, live, stack, span, got, r = clique_search(10, 0.8, 8)
+    lc = net[0]
     memo = memo_new(MEMO_SLOTS)
     assert not C._reach(best + 1, net, live, stack, memo, got, span)
     assert C._reach(best, net, live, stack, memo, got, span)
     assert len(set(lc[got[:best]].ravel().tolist())) == 6 * best
     assert not live[3].any() and live[0].all() and live[5][C.TRAIL] == 0  # left as found
-    C._fix(bound - best, net, live, memo)  # reduced-cost fixing keeps every packing that large
+    C._fix(bound - best, net, live)  # reduced-cost fixing keeps every packing that large
     assert all(-r[k] > bound - best for k in np.flatnonzero(~live[0]))
     assert C._reach(best, net, live, stack, memo, got, span)
     C._undo(0, net, live)
+    assert live[0].all() and live[5][C.TRAIL] == 0
+
+
+def test_a_search_within_a_cap_can_go_on_later():
+    """_reach_within: out of its cap (-1: a packing of the optimum takes more
+    nodes than that) without the memo's own limit marked out, then found
+    (1); none fits (0); out of the memo's limit, the memo marked out."""
+    best, bound, net, live, stack, span, got, r = clique_search(10, 0.8, 8)
+    memo = memo_new(MEMO_SLOTS)
+    assert C._reach_within(10, best, net, live, stack, memo, got, span) == -1
+    assert memo[2][4] == 10 and memo[2][2] == -1 and not memo[2][3]
+    assert C._reach_within(10 ** 7, best, net, live, stack, memo, got, span) == 1
+    assert C._reach_within(10 ** 7, best + 1, net, live, stack, memo, got, span) == 0
+    limited = memo_new(MEMO_SLOTS)
+    limited[2][2] = 15
+    assert C._reach_within(10, best, net, live, stack, limited, got, span) == -1
+    assert limited[2][2] == 5 and not limited[2][3]
+    assert C._reach_within(10, best, net, live, stack, limited, got, span) == -1
+    assert limited[2][2] == 0 and limited[2][3]
     assert live[0].all() and live[5][C.TRAIL] == 0
 
 
@@ -162,6 +208,12 @@ def test_memo_counts_the_nodes_spent():
     memo[2][2] = 2
     assert spend(memo) and spend(memo) and not spend(memo)
     assert memo[2][4] == 2 and memo[2][3] == 1
+    memo = memo_new(16)
+    memo[2][2] = 5
+    assert spend(memo, 3) and spend(memo, 3) and not spend(memo)  # the second takes what is left
+    assert memo[2][4] == 6 and memo[2][3] == 1
+    unlimited = memo_new(16)
+    assert spend(unlimited, 10 ** 6) and unlimited[2][2] == -1
 
 
 @pytest.mark.slow

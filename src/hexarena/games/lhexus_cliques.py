@@ -6,19 +6,26 @@ pairwise touching cells: two configurations that each hold two of them
 meet, so at most one of those is packed) closes most of that gap
 (docs/lhexus.md).  For a component the earlier searches could not settle:
 
-1. :func:`clique_rows`: the rows, its cells then its small triangles;
-2. a packing by iterated local search (``lhexus_local``);
-3. :func:`dual_prices`: near-optimal dual prices ``w`` of those rows by
+1. :func:`undominated`: a configuration meeting every configuration that
+   another one it meets meets is dropped (a maximum packing survives);
+2. :func:`clique_rows`: the rows, its cells then its small triangles;
+3. a packing: greedy with (1,2)-swaps, then large neighbourhood search
+   (``lhexus_local``);
+4. :func:`dual_prices`: near-optimal dual prices ``w`` of those rows by
    primal-dual hybrid gradient (PDHG) steps; any ``w >= 0`` gives the upper
    bound ``sum(w) + sum over configurations of max(0, 1 - w(its rows))``;
    if its floor is the packing's size, that packing is a maximum one;
-4. else, for each target from the bound's floor down to the packing plus
+5. else, for each target from the bound's floor down to the packing plus
    one, reduced-cost fixing (:func:`_fix`) and :func:`_reach`, a
-   depth-first search in cell order for a packing that large.  At each
-   node the same bound over what is still possible (the rows some live
-   configuration holds, the live configurations' positive reduced costs)
-   is kept up to date as configurations die, and failed states (cell and
-   covered cells ahead) are memoised.
+   depth-first search in cell order for a packing that large, taking
+   turns with the neighbourhood search, each given twice as much on each
+   turn (:data:`LNS_FIRST`, :data:`PROOF_FIRST`): on dense boards finding
+   the optimum is often harder for the tree than proving nothing larger
+   fits.  At each node the same bound over what is still possible (the
+   rows some live configuration holds, the live configurations' positive
+   reduced costs) and the colour bound (:func:`colours_fit`) are kept up
+   to date as configurations die, and failed states (cell and covered
+   cells ahead) are memoised.  A repacked neighbourhood counts as a node.
 """
 
 from __future__ import annotations
@@ -26,9 +33,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import njit
-from .lhexus_local import local_packing
+from .lhexus_local import lns_packing, local_packing
 from .lhexus_memo import memo_clear, memo_get, memo_put, spend, state_key
 
+LNS_FIRST = 2000  # neighbourhoods the large neighbourhood search repacks first (doubled on each retry)
+LNS_MOST_ROUNDS = 8000  # and at most this many on a retry
+PROOF_FIRST = 4000  # search nodes first given to a target (doubled on each retry)
 PDHG_STEPS = 4000  # most PDHG steps for the prices
 CHECK_EVERY = 50  # PDHG steps between evaluations of the bound
 
@@ -529,24 +539,93 @@ def _live_state(net, nrows: int, nc: int):
 
 
 @njit
+def undominated(lc: np.ndarray, nc: int) -> np.ndarray:
+    """The configurations kept (bool[m]) once every configuration v that
+    meets all that some configuration u it meets does (N[u] within N[v] in
+    the conflict graph, each neighbourhood holding its own configuration)
+    is dropped, until none is: swapping u for v keeps a packing one, so a
+    maximum packing survives.  Of two with the same neighbours, the later
+    one goes."""
+    m = lc.shape[0]
+    words = (m + 63) // 64
+    near = np.zeros((m, words), dtype=np.uint64)
+    holders = np.empty((nc, 64), dtype=np.int32)
+    count = np.zeros(nc, dtype=np.int32)
+    for k in range(m):
+        for j in range(6):
+            c = lc[k, j]
+            if count[c] < 64:
+                holders[c, count[c]] = k
+            count[c] += 1
+    if count.max() > 64:  # more than a board's cell ever has: keep everything
+        return np.ones(m, dtype=np.bool_)
+    one = np.uint64(1)
+    for c in range(nc):
+        for a in range(count[c]):
+            for b in range(count[c]):
+                u, v = holders[c, a], holders[c, b]
+                near[u, v >> 6] |= one << np.uint64(v & 63)
+    keep = np.ones(m, dtype=np.bool_)
+    alive = np.zeros(words, dtype=np.uint64)
+    for k in range(m):
+        alive[k >> 6] |= one << np.uint64(k & 63)
+    changed = True
+    while changed:
+        changed = False
+        for u in range(m):
+            if not keep[u]:
+                continue
+            for v in range(m):
+                if v == u or not keep[v] or not (near[u, v >> 6] >> np.uint64(v & 63)) & one:
+                    continue
+                inside = True
+                for q in range(words):
+                    if near[u, q] & alive[q] & ~near[v, q]:
+                        inside = False
+                        break
+                if inside:
+                    keep[v] = False
+                    alive[v >> 6] &= ~(one << np.uint64(v & 63))
+                    changed = True
+    return keep
+
+
+@njit
 def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, first: np.ndarray,
                triangles: np.ndarray, local: np.ndarray, memo, got: np.ndarray) -> int:
     """The maximum packing of one component (configurations ``lc`` on local
     cells ``0..nc-1``, board cells ``glob``; ``order``/``first`` by first
-    cell), written to ``got`` (rows of ``lc``): prices of the clique LP,
-    then :func:`_reach` for targets from the bound's floor down.  -1 when
-    the memo's nodes run out."""
+    cell), written to ``got`` (rows of ``lc``): the dominated configurations
+    dropped (:func:`undominated`), then :func:`_pack_kept`.  -1 when the
+    memo's nodes run out."""
+    keep = undominated(lc, nc)
+    ids = np.flatnonzero(keep).astype(np.int32)
+    renumber = np.cumsum(keep).astype(np.int32) - 1
+    kept_order = renumber[order[keep[order]]]
+    kept_first = np.zeros(nc + 1, dtype=np.int32)
+    for k in ids:
+        kept_first[lc[k, 0] + 1] += 1
+    for c in range(nc):
+        kept_first[c + 1] += kept_first[c]
+    found = _pack_kept(lc[ids], nc, glob, kept_order, kept_first, triangles, local, memo, got)
+    for i in range(max(found, 0)):
+        got[i] = ids[got[i]]
+    return found
+
+
+@njit
+def _pack_kept(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, first: np.ndarray,
+               triangles: np.ndarray, local: np.ndarray, memo, got: np.ndarray) -> int:
+    """:func:`dense_pack` on the kept configurations: prices of the clique
+    LP, then :func:`_reach` for targets from the bound's floor down."""
     rstart, rlist, mstart, mlist, nrows = clique_rows(lc, nc, glob, triangles, local)
-    start = local_packing(lc, order, mstart, mlist, nc, nc // 6, got)
+    rng = np.array([np.uint64(0x2545F4914F6CDD1D)], dtype=np.uint64)
+    start = local_packing(lc, order, mstart, mlist, nc, got)
+    start = lns_packing(lc, mstart, mlist, nc, start, nc // 6, got, LNS_FIRST, rng)
+    if not spend(memo, LNS_FIRST):
+        return -1
     bound, w, x = dual_prices(rstart, rlist, mstart, mlist, nrows, nc, start + 1.0 - 1e-7)
     target = min(int(bound + 1e-7), nc // 6)
-    if target > start:  # again from the LP's favourites
-        kept = got.copy()
-        again = local_packing(lc, np.argsort(-x, kind="mergesort"), mstart, mlist, nc, target, got)
-        if again > start:
-            start = again
-        else:
-            got[:] = kept
     if target <= start:
         return start
     r = np.empty(lc.shape[0])
@@ -564,28 +643,52 @@ def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, fir
     stack = np.empty((6, nc + 1), dtype=np.int32)
     span = int((lc[:, 5] - lc[:, 0]).max()) + 1
     found = np.empty_like(got)
+    rounds, cap, fresh = 0, PROOF_FIRST, True  # the first neighbourhoods were searched above
     while target > start:
-        _fix(bound - target, net, live, memo)
-        reached = _reach(target, net, live, stack, memo, found, span)
+        start = lns_packing(lc, mstart, mlist, nc, start, target, got, rounds, rng)
+        if start == target:
+            return start
+        if not spend(memo, rounds):
+            return -1
+        if fresh:  # failed states of another target say nothing of this one
+            memo_clear(memo)
+            fresh = False
+        _fix(bound - target, net, live)
+        outcome = _reach_within(cap, target, net, live, stack, memo, found, span)
         _undo(0, net, live)
-        if reached:
+        if outcome > 0:
             got[:target] = found[:target]
             return target
         if memo[2][3]:
             return -1
-        target -= 1
+        if outcome == 0:
+            target, fresh = target - 1, True
+        else:
+            rounds, cap = min(max(2 * rounds, LNS_FIRST), LNS_MOST_ROUNDS), 2 * cap
     return start
 
 
 @njit
-def _fix(slack: float, net, live, memo) -> None:
+def _reach_within(cap: int, target: int, net, live, stack: np.ndarray, memo, found: np.ndarray, span: int) -> int:
+    """:func:`_reach` within ``cap`` more nodes (and the memo's own limit):
+    1 if found, 0 if none fits, -1 if the nodes ran out (the memo then
+    marked out of nodes only if its own limit was reached)."""
+    meta = memo[2]
+    left, spent = meta[2], meta[4]
+    meta[2] = cap if left < 0 else min(cap, left)
+    outcome = 1 if _reach(target, net, live, stack, memo, found, span) else -1 if meta[3] else 0
+    meta[2] = -1 if left < 0 else left - (meta[4] - spent)
+    meta[3] = outcome < 0 and meta[2] == 0
+    return outcome
+
+
+@njit
+def _fix(slack: float, net, live) -> None:
     """Reduced-cost fixing for one target: a packing that large leaves the
     bound at most ``slack`` to lose, and packing configuration k alone
     loses -r[k] (its prices beyond 1), so those losing more die (and with
-    them rows only they held).  The memo is cleared: its states were failed
-    with other configurations fixed."""
+    them rows only they held)."""
     r, alive = net[8], live[0]
-    memo_clear(memo)
     for k in range(r.shape[0]):
         if alive[k] and -r[k] > slack + 1e-7:
             _kill(k, net, live)

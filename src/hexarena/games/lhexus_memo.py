@@ -101,14 +101,14 @@ def state_key(d: int, covered: np.ndarray, span: int) -> tuple[np.int64, np.int6
 
 
 @njit
-def spend(memo) -> bool:
-    """Count a node (spent); False (and the memo marked out of nodes) when none is left."""
+def spend(memo, count: int = 1) -> bool:
+    """Count ``count`` nodes (spent); False (and the memo marked out of nodes) when none is left."""
     meta = memo[2]
     if meta[2] == 0:
         meta[3] = 1
         return False
-    meta[2] -= meta[2] > 0
-    meta[4] += 1
+    meta[2] = -1 if meta[2] < 0 else max(meta[2] - count, 0)
+    meta[4] += count
     return True
 
 

@@ -36,6 +36,7 @@ import numpy as np
 from ..board import Topology
 from ..kernels import njit
 from .lhexus_cliques import board_triangles, dense_pack
+from .lhexus_local import SMALL, small_pack
 from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend, state_key
 
 DIVE_NODES = 1 << 15  # the dive's node limit
@@ -509,81 +510,6 @@ def _russian_doll(lc: np.ndarray, nc: int, order: np.ndarray, first: np.ndarray,
     return suffix[0]
 
 
-SMALL = 62  # components up to this many configurations: a bit-mask search
-
-
-@njit
-def _cliques(cand: int, meets: np.ndarray) -> int:
-    """The number of cliques (configurations meeting pairwise) a greedy
-    cover of the set ``cand`` takes: an upper bound on a packing inside it."""
-    count = 0
-    while cand:
-        v = _lowest(cand)
-        cand &= ~(1 << v)
-        join = cand & meets[v]
-        while join:
-            u = _lowest(join)
-            cand &= ~(1 << u)
-            join &= meets[u] & ~(1 << u)
-        count += 1
-    return count
-
-
-@njit
-def _lowest(x: int) -> int:
-    """The index of the lowest set bit of x (x > 0)."""
-    v = 0
-    while not x >> v & 1:
-        v += 1
-    return v
-
-
-@njit
-def _small_pack(comp: np.ndarray, configs: np.ndarray, on_cell: np.ndarray, out: np.ndarray) -> int:
-    """Exact maximum packing of a component of at most :data:`SMALL`
-    configurations: a maximum independent set of their conflict graph as
-    bit masks, depth first on an explicit stack (the lowest candidate taken,
-    or left out if it meets another), cut when a clique cover of the
-    candidates left says they cannot beat the best.  ``on_cell`` (int64 per
-    cell, all 0) is scratch, left all 0."""
-    m = comp.shape[0]
-    for i in range(m):  # on_cell: the component's configurations on each cell, as a bit mask
-        for j in range(6):
-            on_cell[configs[comp[i], j]] |= 1 << i
-    meets = np.zeros(m, dtype=np.int64)
-    for i in range(m):
-        for j in range(6):
-            meets[i] |= on_cell[configs[comp[i], j]]
-        meets[i] &= ~(1 << i)
-    for i in range(m):
-        for j in range(6):
-            on_cell[configs[comp[i], j]] = 0
-    stack = np.empty((2 * m + 2, 3), dtype=np.int64)  # candidates, chosen, chosen count
-    stack[0, 0], stack[0, 1], stack[0, 2] = (1 << m) - 1, 0, 0
-    top, best, best_set = 1, 0, 0
-    while top:
-        top -= 1
-        cand, chosen, size = stack[top, 0], stack[top, 1], stack[top, 2]
-        if cand == 0:
-            if size > best:
-                best, best_set = size, chosen
-            continue
-        if size + _cliques(cand, meets) <= best:
-            continue
-        v = _lowest(cand)
-        if meets[v] & cand:  # leaving v out can only help if v meets another candidate
-            stack[top, 0], stack[top, 1], stack[top, 2] = cand & ~(1 << v), chosen, size
-            top += 1
-        stack[top, 0], stack[top, 1], stack[top, 2] = cand & ~(1 << v) & ~meets[v], chosen | 1 << v, size + 1
-        top += 1
-    k = 0
-    for i in range(m):
-        if best_set >> i & 1:
-            out[k] = comp[i]
-            k += 1
-    return best
-
-
 @njit
 def best_packing(owned: np.ndarray, configs: np.ndarray, out: np.ndarray, nodes: int = -1) -> int:
     """The maximum number of pairwise disjoint configurations inside
@@ -615,7 +541,7 @@ def pack(cand: np.ndarray, configs: np.ndarray, ncells: int, out: np.ndarray, no
             out[total] = cand[i]
             total += 1
         elif j - i <= SMALL:
-            total += _small_pack(cand[i:j], configs, on_cell, out[total:])
+            total += small_pack(cand[i:j], configs, on_cell, out[total:])
         else:
             if local.shape[0] == 0:
                 local = np.full(ncells, -1, dtype=np.int32)
