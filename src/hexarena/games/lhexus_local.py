@@ -12,8 +12,8 @@ than that proof (millions of nodes on fills of 0.9).  So it starts from:
   kept whenever that packs as many or more, so the uncovered cells wander
   until a repacking gains one.  On 15 base-10 fills of 0.87-0.96 it finds
   the optimum (HiGHS's) on 14 within 60,000 neighbourhoods, where iterated
-  local search with perturbations (Andrade, Resende and Werneck's) stayed one
-  or two short after 40,000.
+  local search with perturbations (Andrade, Resende and Werneck's) fell one
+  or two short on 10 after 40,000.
 
 Deterministic: their own xorshift generator, so numba's global one (the
 playouts') is untouched.  :func:`small_pack`, an exact maximum packing of
