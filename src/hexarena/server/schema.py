@@ -5,6 +5,8 @@ change) and :func:`make_engine`, which the store and the migrations share.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -192,7 +194,7 @@ def _sqlite_engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-        dbapi_conn.execute("PRAGMA journal_mode=WAL")
+        _write_ahead_log(dbapi_conn)
         # WAL with synchronous=NORMAL: a commit is in the write-ahead log before the answer, so a killed
         # server (even kill -9) loses nothing; only an OS crash or power cut could lose the last commits
         dbapi_conn.execute("PRAGMA synchronous=NORMAL")
@@ -203,3 +205,19 @@ def _sqlite_engine(url: str) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
 
     return engine
+
+
+def _write_ahead_log(dbapi_conn: sqlite3.Connection, seconds: float = 30) -> None:
+    """Put the database in WAL mode (kept in the file, so set once).  Connections opening a new database at
+    once race to switch it, and the loser is told "database is locked" at once, without SQLite's busy
+    timeout: it tries again until ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if dbapi_conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                dbapi_conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
