@@ -526,11 +526,12 @@ def _live_state(net, nrows: int, nc: int):
     for row in range(nrows):
         cnt[row] = mstart[row + 1] - mstart[row]
         value[BOUND] += w[row]
-    for c in range(nc):
-        value[COLOURS + colour[c]] += 1
+    for c in range(nc):  # the cells some configuration holds (dominance may have dropped all of a cell's)
+        if cnt[c] > 0:
+            value[CELLS] += 1
+            value[COLOURS + colour[c]] += 1
     for k in range(m):
         value[BOUND] += max(r[k], 0.0)
-    value[CELLS] = nc
     acnt = np.zeros(nc, dtype=np.int32)
     for k in range(m):
         acnt[lc[k, 0]] += 1

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..kernels import njit
 
+
 @njit
 def _xorshift(state: np.ndarray) -> int:
     x = state[0]
@@ -189,9 +190,10 @@ def _shuffle(a: np.ndarray, rng: np.ndarray) -> None:
 @njit
 def lns_packing(lc: np.ndarray, cstart: np.ndarray, clist: np.ndarray, nc: int, size: int, goal: int,
                 got: np.ndarray, rounds: int, rng: np.ndarray) -> int:
-    """The packing ``got[:size]`` grown by large neighbourhood search: a few
-    packed configurations near a random one are removed and their cells
-    repacked at best (:func:`small_pack` over the configurations that fit
+    """The packing ``got[:size]`` grown by large neighbourhood search: two
+    to :data:`LNS_MOST` packed configurations near a random uncovered cell
+    (or a random cell of a random packed configuration) are removed and
+    their cells repacked at best (:func:`small_pack` over the configurations that fit
     there, in random order) whenever that packs as many or more; until
     ``goal`` or after ``rounds`` neighbourhoods.  The packing is left in
     ``got``, its size returned.  ``rng``: the xorshift state (uint64[1]), advanced."""
