@@ -6,7 +6,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.optimize import linprog
 from scipy.sparse import csr_matrix
 
 from hexarena.board import hexhex
@@ -14,15 +14,7 @@ from hexarena.games import lhexus_cliques as C
 from hexarena.games.lhexus_local import lns_packing, local_packing
 from hexarena.games.lhexus_memo import MEMO_SLOTS, memo_new, spend
 from hexarena.games.lhexus_scoring import _by_first_cell, _local_tables, owned_configs, score, tables
-
-
-def by_milp(configs, cand, ncells) -> int:
-    a = np.zeros((ncells, len(cand)))
-    for i, k in enumerate(cand):
-        a[configs[k], i] = 1
-    res = milp(-np.ones(len(cand)), constraints=LinearConstraint(a, 0, 1), integrality=np.ones(len(cand)),
-               bounds=Bounds(0, 1))
-    return round(-res.fun)
+from tests.test_lhexus_scoring import check_packing, milp_count
 
 
 def component(size, fill, seed):
@@ -117,7 +109,7 @@ def test_local_search_finds_the_optimum_packing():
     goes on from where it stopped."""
     topo, t, stones, cand, lc, nc, glob, local = component(10, 0.8, 2)
     rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
-    best = by_milp(t.configs, cand, topo.ncells)
+    best = milp_count(t.configs, cand, topo.ncells)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
     order = np.arange(len(lc), dtype=np.int32)
     sizes = [local_packing(lc, order, mstart, mlist, nc, got)]
@@ -139,13 +131,13 @@ def test_dominated_configurations_leave_a_maximum_packing():
     kept = set(np.flatnonzero(keep).tolist())
     for v in np.flatnonzero(~keep):
         assert any(meets[u] & kept <= meets[v] for u in meets[v] & kept if u != v)
-    assert by_milp(t.configs, cand[keep], topo.ncells) == by_milp(t.configs, cand, topo.ncells)
+    assert milp_count(t.configs, cand[keep], topo.ncells) == milp_count(t.configs, cand, topo.ncells)
 
 
 def clique_search(size, fill, seed):
     """The clique-LP search's pieces for a random fill: (best by HiGHS, bound, net, live, stack, span, got, r)."""
     topo, t, stones, cand, lc, nc, glob, local = component(size, fill, seed)
-    best = by_milp(t.configs, cand, topo.ncells)
+    best = milp_count(t.configs, cand, topo.ncells)
     order, first = _by_first_cell(lc, nc)
     rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
     bound, w, x = C.dual_prices(rstart, rlist, mstart, mlist, nrows, nc, 0.0)
@@ -199,8 +191,8 @@ def test_score_equals_milp_where_the_clique_search_runs(fill, seed):
     """Base-10 fills the dive and the short Russian-doll search leave open."""
     topo, t, stones, cand, lc, nc, glob, local = component(10, fill, seed)
     n, packing = score(t, stones, 300000)
-    assert n == by_milp(t.configs, cand, topo.ncells)
-    assert len(set(t.configs[packing].ravel().tolist())) == 6 * n and stones[t.configs[packing]].all()
+    assert n == milp_count(t.configs, cand, topo.ncells)
+    check_packing(t, stones, n, packing)
 
 
 def test_memo_counts_the_nodes_spent():
@@ -225,5 +217,5 @@ def test_score_equals_milp_on_dense_fills():
     for fill in np.linspace(0.76, 0.86, 40):
         stones = rng.random(topo.ncells) < fill
         n, packing = score(t, stones)
-        assert n == by_milp(t.configs, owned_configs(stones, t.configs), topo.ncells)
-        assert len(set(t.configs[packing].ravel().tolist())) == 6 * n
+        assert n == milp_count(t.configs, owned_configs(stones, t.configs), topo.ncells)
+        check_packing(t, stones, n, packing)

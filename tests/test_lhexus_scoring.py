@@ -67,12 +67,16 @@ def brute(t, stones) -> int:
 
 
 def by_milp(t, stones) -> int:
-    cand = owned_configs(stones, t.configs)
+    return milp_count(t.configs, owned_configs(stones, t.configs), len(stones))
+
+
+def milp_count(configs, cand, ncells) -> int:
+    """The maximum packing of configurations ``cand`` (rows of ``configs``) by HiGHS's integer programme."""
     if len(cand) == 0:
         return 0
-    a = np.zeros((len(stones), len(cand)))
+    a = np.zeros((ncells, len(cand)))
     for i, k in enumerate(cand):
-        a[t.configs[k], i] = 1
+        a[configs[k], i] = 1
     res = milp(-np.ones(len(cand)), constraints=LinearConstraint(a, 0, 1), integrality=np.ones(len(cand)),
                bounds=Bounds(0, 1))
     return round(-res.fun)

@@ -48,18 +48,11 @@ def board_triangles(ncells: int) -> np.ndarray:
     """The small triangles (int32[T, 3]: three pairwise touching cells) of
     the regular hexhex board of ``ncells`` cells numbered row by row (as
     ``board.hexhex`` does); none if ``ncells`` is no hexhex size."""
-    n = 1
-    while 3 * n * (n - 1) + 1 < ncells:
-        n += 1
-    if 3 * n * (n - 1) + 1 != ncells:
-        return np.empty((0, 3), dtype=np.int32)
-    rows = 2 * n - 1
-    start = np.zeros(rows + 1, dtype=np.int64)
-    for r in range(rows):
-        start[r + 1] = start[r] + n + min(r, rows - 1 - r)
+    start = _row_starts(ncells)
+    n = start.shape[0] // 2
     out = np.empty((2 * ncells, 3), dtype=np.int32)
     t = 0
-    for r in range(rows):
+    for r in range(start.shape[0] - 1):
         for c in range(start[r], start[r + 1]):
             x = abs(r - (n - 1)) + 2 * (c - start[r])  # doubled-x coordinate
             right, down_right, down_left = _at(x + 2, r, start, n), _at(x + 1, r + 1, start, n), \
@@ -71,6 +64,23 @@ def board_triangles(ncells: int) -> np.ndarray:
                 out[t, 0], out[t, 1], out[t, 2] = c, down_left, down_right
                 t += 1
     return out[:t]
+
+
+@njit
+def _row_starts(ncells: int) -> np.ndarray:
+    """The first cell of each row, then the cell count (int64[2n]), of the
+    hexhex board of base n with ``ncells`` cells numbered row by row (as
+    ``board.hexhex`` does); empty if ``ncells`` is no hexhex size."""
+    n = 1
+    while 3 * n * (n - 1) + 1 < ncells:
+        n += 1
+    if 3 * n * (n - 1) + 1 != ncells:
+        return np.empty(0, dtype=np.int64)
+    rows = 2 * n - 1
+    start = np.zeros(rows + 1, dtype=np.int64)
+    for r in range(rows):
+        start[r + 1] = start[r] + n + min(r, rows - 1 - r)
+    return start
 
 
 @njit
@@ -90,18 +100,13 @@ def board_colours(ncells: int) -> np.ndarray:
     cells differ; all -1 if ``ncells`` is no hexhex size).  A line or
     triangle holds two cells of each colour, a ring three of each colour
     but its centre's."""
-    n = 1
-    while 3 * n * (n - 1) + 1 < ncells:
-        n += 1
+    start = _row_starts(ncells)
+    n = start.shape[0] // 2
     out = np.full(ncells, -1, dtype=np.int8)
-    if 3 * n * (n - 1) + 1 != ncells:
-        return out
-    c = 0
-    for r in range(2 * n - 1):
-        for p in range(n + min(r, 2 * n - 2 - r)):
-            x = abs(r - (n - 1)) + 2 * p  # doubled-x coordinate: a step right adds 2, down-left/right -1/+1
+    for r in range(start.shape[0] - 1):
+        for c in range(start[r], start[r + 1]):
+            x = abs(r - (n - 1)) + 2 * (c - start[r])  # doubled-x: a step right adds 2, down-left/right -1/+1
             out[c] = ((x - 3 * r + 3 * n) // 2) % 3
-            c += 1
     return out
 
 

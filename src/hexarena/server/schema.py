@@ -184,12 +184,15 @@ def make_engine(url: str) -> Engine:
     return _sqlite_engine(url)
 
 
+SQLITE_WAIT = 30.0  # seconds a SQLite connection waits for another's lock before giving up
+
+
 def _sqlite_engine(url: str) -> Engine:
     """SQLite with WAL, and BEGIN IMMEDIATE for writers (execution option ``write``)."""
     database = make_url(url).database
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+    engine = create_engine(url, connect_args={"timeout": SQLITE_WAIT, "check_same_thread": False})
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -207,7 +210,7 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
-def _write_ahead_log(dbapi_conn: sqlite3.Connection, seconds: float = 30) -> None:
+def _write_ahead_log(dbapi_conn: sqlite3.Connection, seconds: float = SQLITE_WAIT) -> None:
     """Put the database in WAL mode (kept in the file, so set once).  Connections opening a new database at
     once race to switch it, and the loser is told "database is locked" at once, without SQLite's busy
     timeout: it tries again until ``seconds`` have passed."""
