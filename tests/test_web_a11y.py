@@ -9,7 +9,7 @@ import pytest
 
 import hexarena
 from .test_web import context, iqishiqi_with_a_choice, page, server, shot  # noqa: F401  (the browser fixtures)
-from .web_helpers import board_state, open_match, wait_ply, wait_ready
+from .web_helpers import board_state, call, open_match, wait_ply, wait_ready
 
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 GAME, OPTIONS = "projective-hex", {"size": 2, "opening": "none"}
@@ -169,7 +169,7 @@ def test_the_share_link_is_copied(page, server, context):  # noqa: F811
 def test_the_chooser_by_keyboard_gives_the_focus_back(page, server):  # noqa: F811
     page.on("dialog", lambda d: d.accept())  # a move that loses at once asks first
     record, cell, moves = iqishiqi_with_a_choice()
-    open_match(page, server, "iqishiqi", {}, ["me", "me"], record=record)
+    mid = open_match(page, server, "iqishiqi", {}, ["me", "me"], record=record)
     st = board_state(page)
     page.locator(f'#board polygon.cell[data-cell="{cell}"]').focus()
     assert "legal: choose" in page.evaluate("() => document.activeElement.getAttribute('aria-label')")
@@ -182,9 +182,18 @@ def test_the_chooser_by_keyboard_gives_the_focus_back(page, server):  # noqa: F8
     assert focused(page, ".chooser .cancel") and board_state(page)["view"] == "live"
     page.keyboard.press("ArrowLeft")
     assert focused(page, f'.chooser .choice[data-move="{moves[-1]}"]')
+    chat_from_elsewhere(page, server, mid, "a line that redraws the page")
+    assert focused(page, f'.chooser .choice[data-move="{moves[-1]}"]')  # the redraw kept the chooser and its focus
     page.keyboard.press("Enter")
     wait_ply(page, st["ply"])
     assert cell_focused(page) == cell
+
+
+def chat_from_elsewhere(page, server, mid: str, text: str) -> None:  # noqa: F811
+    """A chat line sent through the API with the page's seat; returns when the page shows it (and has redrawn)."""
+    token = page.evaluate("id => JSON.parse(localStorage.getItem('hexarena.seat.' + id)).token", mid)
+    assert "chat" in call(server, "POST", f"/api/matches/{mid}/chat", {"text": text, "token": token})
+    page.wait_for_function("t => document.querySelector('#chat-lines')?.textContent.includes(t)", arg=text)
 
 
 def test_the_share_link_is_selected_where_the_clipboard_is_refused(page, server):  # noqa: F811

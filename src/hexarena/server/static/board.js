@@ -31,6 +31,7 @@ function plays(key, preview) {
 export function renderBoard(container, svgText, { targets = [], pictures = [], onPick = null, hintCell = null, onHover = null,
   onRefused = null, title = null } = {}) {
   const hadFocus = container.contains(document.activeElement);
+  const open = openChoice(); // a redraw (the connection back, a name loaded) keeps an open chooser
   closeChooser();
   armed = null;
   const svg = mount(container, svgText);
@@ -69,13 +70,31 @@ export function renderBoard(container, svgText, { targets = [], pictures = [], o
       poly.addEventListener(ev, () => on(v));
     }
     const pick = () => (single ? play(single) : openChooser(container, poly, cell, choices, play, onHover));
+    if (open && open.cell === cell && !single && sameMoves(open.moves, choices)) open.again = pick;
     poly.addEventListener("click", () => {
       if (!single || plays(cell, onHover && (() => on(true)))) pick();
     });
     if (!actions.has(cell)) actions.set(cell, pick);
   }
   keyboard(container, svg, actions, hadFocus);
+  if (open?.again) {
+    open.again();
+    const buttons = chooser.box.querySelectorAll("button");
+    if (open.focus >= 0) buttons[open.focus].focus();
+    else if (open.elsewhere.isConnected) open.elsewhere.focus();
+  }
 }
+
+// The open chooser as a redraw should bring it back: its cell and moves, the index of the button focused
+// (-1: none) and the element focused elsewhere.
+function openChoice() {
+  if (!chooser) return null;
+  const buttons = [...chooser.box.querySelectorAll("button")];
+  return { cell: chooser.cell.dataset.cell, moves: buttons.filter((b) => b.dataset.move).map((b) => b.dataset.move),
+    focus: buttons.indexOf(document.activeElement), elsewhere: document.activeElement, again: null };
+}
+
+const sameMoves = (moves, choices) => moves.length === choices.length && choices.every((c, i) => c.move === moves[i]);
 
 // The picture's title: its text drawn above the first cell (the position's status), or null.
 export function titleOf(svg) {
