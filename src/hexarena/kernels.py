@@ -1,13 +1,15 @@
 """The leaf every game module builds on: the header that every position
 array starts with, the ``njit`` decorator every rules kernel uses, seeding of
 numba's random generator, and small array and bit utilities.  It imports
-nothing from hexarena but the header's indices (:mod:`hexarena.header`).
+nothing from hexarena but the header's indices (:mod:`hexarena.header`) and
+:mod:`hexarena.kernel_cache`.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import numba
@@ -16,20 +18,33 @@ from numba.core import types
 from numba.extending import intrinsic, overload
 
 from .header import DRAW, HEADER, PLY, STEP, TO_MOVE, TURN, WINNER
+from .kernel_cache import refresh
 
-__all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "direct", "hot", "inline", "kernel_set",
-           "njit", "note", "popcount", "seed", "shuffle_prefix"]
+__all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "direct", "fresh", "hot", "inline",
+           "kernel_set", "njit", "note", "popcount", "seed", "shuffle_prefix"]
 
-njit = numba.njit(cache=True, nogil=True)
+
+
+def fresh(decorator: Callable) -> Callable:
+    """``decorator`` (a caching ``numba.njit``), first clearing the module's cached
+    kernels if a file it uses changed since (:mod:`hexarena.kernel_cache`)."""
+    def apply(func):
+        dispatcher = decorator(func)
+        refresh(func.__module__, dispatcher)
+        return dispatcher
+    return apply
+
+
+njit = fresh(numba.njit(cache=True, nogil=True))
 # Small helpers inlined into the loops that call them (a numba call passing
 # the tables can cost more than the helper's work).
-inline = numba.njit(cache=True, nogil=True, inline="always")
+inline = fresh(numba.njit(cache=True, nogil=True, inline="always"))
 # Loops on a hot path compiled without numba's reference counting: they and
 # everything they call allocate nothing, and an atomic incref/decref of every
 # array passed to a call (the tables' arrays, views of the position) can cost
 # more than the work.  (``_nrt`` is numba's own flag, undocumented; numba is
 # pinned.)
-hot = numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in numba's stubs
+hot = fresh(numba.njit(cache=True, nogil=True, _nrt=False))  # type: ignore[call-overload]  # _nrt: not in numba's stubs
 
 
 @njit

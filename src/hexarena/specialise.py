@@ -25,6 +25,8 @@ import types
 from collections.abc import Sequence
 from pathlib import Path
 
+from .kernel_cache import sources
+
 
 def cache_dir(kind: str) -> Path:
     """Where the specialised modules of ``kind`` live: ``$HEXARENA_CACHE/kind``
@@ -75,19 +77,3 @@ def specialised(template: Path, placeholder: str, roles: Sequence[tuple[str, tup
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def sources(modules: set[str]) -> set[str]:
-    """The files of ``modules`` and of every hexarena module they use (a
-    module, function or class of theirs in the globals), transitively."""
-    seen, todo = set(), list(modules)
-    while todo:
-        name = todo.pop()
-        if name in seen or not name.startswith("hexarena") or name not in sys.modules:
-            continue
-        seen.add(name)
-        for value in vars(sys.modules[name]).values():
-            used = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
-            if isinstance(used, str):
-                todo.append(used)
-    return {f for f in (getattr(sys.modules[m], "__file__", None) for m in seen) if f}

@@ -49,7 +49,7 @@ import numpy as np
 from ..ai.positions import PositionKeys, canonical_key, key_spec
 from ..games import GAMES, game_class
 from ..games.base import DRAW, Game
-from ..kernels import TO_MOVE, WINNER
+from ..kernels import TO_MOVE, WINNER, njit
 from .solve_search import make_threats, max_plies, ply_stacks, search_keys
 
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
@@ -84,13 +84,13 @@ class PnTable:
         return int(np.count_nonzero(self.key))
 
 
-@numba.njit(cache=True)
+@njit
 def bucket(table, k):
     """The first slot of key ``k``'s bucket."""
     return np.int64(k & np.uint64(table[0].shape[0] - BUCKET))
 
 
-@numba.njit(cache=True)
+@njit
 def find(table, k):
     """The slot holding key ``k``, or -1."""
     base = bucket(table, k)
@@ -100,7 +100,7 @@ def find(table, k):
     return -1
 
 
-@numba.njit(cache=True)
+@njit
 def store(table, k, pn, dn, work):
     """Write (pn, dn) for ``k``, adding ``work`` to what the slot had spent;
     a new key takes an empty slot of its bucket, else the one with the least work."""
@@ -120,13 +120,13 @@ def store(table, k, pn, dn, work):
     twork[slot] += work
 
 
-@numba.njit(cache=True)
+@njit
 def settled(attacker_wins):
     """(pn, dn) of a node whose value is known."""
     return (0, INF) if attacker_wins else (INF, 0)
 
 
-@numba.njit(cache=True)
+@njit
 def capped_sum(a, b):
     """a + b for proof numbers: INF if either is, else at most BIG."""
     if a >= INF or b >= INF:
@@ -145,7 +145,7 @@ def check_solvable(game: Game) -> None:
         raise ValueError(f"cannot solve {game.name!r}; solvable games: {', '.join(solvable_games())}")
 
 
-@numba.njit(cache=True)
+@njit
 def useless_for(board, ring, colour):
     """Whether a ``colour`` stone in the cell with this ``ring`` could never
     make a difference to ``colour``: the ring's ``colour`` stones make one
@@ -186,7 +186,7 @@ def useless_for(board, ring, colour):
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def drop_dead_cells(s, board_at, rings, moves, n):
     """Keep the moves of ``moves[:n]`` that are not dead cells (cells where a
     stone of either colour could never matter: playing there is a pass, and

@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from ..ai.positions import PositionKeys, canonical_key
-from ..kernels import DRAW, TO_MOVE, WINNER
+from ..kernels import DRAW, TO_MOVE, WINNER, njit
 
 WIN = 1 << 20  # a win's score before its distance is taken off
 INF = 1 << 30  # beyond every score: an open window's bound
@@ -38,7 +38,7 @@ INF = 1 << 30  # beyond every score: an open window's bound
 NODES, HITS, ABORTED = range(3)
 
 
-@numba.njit(cache=True)
+@njit
 def to_table(v, h, distance):
     """A score at ply ``h`` of the search as the position's own score (for the table)."""
     if not distance or v >= INF or v <= -INF:
@@ -50,7 +50,7 @@ def to_table(v, h, distance):
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def from_table(v, h, distance):
     """The inverse of :func:`to_table`."""
     if not distance or v >= INF or v <= -INF:
@@ -62,7 +62,7 @@ def from_table(v, h, distance):
     return v
 
 
-@numba.njit(cache=True)
+@njit
 def terminal_score(winner, mover, ply, distance):
     """The score for ``mover`` of a game that ended (``winner``) at ``ply``."""
     if winner == DRAW:
@@ -112,7 +112,7 @@ def max_plies(game) -> int:
     return 4 * game.topology.ncells + 8
 
 
-@numba.njit(cache=True)
+@njit
 def ply_stacks(root, max_ply, num_actions):
     """The stacks both searches start with, a row per ply (``max_ply + 2``):
     the positions (the first is ``root``), their moves, their move counts

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
 
 from ..ai.positions import PositionKeys, canonical_key
@@ -41,11 +40,11 @@ from ..analysis.solve_dfpn import (
 from ..analysis.solve_search import ply_stacks
 from ..games.base import DRAW, Game
 from ..games.projective_hex import apply, legal
-from ..kernels import TO_MOVE, WINNER
+from ..kernels import TO_MOVE, WINNER, njit
 from .virtual import MOVER_WINS, make_work, virtual_moves
 
 
-@numba.njit(cache=True, nogil=True)  # nogil: an AI's proven move searches beside a server's requests
+@njit  # (nogil: an AI's proven move searches beside a server's requests)
 def vc_dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
     """``make_dfpn``'s search (same arguments) with the virtual connections' pruning."""
     offset, cells, fields, perms, amaps, _, zcell, zfield = keys

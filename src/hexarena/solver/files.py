@@ -16,11 +16,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 
 from ..ai.positions import ZOBRIST_SEED
 from ..analysis.solve_dfpn import PnTable, store
+from ..kernels import njit
 
 FORMAT = 1  # the files' layout version
 
@@ -86,7 +86,7 @@ def load_table(path: Path, table: PnTable) -> int:
     return len(keys)
 
 
-@numba.njit(cache=True)
+@njit
 def _insert(table, keys, pn, dn, work):
     for i in range(keys.shape[0]):
         store(table, keys[i], pn[i], dn[i], work[i])

@@ -38,13 +38,13 @@ check every claim against the plain minimax.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+from ..kernels import njit
 
 VIRTUAL_WIN = -1  # :func:`analyse`'s answer for a virtual win
 
 
-@numba.njit(cache=True)
+@njit
 def groups(board, colour, nbr, seam, root, par, stack):
     """Fill ``root`` (the group's first cell, -1 off ``colour``) and ``par``
     (parity of a path from the root) for every cell of ``board``."""
@@ -67,7 +67,7 @@ def groups(board, colour, nbr, seam, root, par, stack):
                     top += 1
 
 
-@numba.njit(cache=True)
+@njit
 def offers(board, nbr, seam, root, par, out):
     """The one-cell connections of the empty cells: rows (group a, group b,
     parity, cell) of ``out`` with a <= b; returns how many.  A cell whose
@@ -103,7 +103,7 @@ def offers(board, nbr, seam, root, par, out):
     return k
 
 
-@numba.njit(cache=True)
+@njit
 def find(vroot, vpar, x):
     """(component of group ``x`` in the VC forest, parity from it)."""
     p = 0
@@ -113,7 +113,7 @@ def find(vroot, vpar, x):
     return x, p
 
 
-@numba.njit(cache=True)
+@njit
 def path_cells(edges, m, a, b, carrier, seen, queue, via):
     """Mark in ``carrier`` the cells of the VCs on the forest path from group
     ``a`` to group ``b`` (``edges[:m]``: a, b, parity, cell, cell)."""
@@ -139,7 +139,7 @@ def path_cells(edges, m, a, b, carrier, seen, queue, via):
         x = edges[e, 0] if edges[e, 1] == x else edges[e, 1]
 
 
-@numba.njit(cache=True)
+@njit
 def make_work(n):
     """Scratch arrays for :func:`analyse` on ``n`` cells."""
     return (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
@@ -148,7 +148,7 @@ def make_work(n):
             np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
 
 
-@numba.njit(cache=True)
+@njit
 def analyse(board, colour, nbr, seam, work, carrier, region):
     """``colour``'s virtual win or threats on ``board`` (its cells): VIRTUAL_WIN
     with its carrier marked in ``carrier``, else the number of threats found,
@@ -214,7 +214,7 @@ def virtual_analysis(game, s: np.ndarray, colour: int) -> tuple[int, set[int], s
 MOVER_WINS, MOVER_LOSES = -1, -2  # :func:`virtual_moves`'s verdicts
 
 
-@numba.njit(cache=True)
+@njit
 def virtual_moves(board, colour0, mover, nbr, seam, moves, n, work, carrier, region):
     """Keep the moves of ``moves[:n]`` that the virtual connections leave
     (those in every carrier of the opponent's threats) and return their
