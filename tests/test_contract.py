@@ -3,6 +3,7 @@ is defined), the error types, and the module graph (imports point down only)."""
 
 import ast
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -156,6 +157,24 @@ def module_graph() -> dict[str, set[str]]:
     files = sorted(PACKAGE.rglob("*.py"))
     modules = {_module_name(f) for f in files}
     return {_module_name(f): _imports(f, modules) for f in files}
+
+
+def imports_alone(module: str) -> str:
+    """What importing ``module`` first, in a fresh interpreter, prints on failure ("" when it imports)."""
+    out = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=300)
+    return out.stderr.strip().splitlines()[-1] if out.returncode else ""
+
+
+@pytest.mark.parametrize("module", ["hexarena.analysis.solve_dfpn", "hexarena.analysis.solve_search"])
+def test_a_solver_imports_first(module):
+    """These used hexarena.ai.positions while hexarena.ai used them: imported first, each met the other half-done."""
+    assert imports_alone(module) == ""
+
+
+@pytest.mark.slow
+def test_every_module_imports_first():
+    names = sorted(_module_name(f) for f in PACKAGE.rglob("*.py") if "migrations" not in f.parts)
+    assert {m: e for m in names if (e := imports_alone(m))} == {}
 
 
 def test_no_import_cycles():
