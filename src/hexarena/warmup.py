@@ -23,8 +23,8 @@ WARM_SIMULATIONS = 16  # enough to run every part of the search once
 
 
 def warm_game(name: str) -> tuple[str, float, bool]:
-    """Compile (or load) ``name``'s kernels, facade paths and level-5 AI
-    search at the default options; (name, seconds taken, whether the
+    """Compile (or load) ``name``'s kernels, facade paths, final scores and
+    level-5 AI search at the default options; (name, seconds taken, whether the
     search had to be compiled)."""
     start = time.perf_counter()
     game = load(name)
@@ -32,6 +32,9 @@ def warm_game(name: str) -> tuple[str, float, bool]:
     state = game.new_state()
     state.play(state.legal_moves()[0])  # the facade: legal list, is_legal, apply
     state.playout(seed=1)  # the random playout kernel
+    end = state.array.copy()
+    game.kernels.playout(end, game.tables)
+    game.scores(end)  # a finished game's scores (Lhexus's exact packing, its search compiled apart)
     # the search as `--vs ai:5` and the web app's AI run it (the proof-number search included)
     MCTSAgent(level=5, simulations=WARM_SIMULATIONS, seed=1).hint(state)
     return name, time.perf_counter() - start, compiled
