@@ -24,7 +24,6 @@ __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "direct
            "kernel_set", "njit", "note", "popcount", "seed", "shuffle_prefix"]
 
 
-
 def fresh(decorator: Callable) -> Callable:
     """``decorator`` (a caching ``numba.njit``), first clearing the module's cached
     kernels if a file it uses changed since (:mod:`hexarena.kernel_cache`)."""
