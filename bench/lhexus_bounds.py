@@ -57,7 +57,7 @@ def lagrangian(cand: np.ndarray, configs: np.ndarray, ncells: int) -> float:
     """The exact search's root Lagrangian bound of the configurations ``cand``."""
     local = np.full(ncells, -1, dtype=np.int32)
     lc, nc, _ = S._local_tables(cand, configs, local)
-    order, first = S._by_first_cell(lc, nc)
+    order, first = S.by_first_cell(lc, nc)
     return float(S._lagrange(0, lc, order, first, np.full(nc, 1.0 / 6.0), 300))
 
 

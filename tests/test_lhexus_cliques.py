@@ -13,7 +13,7 @@ from hexarena.board import hexhex
 from hexarena.games import lhexus_cliques as C
 from hexarena.games.lhexus_local import lns_packing, local_packing
 from hexarena.games.lhexus_memo import MEMO_SLOTS, memo_new, spend
-from hexarena.games.lhexus_scoring import _by_first_cell, _local_tables, owned_configs, score, tables
+from hexarena.games.lhexus_scoring import _local_tables, owned_configs, score, tables
 from tests.test_lhexus_scoring import check_packing, milp_count
 
 
@@ -138,7 +138,7 @@ def clique_search(size, fill, seed):
     """The clique-LP search's pieces for a random fill: (best by HiGHS, bound, net, live, stack, span, got, r)."""
     topo, t, stones, cand, lc, nc, glob, local = component(size, fill, seed)
     best = milp_count(t.configs, cand, topo.ncells)
-    order, first = _by_first_cell(lc, nc)
+    order, first = C.by_first_cell(lc, nc)
     rstart, rlist, mstart, mlist, nrows = rows_of(lc, nc, glob, topo, local)
     bound, w, x = C.dual_prices(rstart, rlist, mstart, mlist, nrows, nc, 0.0)
     r = 1.0 - np.array([w[rlist[rstart[k]:rstart[k + 1]]].sum() for k in range(len(lc))])

@@ -597,23 +597,27 @@ def undominated(lc: np.ndarray, nc: int) -> np.ndarray:
 
 
 @njit
-def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, order: np.ndarray, first: np.ndarray,
-               triangles: np.ndarray, local: np.ndarray, memo, got: np.ndarray) -> int:
-    """The maximum packing of one component (configurations ``lc`` on local
-    cells ``0..nc-1``, board cells ``glob``; ``order``/``first`` by first
-    cell), written to ``got`` (rows of ``lc``): the dominated configurations
-    dropped (:func:`undominated`), then :func:`_pack_kept`.  -1 when the
-    memo's nodes run out."""
-    keep = undominated(lc, nc)
-    ids = np.flatnonzero(keep).astype(np.int32)
-    renumber = np.cumsum(keep).astype(np.int32) - 1
-    kept_order = renumber[order[keep[order]]]
-    kept_first = np.zeros(nc + 1, dtype=np.int32)
-    for k in ids:
-        kept_first[lc[k, 0] + 1] += 1
+def by_first_cell(lc: np.ndarray, nc: int):
+    """(configurations sorted by their first cell, CSR start per cell)."""
+    order = np.argsort(lc[:, 0], kind="mergesort").astype(np.int32)
+    first = np.zeros(nc + 1, dtype=np.int32)
+    for k in range(lc.shape[0]):
+        first[lc[k, 0] + 1] += 1
     for c in range(nc):
-        kept_first[c + 1] += kept_first[c]
-    found = _pack_kept(lc[ids], nc, glob, kept_order, kept_first, triangles, local, memo, got)
+        first[c + 1] += first[c]
+    return order, first
+
+
+@njit
+def dense_pack(lc: np.ndarray, nc: int, glob: np.ndarray, triangles: np.ndarray, local: np.ndarray, memo,
+               got: np.ndarray) -> int:
+    """The maximum packing of one component (configurations ``lc`` on local
+    cells ``0..nc-1``, board cells ``glob``), written to ``got`` (rows of
+    ``lc``): the dominated configurations dropped (:func:`undominated`),
+    then :func:`_pack_kept`.  -1 when the memo's nodes run out."""
+    ids = np.flatnonzero(undominated(lc, nc)).astype(np.int32)
+    order, first = by_first_cell(lc[ids], nc)
+    found = _pack_kept(lc[ids], nc, glob, order, first, triangles, local, memo, got)
     for i in range(max(found, 0)):
         got[i] = ids[got[i]]
     return found

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..board import Topology
 from ..kernels import njit
-from .lhexus_cliques import board_triangles, dense_pack
+from .lhexus_cliques import board_triangles, by_first_cell, dense_pack
 from .lhexus_local import SMALL, small_pack
 from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend, state_key
 
@@ -213,18 +213,6 @@ def _local_tables(comp: np.ndarray, configs: np.ndarray, local: np.ndarray):
     for c in range(nc):
         local[glob[c]] = -1
     return lc, nc, glob
-
-
-@njit
-def _by_first_cell(lc: np.ndarray, nc: int):
-    """(configurations sorted by their first cell, CSR start per cell)."""
-    order = np.argsort(lc[:, 0], kind="mergesort").astype(np.int32)
-    first = np.zeros(nc + 1, dtype=np.int32)
-    for k in range(lc.shape[0]):
-        first[lc[k, 0] + 1] += 1
-    for c in range(nc):
-        first[c + 1] += first[c]
-    return order, first
 
 
 @njit
@@ -452,13 +440,13 @@ def _pack(comp: np.ndarray, configs: np.ndarray, local: np.ndarray, out: np.ndar
     dive, then the Russian-doll search for up to :data:`DOLL_NODES` nodes,
     then the clique-LP search of ``lhexus_cliques`` (with the memo cleared)."""
     lc, nc, glob = _local_tables(comp, configs, local)
-    order, first = _by_first_cell(lc, nc)
+    order, first = by_first_cell(lc, nc)
     got = np.empty(nc // 6 + 1, dtype=np.int32)
     memo_clear(memo)
     found = _russian_doll(lc, nc, order, first, memo, got)
     if found == -2:
         memo_clear(memo)
-        found = dense_pack(lc, nc, glob, order, first, triangles, local, memo, got)
+        found = dense_pack(lc, nc, glob, triangles, local, memo, got)
     for i in range(max(found, 0)):
         out[i] = comp[got[i]]
     return found
