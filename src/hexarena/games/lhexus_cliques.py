@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import njit
-from .lhexus_local import lns_packing, local_packing
+from .lhexus_local import by_first_cell, lns_packing, local_packing
 from .lhexus_memo import memo_clear, memo_get, memo_put, spend, state_key
 
 LNS_FIRST = 2000  # neighbourhoods the large neighbourhood search repacks first (doubled on each retry)
@@ -594,18 +594,6 @@ def undominated(lc: np.ndarray, nc: int) -> np.ndarray:
                     alive[v >> 6] &= ~(one << np.uint64(v & 63))
                     changed = True
     return keep
-
-
-@njit
-def by_first_cell(lc: np.ndarray, nc: int):
-    """(configurations sorted by their first cell, CSR start per cell)."""
-    order = np.argsort(lc[:, 0], kind="mergesort").astype(np.int32)
-    first = np.zeros(nc + 1, dtype=np.int32)
-    for k in range(lc.shape[0]):
-        first[lc[k, 0] + 1] += 1
-    for c in range(nc):
-        first[c + 1] += first[c]
-    return order, first
 
 
 @njit

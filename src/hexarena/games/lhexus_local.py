@@ -17,7 +17,8 @@ than that proof (millions of nodes on fills of 0.9).  So it starts from:
 
 Deterministic: their own xorshift generator, so numba's global one (the
 playouts') is untouched.  :func:`small_pack`, an exact maximum packing of
-up to 62 configurations with bit masks, also scores small components.
+up to 62 configurations with bit masks, also scores small components, and
+:func:`by_first_cell` orders configurations for the exact searches.
 """
 
 from __future__ import annotations
@@ -127,6 +128,18 @@ def local_packing(lc: np.ndarray, order: np.ndarray, cstart: np.ndarray, clist: 
     size += _improve(lc, cstart, clist, owner, packed, free)
     _listed(owner, lc, got)
     return size
+
+
+@njit
+def by_first_cell(lc: np.ndarray, nc: int):
+    """(configurations sorted by their first cell, CSR start per cell)."""
+    order = np.argsort(lc[:, 0], kind="mergesort").astype(np.int32)
+    first = np.zeros(nc + 1, dtype=np.int32)
+    for k in range(lc.shape[0]):
+        first[lc[k, 0] + 1] += 1
+    for c in range(nc):
+        first[c + 1] += first[c]
+    return order, first
 
 
 @njit

@@ -35,8 +35,8 @@ import numpy as np
 
 from ..board import Topology
 from ..kernels import njit
-from .lhexus_cliques import board_triangles, by_first_cell, dense_pack
-from .lhexus_local import SMALL, small_pack
+from .lhexus_cliques import board_triangles, dense_pack
+from .lhexus_local import SMALL, by_first_cell, small_pack
 from .lhexus_memo import MEMO_SLOTS, memo_clear, memo_get, memo_new, memo_put, spend, state_key
 
 DIVE_NODES = 1 << 15  # the dive's node limit
