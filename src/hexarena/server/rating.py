@@ -188,7 +188,7 @@ def conduct(conn: Connection, account: int) -> dict[str, Any]:
     kinds = [r.ending for r in rows if r.ending]
     resigned, abandoned = kinds.count("resigned"), kinds.count("abandoned")
     quick = resigned + abandoned
-    flag = (f"lost {quick} of its last {len(rows)} rated games by resigning at once or abandoning them"
+    flag = (f"lost {quick} of their last {len(rows)} rated games by resigning at once or abandoning them"
             if quick >= CONDUCT_FLAGGED and 2 * quick >= losses else None)
     return {"games": len(rows), "losses": losses, "resigned": resigned, "abandoned": abandoned, "flag": flag}
 
