@@ -267,7 +267,8 @@ def test_a_rated_game_on_time_changes_both_ratings(browser, served, request):
     ana.goto(f"{base}/#/match/{match_id}")
     for page in (ana, ben):
         running(page, 0)
-        assert page.inner_text("#rated") == "rated"
+        assert page.inner_text("#rated").startswith("rated · no hints or analysis until the end")  # fair play
+        assert page.locator("#hint-btn").count() == 0
         assert "1620" in page.inner_text(".seat0") and "1580" in page.inner_text(".seat1")
         ticks(page)
     for ply in range(3):
@@ -289,6 +290,7 @@ def test_a_rated_game_on_time_changes_both_ratings(browser, served, request):
         page.wait_for_function("() => [...document.querySelectorAll('.seat-rating')]"
                                ".filter(e => e.textContent.includes('→')).length === 2")
     assert "(+" in ana.inner_text(".seat0") and "(−" in ana.inner_text(".seat1")
+    assert ana.inner_text("#rated") == "rated" and ana.locator("#review-btn").count() == 1  # all open at the end
     shot(ana, "ratings-match-over", db)
 
     after = {r["name"]: r["rating"] for r in served.get(f"/api/leaderboard/{GAME}")}

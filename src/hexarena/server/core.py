@@ -18,6 +18,7 @@ from . import lists
 from .accounts import Account, Accounts
 from .changes import check_ply, check_turn, play_line, play_turn, position, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
+from .fair import check_help, help_closed, within_turn
 from .guards import Sockets
 from .limits import Limits
 from .live import Hub
@@ -185,6 +186,8 @@ class Server:
         match = self.store.get(match_id)
         at = match.ply if ply is None else ply
         start = position(match, at)
+        if help_closed(match) is not None and moves and (at != match.ply or not within_turn(start, moves)):
+            check_help(match, "lines tried ahead")
         state = play_line(start, moves)
         done = state.is_over() or (state.to_move, state.turn) != (start.to_move, start.turn)
         return {**board_object(state), "from": at, "line": moves, "turn_done": done}
@@ -233,9 +236,11 @@ class Server:
 
     def hint(self, match_id: str, token: str, account: Account | None = None, ply: int | None = None,
              line: list[str] | None = None) -> dict[str, Any]:
-        """The AI's suggestion for the seat to move: in a match going on, to that seat's player; in a finished
-        match, to anyone, at any ``ply`` of its replay and after any ``line`` of moves from there."""
+        """The AI's suggestion for the seat to move: in a match going on, to that seat's player (never in a rated
+        match nor between two people: :mod:`.fair`); in a finished match, to anyone, at any ``ply`` of its replay and
+        after any ``line`` of moves from there."""
         match = self.store.get(match_id)
+        check_help(match, "hints")
         if match.state.is_over():
             state = play_line(position(match, match.ply if ply is None else ply), line or [])
             if state.is_over():

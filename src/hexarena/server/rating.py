@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, insert, select, update
+from datetime import datetime, timedelta
+
+from sqlalchemy import Connection, and_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from hexarena.games.base import State
@@ -20,6 +22,10 @@ from .schema import accounts, match_players, matches, rating_changes, ratings
 
 PROVISIONAL_RD = 110.0  # a rating whose deviation is above this is provisional: shown with "?", not on leaderboards
 LEADERS = 50            # players on a leaderboard
+PAIR_GAMES, PAIR_HOURS = 3, 24  # rated games between the same two accounts that count within any PAIR_HOURS
+QUICK_TURNS = 2         # a rated loss by resignation after at most this many turns of one's own: a quick resignation
+ABANDON_SECONDS = 60.0  # a real-time loss on time with at least this much left when the turn began: abandoned
+CONDUCT_GAMES, CONDUCT_FLAGGED = 50, 3  # the rated games looked at, and how many quick losses flag an account
 
 RATING_OF = select(ratings).where(ratings.c.account_id == bindparam("account"), ratings.c.game == bindparam("game"))
 CHANGES_OF = select(rating_changes).where(rating_changes.c.match_id == bindparam("match_id"))
@@ -49,30 +55,61 @@ def shown(row: Any) -> dict[str, Any]:
 
 
 # the ending transaction -----------------------------------------------------------------------------------------
-def settle(conn: Connection, postgres: bool, match_id: str, held: list[int | None], state: State, stamp: str
-           ) -> list[dict[str, Any] | None] | None:
-    """In the transaction that ends rated match ``match_id`` (``held``: per seat its account) with ``state``:
-    both players' ratings for its game updated and the changes kept; the changes (per seat, as
-    :func:`match_ratings` shows them), or None when nothing is rated (a seat without an account, one account in
-    both seats, an aborted match).  The rating rows are locked in account order, so rated matches of one player
-    ending at once apply one after the other and none is lost."""
+def settle(conn: Connection, postgres: bool, match_id: str, held: list[int | None], state: State, stamp: str,
+           left: list[float] | None = None) -> list[dict[str, Any] | None] | None:
+    """In the transaction that ends rated match ``match_id`` (``held``: per seat its account) with ``state``
+    (``left``: per seat the seconds its clock had when the last turn began, None without a real-time clock):
+    both players' ratings for its game updated and the changes kept, with how the loser lost where it was quick
+    (:func:`quick_loss`); the changes (per seat, as :func:`match_ratings` shows them), or None when nothing is
+    rated (a seat without an account, one account in both seats, an aborted match, or the pair's
+    :data:`PAIR_GAMES` counted already: :func:`pair_full`).  The rating rows are locked in account order, so rated
+    matches of one player ending at once apply one after the other and none is lost (nor counted twice)."""
     score = outcome(state)
     first, second = held
     if score is None or first is None or second is None or first == second or aborted(state):
         return None
     game = state.game.name
     current = {account: _locked(conn, postgres, account, game, stamp) for account in sorted({first, second})}
+    if pair_full(conn, first, second, stamp):
+        return None
     before = [current[first], current[second]]
     after = [rate(before[0], [(before[1], score)]), rate(before[1], [(before[0], 1 - score)])]
     for seat, account in enumerate(held):
-        new = after[seat]
+        new, scored = after[seat], score if seat == 0 else 1 - score
         conn.execute(update(ratings).where(ratings.c.account_id == account, ratings.c.game == game).values(
             rating=new.rating, rd=new.rd, volatility=new.volatility, games=ratings.c.games + 1, updated=stamp))
         conn.execute(insert(rating_changes).values(
-            match_id=match_id, seat=seat, account_id=account, game=game, score=score if seat == 0 else 1 - score,
+            match_id=match_id, seat=seat, account_id=account, game=game, score=scored,
             rating_before=before[seat].rating, rd_before=before[seat].rd, rating_after=new.rating, rd_after=new.rd,
-            at=stamp))
+            at=stamp, ending=None if scored else quick_loss(state, seat, left)))
     return [change(b.rating, b.rd, a.rating, a.rd) for b, a in zip(before, after, strict=True)]
+
+
+def pair_full(conn: Connection, first: int, second: int, stamp: str) -> bool:
+    """Whether the accounts ``first`` and ``second`` have had :data:`PAIR_GAMES` rated games rated against each
+    other within the :data:`PAIR_HOURS` before ``stamp`` (one more would not count: rating farming)."""
+    since = (datetime.fromisoformat(stamp) - timedelta(hours=PAIR_HOURS)).isoformat(timespec="milliseconds")
+    mine, theirs = rating_changes.alias("mine"), rating_changes.alias("theirs")
+    query = select(func.count()).select_from(mine.join(theirs, mine.c.match_id == theirs.c.match_id)).where(
+        mine.c.account_id == first, theirs.c.account_id == second, mine.c.at >= since)
+    return (conn.execute(query).scalar() or 0) >= PAIR_GAMES
+
+
+def own_turns(state: State, seat: int) -> int:
+    """The turns ``seat`` played in ``state`` (runs of its moves)."""
+    movers = state.movers()
+    return sum(1 for i, p in enumerate(movers) if p == seat and (i == 0 or movers[i - 1] != seat))
+
+
+def quick_loss(state: State, seat: int, left: list[float] | None) -> str | None:
+    """How ``seat``, the loser, lost ``state`` where it looks like giving the game away: "resigned" after at most
+    :data:`QUICK_TURNS` turns of its own, "abandoned" on time (a correspondence clock, or a real-time one with
+    :data:`ABANDON_SECONDS` or more left when the turn began); else None (a fair loss)."""
+    if state.resigned == seat and own_turns(state, seat) <= QUICK_TURNS:
+        return "resigned"
+    if state.timed_out == seat and (left is None or left[seat] >= ABANDON_SECONDS):
+        return "abandoned"
+    return None
 
 
 def _locked(conn: Connection, postgres: bool, account: int, game: str, stamp: str) -> Rating:
@@ -138,6 +175,22 @@ AGAINST_AI = select(matches.c.game, matches.c.winner, match_players.c.seat, acco
     .join(OPPONENT, and_(OPPONENT.c.match_id == matches.c.id, OPPONENT.c.seat != match_players.c.seat))
     .join(accounts, accounts.c.id == OPPONENT.c.account_id)).where(
     match_players.c.account_id == bindparam("account"), matches.c.over.is_(True), accounts.c.ai_level.is_not(None))
+
+
+def conduct(conn: Connection, account: int) -> dict[str, Any]:
+    """How ``account`` lost its last :data:`CONDUCT_GAMES` rated games: ``{"games", "losses", "resigned",
+    "abandoned", "flag"}``; ``flag`` says so when :data:`CONDUCT_FLAGGED` or more of them, and half its losses or
+    more, were quick (:func:`quick_loss`): resigned at once or abandoned (None otherwise)."""
+    recent = select(rating_changes.c.score, rating_changes.c.ending).where(
+        rating_changes.c.account_id == account).order_by(rating_changes.c.at.desc()).limit(CONDUCT_GAMES)
+    rows = conn.execute(recent).all()
+    losses = sum(r.score == 0 for r in rows)
+    kinds = [r.ending for r in rows if r.ending]
+    resigned, abandoned = kinds.count("resigned"), kinds.count("abandoned")
+    quick = resigned + abandoned
+    flag = (f"lost {quick} of their last {len(rows)} rated games by resigning at once or abandoning them"
+            if quick >= CONDUCT_FLAGGED and 2 * quick >= losses else None)
+    return {"games": len(rows), "losses": losses, "resigned": resigned, "abandoned": abandoned, "flag": flag}
 
 
 def account_ratings(conn: Connection, account: int) -> dict[str, dict[str, Any]]:

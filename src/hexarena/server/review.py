@@ -17,6 +17,7 @@ from hexarena.games.base import State
 from hexarena.record_writer import at
 
 from .schema import reviews
+from .fair import check_help
 from .scoring import digest
 from .store import Refused, Store
 from .thinker import Scheduler
@@ -36,8 +37,10 @@ class Reviews:
 
     def get(self, match_id: str) -> dict[str, Any]:
         """``{"status": "done", "progress": 1, "plies": [...]}`` once reviewed, else ``{"status": "running",
-        "progress": p, "plies": []}`` (started now if it was not); 409 while the game goes on."""
+        "progress": p, "plies": []}`` (started now if it was not); 409 while the game goes on (403 where
+        :mod:`.fair` closes it)."""
         match = self.store.get(match_id)
+        check_help(match, "reviews")
         if not match.state.is_over():
             raise Refused(409, "a review is for a finished game: finish or resign it first")
         key = (match_id, digest(match.state))

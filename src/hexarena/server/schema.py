@@ -165,6 +165,8 @@ rating_changes = Table(
     Column("rating_after", Float, nullable=False),
     Column("rd_after", Float, nullable=False),
     Column("at", String(32), nullable=False),
+    # migration 0008: how the seat lost where it was quick ("resigned" at once, "abandoned" on time), else null
+    Column("ending", String(16)),
 )
 
 # migration 0007: a finished match reviewed with the AI (.review), kept for its moves and result

@@ -526,7 +526,8 @@ class Store:
         timing = self._timing(match, state, moment)
         ratings = match.ratings
         if match.rated and state.is_over() and not match.state.is_over():
-            ratings = rating.settle(conn, self.postgres, match.id, match.accounts, state, stamp) or ratings
+            ratings = rating.settle(conn, self.postgres, match.id, match.accounts, state, stamp,
+                                     match.timing.remaining) or ratings
         summary = {"version": version, "resigned": state.resigned, "timed_out": state.timed_out, **timing.columns,
                    **self._summary(state, stamp)}
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})

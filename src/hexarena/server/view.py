@@ -10,6 +10,7 @@ from hexarena.kernels import WINNER
 from hexarena.info import replay_summary
 
 from .clocks import shown_clock
+from .fair import help_closed
 from .rating import aborted
 from .scoring import cheap_svg, costly, needs_scoring, pending_status, record_of
 from .store import Match
@@ -72,6 +73,14 @@ def board_object(state: State, final: dict[str, Any] | None = None) -> dict[str,
     return out
 
 
+def uncounted(match: Match) -> bool:
+    """Whether a finished rated match changed no rating though it was played (not aborted): one more rated game
+    between the same two accounts than count a day (:data:`~.rating.PAIR_GAMES`)."""
+    state = match.state
+    return bool(match.rated and state.is_over() and not aborted(state) and match.ratings
+                and all(r is None or r["after"] is None for r in match.ratings))
+
+
 def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
     """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
     state, ai = match.state, match.ai_to_move()
@@ -80,5 +89,6 @@ def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str,
            "thinking_seconds": LEVEL_SECONDS.get(ai.level) if ai is not None and ai.level is not None else None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
            "players": match.seat_names(), "time_control": match.control, "rated": match.rated,
-           "ratings": match.ratings, "aborted": match.rated and aborted(state),
-           "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out}
+           "ratings": match.ratings, "aborted": match.rated and aborted(state), "uncounted": uncounted(match),
+           "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out,
+           "help_closed": help_closed(match)}

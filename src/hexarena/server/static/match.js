@@ -231,7 +231,11 @@ export function showMatch(root, id) {
   }
 
   // rated or casual, and a rated match aborted (ended before both sides moved)
-  const ratedLine = (m) => h("p.small.rated", { id: "rated" }, !m.rated ? "casual" : m.aborted ? "aborted: not rated" : "rated");
+  const ratedText = (m) => (!m.rated ? "casual" : m.aborted ? "aborted: not rated"
+    : m.uncounted ? "rated, not counted: these two players' rated games today already count" : "rated");
+  // fair play: no hints, review or lines tried ahead in a rated or two-person game until it ends (the server's word)
+  const ratedLine = (m) => h("p.small.rated", { id: "rated" }, ratedText(m),
+    m.help_closed ? h("span.muted", { id: "fair-play" }, ` · no hints or analysis until the end (${m.help_closed})`) : null);
 
   // says once a turn that the running clock fell under 10 s
   function warnLow(p, left) {
@@ -380,7 +384,7 @@ export function showMatch(root, id) {
     }
     const actions = h("div.actions", {},
       canUndo ? h("button", { id: "undo", type: "button", onclick: () => act(() => api.undo(id, token(), m.ply)) }, "Undo") : null,
-      myTurn() && !replay ? h("button", { id: "hint-btn", type: "button", onclick: () => act(async () => {
+      myTurn() && !replay && !m.help_closed ? h("button", { id: "hint-btn", type: "button", onclick: () => act(async () => {
         st.hint = await api.hint(id, token());
         render();
       }) }, "Hint") : null,

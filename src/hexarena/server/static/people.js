@@ -82,6 +82,7 @@ export function showProfile(root, name) {
       h("h2", {}, u.name),
       u.ai_level ? h("p", { id: "ai-note" }, `The AI at level ${u.ai_level} (of 10): challenge it from a game's panel in the lobby.`)
         : h("p.muted", {}, `Joined ${new Date(u.joined).toLocaleDateString()}`),
+      u.conduct && u.conduct.flag ? h("p.conduct", { id: "conduct", role: "note" }, `⚠ This player ${u.conduct.flag}.`) : null,
       ...profileRatings(u),
       h("h3", {}, "Ongoing"), list("profile-ongoing", ongoing, "none", "Watch", true),
       h("h3", {}, "Finished"), list("profile-finished", finished, "none", "Replay", true)].filter(Boolean));
