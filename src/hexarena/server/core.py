@@ -140,6 +140,7 @@ class Server:
         match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client,
                                   self.limits.ai, account.id if account else None)
         self.changed(match.id)
+        self.final_of(match)  # an imported finished game: its scoring begins, unasked
         return {"id": match.id, "seats": mine, "token": token}
 
     def object(self, match: Match) -> dict[str, Any]:

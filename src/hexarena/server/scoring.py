@@ -265,40 +265,41 @@ class Job:
 
 class FairQueue:
     """The jobs waiting, taken fairly between owners: first the owner with the fewest jobs running, then the one
-    whose turn came longest ago (round robin; a newcomer joins at the back), and of its jobs the smallest board
-    first, then the oldest.  Not thread-safe: :class:`Scorer` holds its lock."""
+    whose last job started longest ago (a newcomer first: round robin), and of its jobs the smallest board first,
+    then the oldest.  An owner with nothing waiting or running is forgotten.  Not thread-safe: :class:`Scorer`
+    holds its lock."""
 
     def __init__(self) -> None:
         self._waiting: dict[str, list[Job]] = {}  # per owner, a heap
         self._running: dict[str, int] = {}
-        self._turn: dict[str, int] = {}  # per active owner, when it last started a job (or came)
+        self._started: dict[str, int] = {}  # per owner, when its last job started (-1: none yet)
         self._ticks = itertools.count()
 
     def put(self, job: Job) -> None:
         heapq.heappush(self._waiting.setdefault(job.owner, []), job)
-        self._turn.setdefault(job.owner, next(self._ticks))
+        self._started.setdefault(job.owner, -1)
 
     def take(self, small_only: bool = False) -> Job | None:
         """The next job to start (only a small board's for ``small_only``), or None."""
         heads = {owner: jobs[0] for owner, jobs in self._waiting.items() if jobs[0].small or not small_only}
         if not heads:
             return None
-        owner = min(heads, key=lambda o: (self._running.get(o, 0), self._turn[o], heads[o]))
+        owner = min(heads, key=lambda o: (self._running.get(o, 0), self._started[o], heads[o]))
         jobs = self._waiting[owner]
         job = heapq.heappop(jobs)
         if not jobs:
             del self._waiting[owner]
         self._running[owner] = self._running.get(owner, 0) + 1
-        self._turn[owner] = next(self._ticks)
+        self._started[owner] = next(self._ticks)
         return job
 
     def finish(self, job: Job) -> None:
-        """``job`` (taken) has ended; an owner with nothing left is forgotten."""
+        """``job`` (taken) has ended."""
         self._running[job.owner] -= 1
         if not self._running[job.owner]:
             del self._running[job.owner]
             if job.owner not in self._waiting:
-                del self._turn[job.owner]
+                del self._started[job.owner]
 
 
 class Scorer:
