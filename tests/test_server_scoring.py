@@ -182,7 +182,8 @@ def slow_game() -> State:
 
 
 def test_a_scoring_stopped_with_its_scorer_is_no_result(slow_game) -> None:
-    """Shutdown while the worker scores: nothing is done with the job (no "not scored" result to store)."""
+    """Shutdown while the worker scores: the job is put down and nothing is done with it (no "not scored"
+    result to store)."""
     done: list[dict[str, Any]] = []
     scorer = scoring.Scorer(lambda _key, _state, fields: done.append(fields))
     try:
@@ -190,6 +191,7 @@ def test_a_scoring_stopped_with_its_scorer_is_no_result(slow_game) -> None:
         busy_worker(os.getpid())
     finally:
         scorer.shutdown()
+    until(lambda: not scorer.pending("slow"), "the stopped job is still pending")
     assert done == []
 
 
