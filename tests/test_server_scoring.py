@@ -4,6 +4,7 @@ serve` stopped (SIGTERM) or killed (SIGKILL) mid-scoring scores the match again 
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import os
 import random
@@ -26,6 +27,8 @@ from sqlalchemy import create_engine, select
 import hexarena
 from hexarena.games.base import State
 from hexarena.server import create_app, scoring
+from hexarena.server.core import Server
+from hexarena.server.limits import Limits, add_limit_arguments, limits_from
 from hexarena.server.schema import finals
 from tests.test_server import fresh_pg
 from tests.test_server_processes import HEXARENA, free_port
@@ -303,3 +306,20 @@ def test_an_imported_finished_game_is_scored_unasked(tmp_path) -> None:
         made = c.post("/api/matches/import", json={"record": state.record_text(), "seats": ["me", "me"]}).json()
         kept = until(lambda: stored(db, made["id"]), "the imported game was not scored")
     assert [f["scores"] for f in kept] == [state.scores()]
+
+
+def test_scoring_workers_option(capsys) -> None:
+    """`--scoring-workers N`: N processes for any board and one for small boards; at least 1."""
+    parser = argparse.ArgumentParser()
+    add_limit_arguments(parser)
+    limits = limits_from(parser.parse_args(["--scoring-workers", "3"]))
+    assert Limits.from_json(limits.to_json()).scoring_workers == 3
+    assert Limits().scoring_workers == (os.cpu_count() or 1)
+    server = Server("sqlite://", limits=limits)
+    try:
+        assert len(server.scorer.workers) == 4
+    finally:
+        server.close()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--scoring-workers", "0"])
+    assert "--scoring-workers: '0' is not an integer of at least 1" in capsys.readouterr().err
