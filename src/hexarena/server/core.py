@@ -100,13 +100,16 @@ class Server:
 
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers and the seated accounts' sockets, let an AI to move
-        think."""
+        think, and a costly game that ended be scored (unasked: by a move, the AI's too, a loss on time, an
+        import)."""
         self.hub.publish(match_id)
         for account in self.store.accounts_of(match_id):
             self.hub.publish(account_topic(account))
         known = self.store.cached(match_id)
         if known is not None and known.timing.deadline is not None:
             self.hub.publish(JUDGE_TOPIC)
+        if known is not None:
+            self.final_of(known)
         self.thinker.kick(match_id)
 
     def on_challenge(self, to_account: int, seek: dict[str, Any]) -> None:
@@ -140,7 +143,6 @@ class Server:
         match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client,
                                   self.limits.ai, account.id if account else None)
         self.changed(match.id)
-        self.final_of(match)  # an imported finished game: its scoring begins, unasked
         return {"id": match.id, "seats": mine, "token": token}
 
     def object(self, match: Match) -> dict[str, Any]:
