@@ -22,14 +22,14 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, select, update
 
 import hexarena
 from hexarena.games.base import State
 from hexarena.server import create_app, scoring
 from hexarena.server.core import Server
 from hexarena.server.limits import Limits, add_limit_arguments, limits_from
-from hexarena.server.schema import finals
+from hexarena.server.schema import finals, matches
 from tests.test_server import fresh_pg
 from tests.test_server_processes import HEXARENA, free_port
 
@@ -323,3 +323,23 @@ def test_scoring_workers_option(capsys) -> None:
     with pytest.raises(SystemExit):
         parser.parse_args(["--scoring-workers", "0"])
     assert "--scoring-workers: '0' is not an integer of at least 1" in capsys.readouterr().err
+
+
+def test_an_older_servers_guess_is_scored_again_at_start_up(tmp_path) -> None:
+    """A match for which a server before this fix stored "the scoring process ended (out of memory?)" (often
+    a scoring stopped with it) is scored again when the server starts, unasked."""
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    state = finished_lhexus(4, 0.5)
+    with TestClient(create_app(db)) as c:
+        made = c.post("/api/matches/import", json={"record": state.record_text(), "seats": ["me", "me"]}).json()
+        until(lambda: c.get(f"/api/matches/{made['id']}").json()["scoring"] is False, "the game was not scored")
+    guess = scoring.unscored(state, "the scoring process ended (out of memory?)")  # what they stored
+    engine = create_engine(db)
+    with engine.begin() as conn:
+        conn.execute(update(finals).where(finals.c.match_id == made["id"]).values(fields=guess))
+        conn.execute(update(matches).where(matches.c.id == made["id"]).values(status=guess["status"]))
+    engine.dispose()
+    assert stored(db, made["id"]) == [guess]
+    with TestClient(create_app(db)):
+        kept = until(lambda: [f for f in stored(db, made["id"]) if f["scores"] is not None], "not scored again")
+    assert [f["scores"] for f in kept] == [state.scores()]
