@@ -76,10 +76,12 @@ class HeldWorkers:
     class Worker:
         def __init__(self, held: HeldWorkers) -> None:
             self.held = held
+            self.jobs: list[tuple[int, int]] = []
 
         def score(self, job: dict[str, Any], seconds: float) -> dict[str, Any]:
             with self.held._lock:
                 self.held.started.append((job["options"]["size"], len(job["moves"])))
+                self.jobs.append(self.held.started[-1])
             assert self.held.go.acquire(timeout=WAIT), "the test never let the job go"
             return {"scores": None, "status": "", "reason": None, "svg": ""}
 
@@ -120,6 +122,18 @@ def test_a_small_result_never_waits_behind_another_owners_long_scorings(held) ->
     for _ in range(5):
         workers.go.release()
     until(lambda: len(done) == 5, "not every job was done")
+
+
+def test_the_small_boards_lane_works_only_when_the_others_are_busy(held) -> None:
+    """A small board goes to an idle lane for any board (the small boards' lane starts no process meanwhile);
+    with that lane busy, the next small board goes to its own lane."""
+    workers, scorer, done = held
+    first, second = finished_lhexus(4, 0.3), finished_lhexus(4, 0.6)
+    scorer.request("first", first, "a")
+    workers.starts(1)
+    scorer.request("second", second, "a")
+    workers.starts(2)
+    assert [w.jobs for w in scorer.workers] == [[label(first)], [label(second)]]
 
 
 def test_owners_take_turns_on_a_busy_lane(held) -> None:

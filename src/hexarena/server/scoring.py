@@ -316,6 +316,7 @@ class Scorer:
         self._pending: set[str] = set()
         self._changed = threading.Condition()
         self._closed = False
+        self._lanes, self._busy = workers, 0  # the lanes for any board, and how many have a job
         self._seq = itertools.count()
         self.workers = [backend(memory_mb) for _ in range(workers + 1)]  # the last: small boards only
         self._threads = [threading.Thread(target=self._lane, args=(worker, i == workers), daemon=True,
@@ -358,16 +359,20 @@ class Scorer:
             except Exception:
                 log.exception("hexarena: storing a final scoring failed")
             with self._changed:
+                self._busy -= not small_only
                 self._queue.finish(job)
                 self._pending.discard(job.key)
                 self._changed.notify_all()
 
     def _next(self, small_only: bool) -> Job | None:
-        """The next job for a lane, once there is one; None once closed."""
+        """The next job for a lane, once there is one (the small boards' lane takes none while a lane for any
+        board is free: its process starts only when they are all busy); None once closed."""
         with self._changed:
             while not self._closed:
-                job = self._queue.take(small_only)
+                job = None if small_only and self._busy < self._lanes else self._queue.take(small_only)
                 if job is not None:
+                    self._busy += not small_only
+                    self._changed.notify_all()  # another lane may take what is left
                     return job
                 self._changed.wait()
         return None
@@ -378,7 +383,7 @@ class Scorer:
             answer = worker.score(job_of(state), self.seconds)
         except Stopped as e:
             if not self._closed:
-                log.warning("hexarena: %s; the match's next read asks again", e)
+                log.warning("hexarena: %s; a read of the match or the next start asks again", e)
             return None
         except Exception as e:  # keep the lane alive: the match shows why
             log.exception("hexarena: scoring failed")
