@@ -77,6 +77,7 @@ class HeldWorkers:
         def __init__(self, held: HeldWorkers) -> None:
             self.held = held
             self.jobs: list[tuple[int, int]] = []
+            self.warmed = False
 
         def score(self, job: dict[str, Any], seconds: float) -> dict[str, Any]:
             with self.held._lock:
@@ -84,6 +85,9 @@ class HeldWorkers:
                 self.jobs.append(self.held.started[-1])
             assert self.held.go.acquire(timeout=WAIT), "the test never let the job go"
             return {"scores": None, "status": "", "reason": None, "svg": ""}
+
+        def warm(self) -> None:
+            self.warmed = True
 
         def stop(self) -> None:
             pass
@@ -126,11 +130,13 @@ def test_a_small_result_never_waits_behind_another_owners_long_scorings(held) ->
 
 def test_the_small_boards_lane_works_only_when_the_others_are_busy(held) -> None:
     """A small board goes to an idle lane for any board (the small boards' lane starts no process meanwhile);
-    with that lane busy, the next small board goes to its own lane."""
+    once that lane is busy the small boards' lane warms its worker, and the next small board goes there."""
     workers, scorer, done = held
     first, second = finished_lhexus(4, 0.3), finished_lhexus(4, 0.6)
+    assert not scorer.workers[1].warmed
     scorer.request("first", first, "a")
     workers.starts(1)
+    until(lambda: scorer.workers[1].warmed, "the small boards' lane did not warm its worker")
     scorer.request("second", second, "a")
     workers.starts(2)
     assert [w.jobs for w in scorer.workers] == [[label(first)], [label(second)]]
@@ -202,7 +208,7 @@ def test_a_scoring_stopped_with_its_scorer_is_no_result(slow_game) -> None:
     """Shutdown while the worker scores: the job is put down and nothing is done with it (no "not scored"
     result to store)."""
     done: list[dict[str, Any]] = []
-    scorer = scoring.Scorer(lambda _key, _state, fields: done.append(fields))
+    scorer = scoring.Scorer(lambda _key, _state, fields: done.append(fields), workers=2)  # no lane warms
     try:
         scorer.request("slow", slow_game)
         busy_worker(os.getpid())
@@ -216,7 +222,7 @@ def test_a_killed_scoring_process_says_how_it_ended(slow_game) -> None:
     """A worker killed while it scores (here: SIGKILL, as the system's out-of-memory killer does) is a real
     failure: the result names the signal, not a guess."""
     done: list[dict[str, Any]] = []
-    scorer = scoring.Scorer(lambda _key, _state, fields: done.append(fields))
+    scorer = scoring.Scorer(lambda _key, _state, fields: done.append(fields), workers=2)  # no lane warms
     try:
         scorer.request("slow", slow_game)
         os.kill(busy_worker(os.getpid()), signal.SIGKILL)

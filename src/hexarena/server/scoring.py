@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeGuard
 
+import hexarena
 from hexarena.games.base import Game, State
 
 log = logging.getLogger("hexarena.server")
@@ -46,6 +47,7 @@ PENDING = "scoring the final position"
 SCORING_SECONDS = 60.0  # the default time budget of one final scoring
 SCORING_MEMORY_MB = 2048  # the worker process's address space cap
 SMALL_CELLS = 91  # a board of at most this many cells (Lhexus base 6) is small: quick to score, a lane of its own
+WARM_JOB = {"warm": True}  # a worker's job that loads the costly games' kernels (:func:`warm_up`)
 SHUTDOWN_SECONDS = 10.0  # how long a stopping Scorer waits for each lane to put down its job
 # a scoring process ended by one of these was stopped (the server's whole group stopping), not failed
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
@@ -176,6 +178,9 @@ class Worker(Protocol):
     def score(self, job: dict[str, Any], seconds: float) -> dict[str, Any]:
         """The final fields of ``job``, or ``{"error": why}``, within ``seconds``; :class:`Stopped` if stopped."""
 
+    def warm(self) -> None:
+        """Get ready to score at once (start, load the costly games' kernels), ahead of a job."""
+
     def stop(self) -> None:
         """Stop the job in hand (its :meth:`score` raises :class:`Stopped`) and every later one."""
 
@@ -207,6 +212,9 @@ class ProcessWorker:
             _end(proc)
             return {"error": f"the exact scoring took over {seconds:g} s and was stopped"}
         return json.loads(line) if line else {"error": self._ended(proc)}
+
+    def warm(self) -> None:
+        self.score(WARM_JOB, SCORING_SECONDS)
 
     def start(self) -> subprocess.Popen[str]:
         """The running process, started if need be; :class:`Stopped` once stopped."""
@@ -317,6 +325,7 @@ class Scorer:
         self._changed = threading.Condition()
         self._closed = False
         self._lanes, self._busy = workers, 0  # the lanes for any board, and how many have a job
+        self._warmed = False  # whether the small boards' lane has warmed its worker
         self._seq = itertools.count()
         self.workers = [backend(memory_mb) for _ in range(workers + 1)]  # the last: small boards only
         self._threads = [threading.Thread(target=self._lane, args=(worker, i == workers), daemon=True,
@@ -351,7 +360,7 @@ class Scorer:
             thread.join(SHUTDOWN_SECONDS)
 
     def _lane(self, worker: Worker, small_only: bool) -> None:
-        while (job := self._next(small_only)) is not None:
+        while (job := self._next(worker, small_only)) is not None:
             fields = self._score(worker, job.state)
             try:
                 if fields is not None:
@@ -364,9 +373,10 @@ class Scorer:
                 self._pending.discard(job.key)
                 self._changed.notify_all()
 
-    def _next(self, small_only: bool) -> Job | None:
-        """The next job for a lane, once there is one (the small boards' lane takes none while a lane for any
-        board is free: its process starts only when they are all busy); None once closed."""
+    def _next(self, worker: Worker, small_only: bool) -> Job | None:
+        """The next job for a lane, once there is one; None once closed.  The small boards' lane takes none
+        while a lane for any board is free, and warms its worker when they first are all busy: its process
+        starts only under load, ready before a small board comes."""
         with self._changed:
             while not self._closed:
                 job = None if small_only and self._busy < self._lanes else self._queue.take(small_only)
@@ -374,8 +384,24 @@ class Scorer:
                     self._busy += not small_only
                     self._changed.notify_all()  # another lane may take what is left
                     return job
+                if small_only and self._busy == self._lanes and not self._warmed:
+                    self._warmed = True
+                    self._changed.release()
+                    try:
+                        self._warm(worker)
+                    finally:
+                        self._changed.acquire()
+                    continue
                 self._changed.wait()
         return None
+
+    def _warm(self, worker: Worker) -> None:
+        try:
+            worker.warm()
+        except Stopped:
+            pass
+        except Exception:  # a job will say why
+            log.exception("hexarena: warming a scoring process failed")
 
     def _score(self, worker: Worker, state: State) -> dict[str, Any] | None:
         """The final fields of ``state`` from ``worker``, or why there are none; None when it was stopped."""
@@ -411,12 +437,31 @@ def die_with_parent() -> None:
             os._exit(1)  # the parent died before the request took hold
 
 
+def warm_up() -> dict[str, Any]:
+    """Load every costly game's kernels (numba's cache: a second or two), so the next job waits for none; the
+    answer to a warm job (empty)."""
+    for name in hexarena.GAMES:
+        if costly(hexarena.game_class(name)):
+            final_fields(hexarena.load(name).new_state())
+    return {}
+
+
+def state_of(job: dict[str, Any]) -> State:
+    """The finished state a job (:func:`job_of`) describes, replayed through the library."""
+    state = hexarena.load(job["game"], **job["options"]).new_state()
+    for move in job["moves"]:
+        state.play(move)
+    if job["resigned"] is not None:
+        state.resign(job["resigned"])
+    if job.get("timed_out") is not None:
+        state.lose_on_time(job["timed_out"])
+    return state
+
+
 def serve_jobs(memory_mb: int) -> None:
     """The worker's loop: a job a line in, a result a line out."""
     die_with_parent()
     import resource
-
-    import hexarena
 
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -424,14 +469,7 @@ def serve_jobs(memory_mb: int) -> None:
     for line in sys.stdin:
         try:
             job = json.loads(line)
-            state = hexarena.load(job["game"], **job["options"]).new_state()
-            for move in job["moves"]:
-                state.play(move)
-            if job["resigned"] is not None:
-                state.resign(job["resigned"])
-            if job.get("timed_out") is not None:
-                state.lose_on_time(job["timed_out"])
-            result = final_fields(state)
+            result = warm_up() if job.get("warm") else final_fields(state_of(job))
         except MemoryError:
             result = {"error": f"the exact scoring needed over {memory_mb} MB"}
         except Exception as e:
