@@ -311,8 +311,8 @@ def test_a_final_scoring_is_kept(tmp_path):
         assert done["status"] == state.game.status(state) and done["reason"] == "configurations"
         listed = c.get("/api/matches?list=recent").json()
         assert [m["status"] for m in listed if m["id"] == made["id"]] == [done["status"]]
-        worker = first_app.state.server.scorer._proc  # the requests first: the worker is niced
-        assert worker is not None and os.getpriority(os.PRIO_PROCESS, worker.pid) == min(
+        workers = [w.pid for w in first_app.state.server.scorer.workers if w.pid]  # the requests first: niced
+        assert workers and os.getpriority(os.PRIO_PROCESS, workers[0]) == min(
             19, os.getpriority(os.PRIO_PROCESS, 0) + scoring.WORKER_NICE)
     app = create_app(url)
     with TestClient(app) as c:
@@ -414,8 +414,8 @@ def test_ai_1_answers_under_eight_ai_10_matches_on_the_largest_boards(tmp_path, 
 def test_the_scoring_process_dies_with_its_server():
     """A server killed outright (SIGKILL) takes its scoring process with it, even one that is not reading its
     requests (here: stopped), so no scoring outlives its server."""
-    script = ("import time\nfrom hexarena.server.scoring import Scorer\n"
-              "scorer = Scorer(lambda *a: None)\nprint(scorer._start().pid, flush=True)\ntime.sleep(600)\n")
+    script = ("import time\nfrom hexarena.server.scoring import ProcessWorker\n"
+              "print(ProcessWorker().start().pid, flush=True)\ntime.sleep(600)\n")
     server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONPATH": str(Path(hexarena.__file__).parents[1])})
     assert server.stdout is not None

@@ -67,6 +67,7 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
         tasks = [asyncio.create_task(listen(server.hub, server.store.listen_conninfo()))] \
             if server.store.postgres else []
         await run_in_threadpool(server.thinker.resume)
+        await run_in_threadpool(server.resume_scoring)  # what a stop left unscored
         await run_in_threadpool(server.judge)  # what ran out while the server was down
         if server.limits.judge_seconds:
             tasks.append(asyncio.create_task(judging(server)))

@@ -24,7 +24,7 @@ from .limits import Limits
 from .live import Hub
 from .mail import MailSettings
 from .notices import Mailer
-from .scoring import Scorer, costly, digest, needs_scoring
+from .scoring import Scorer, costly, digest, is_result, needs_scoring
 from .review import Reviews
 from .seeks import Seeks
 from .store import Match, Refused, Store, TimedOut, account_topic, new_token, seat_kind
@@ -52,7 +52,7 @@ class Server:
                            self.changed)
         self.thinker = Thinker(self.store, self.changed, ai_workers)
         self.reviews = Reviews(self.store, self.thinker.scheduler)
-        self.scorer = Scorer(self.scored, self.limits.scoring_seconds)
+        self.scorer = Scorer(self.scored, self.limits.scoring_seconds, workers=self.limits.scoring_workers)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
         self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
 
@@ -76,13 +76,21 @@ class Server:
             return None
         key = (match.id, match.ply, digest(match.state))
         final = self._finals.get(key) or self.store.final(*key)
-        if final is None:
-            self.scorer.request(":".join(map(str, key)), match.state.copy())
+        if not is_result(final):
+            scoring_key = ":".join(map(str, key))
+            if not self.scorer.pending(scoring_key):
+                self.scorer.request(scoring_key, match.state.copy(), self.store.creator(match.id))
             return None
         self._finals[key] = final
         if len(self._finals) > 200:
             self._finals.pop(next(iter(self._finals)), None)
         return final
+
+    def resume_scoring(self) -> None:
+        """Ask the scorer for every finished match's final scoring that is not stored (a server stopped while it
+        was scoring or before it began): at start-up, so no read is needed."""
+        for match_id in self.store.unscored():
+            self.final_of(self.store.get(match_id))
 
     def scored(self, key: str, _state: State, fields: dict[str, Any]) -> None:
         """The scorer's result for ``key`` (match:ply:digest): kept, and the match's watchers told."""
@@ -93,13 +101,16 @@ class Server:
 
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers and the seated accounts' sockets, let an AI to move
-        think."""
+        think, and a costly game that ended be scored (unasked: by a move, the AI's too, a loss on time, an
+        import)."""
         self.hub.publish(match_id)
         for account in self.store.accounts_of(match_id):
             self.hub.publish(account_topic(account))
         known = self.store.cached(match_id)
         if known is not None and known.timing.deadline is not None:
             self.hub.publish(JUDGE_TOPIC)
+        if known is not None:
+            self.final_of(known)
         self.thinker.kick(match_id)
 
     def on_challenge(self, to_account: int, seek: dict[str, Any]) -> None:

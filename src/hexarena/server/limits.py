@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -58,6 +59,11 @@ class AICaps:
     active_seconds: float = 3600.0
 
 
+def processors() -> int:
+    """This machine's processors: the scoring processes for any board by default."""
+    return os.cpu_count() or 1
+
+
 @dataclass(frozen=True)
 class Limits:
     """Every door's limit (``hexarena serve`` options; docs/server.md)."""
@@ -70,6 +76,7 @@ class Limits:
     forwarded_allow_ips: str | None = None  # proxies trusted to name the client in X-Forwarded-For
     ai: AICaps = field(default_factory=AICaps)  # AI matches at once, server-wide and per client (429)
     scoring_seconds: float = 60.0         # the most one costly final scoring may take, in its own process
+    scoring_workers: int = field(default_factory=processors)  # scoring processes for any board (+1 for small)
     secure_cookies: bool = False          # the session cookie only over HTTPS (behind a proxy that terminates it)
     open_seeks: int = 10                  # seeks and challenges one account may have open at once (429)
     seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
@@ -145,6 +152,9 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--scoring-seconds", type=seconds, default=d.scoring_seconds, metavar="S",
                     help=f"the most a final position's exact scoring may take, in its own process "
                          f"(default {d.scoring_seconds:g})")
+    sp.add_argument("--scoring-workers", type=count(1), default=d.scoring_workers, metavar="N",
+                    help=f"final scorings at once, each in its own process, plus one more for small boards only "
+                         f"(default {d.scoring_workers}: the processors)")
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
@@ -153,8 +163,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
                   open_hours=args.open_seat_hours, websockets=args.max_websockets,
                   forwarded_allow_ips=args.forwarded_allow_ips,
                   ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
-                  secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
-                  judge_seconds=args.judge_seconds)
+                  scoring_workers=args.scoring_workers, secure_cookies=args.secure_cookies,
+                  open_seeks=args.max_open_seeks, seek_hours=args.seek_hours, judge_seconds=args.judge_seconds)
 
 
 def count(least: int) -> Callable[[str], int]:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import (Connection, bindparam, delete, func, insert, select,
+from sqlalchemy import (Connection, bindparam, delete, func, insert, or_, select,
                         text, update)
 from sqlalchemy.engine import make_url
 
@@ -36,7 +36,7 @@ from . import clocks, migrations, rating
 from .clocks import Clock, Timing
 from .schema import accounts, chat, finals, make_engine, match_clients, match_players, matches, moves
 from .limits import AICaps
-from .scoring import costly, summary_status
+from .scoring import GUESSED_FAILURE, PENDING, costly, summary_status
 
 NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the payload is a match id
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
@@ -470,9 +470,24 @@ class Store:
             row = conn.execute(query).first()
         return dict(row.fields) if row is not None and row.digest == digest else None
 
+    def unscored(self) -> list[str]:
+        """The finished matches whose final scoring is not stored since their last change (their status still
+        says it is pending), or whose stored one is an older server's guess (:data:`.scoring.GUESSED_FAILURE`)."""
+        query = select(matches.c.id).where(matches.c.over.is_(True), or_(
+            matches.c.status.endswith(PENDING, autoescape=True),
+            matches.c.status.endswith(f"({GUESSED_FAILURE})", autoescape=True))).order_by(matches.c.updated)
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars())
+
+    def creator(self, match_id: str) -> str:
+        """The address that created ``match_id`` ("" when unknown)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(match_clients.c.client).where(match_clients.c.match_id == match_id)
+                                ).scalar() or ""
+
     def save_final(self, match_id: str, ply: int, digest: str, fields: dict[str, Any]) -> None:
         """Keep ``fields`` for ``match_id`` at ``ply`` (the position ``digest``), and the
-        status line the listings show while the match is still there."""
+        status line the listings show while the match is still there; every process's watchers are told."""
         with self.write() as conn:
             if conn.execute(select(matches.c.id).where(matches.c.id == match_id)).first() is None:
                 return  # gone meanwhile
@@ -480,6 +495,7 @@ class Store:
             conn.execute(insert(finals).values(match_id=match_id, ply=ply, digest=digest, fields=fields))
             conn.execute(update(matches).where(matches.c.id == match_id, matches.c.ply == ply,
                                                matches.c.over.is_(True)).values(status=fields["status"]))
+            self.notify(conn, match_id)
 
     def join(self, match_id: str, token: str, account: int | None = None) -> int:
         """Give the first open seat to ``token`` (and the account ``account``, if any); the seat (409 if none, or
