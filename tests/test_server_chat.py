@@ -4,7 +4,6 @@ changed), limited per seat, bounded, and never bumping the match's version."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +15,7 @@ from hexarena.server import create_app
 from hexarena.server.schema import chat, matches
 from tests.test_server import db_url, fresh_pg  # noqa: F401 (a fixture)
 from tests.test_server_accounts import PASSWORD, csrf, play_online
+from tests.waits import receive_json
 
 
 @pytest.fixture
@@ -101,13 +101,13 @@ def test_a_line_reaches_the_watchers_at_once_and_bumps_no_version(app) -> None:
     _, other, match_id = play_online(app)
     version = dict(table_rows(url)[-1:])[match_id]
     with TestClient(client.app).websocket_connect(f"/api/matches/{match_id}/live") as ws:
-        assert json.loads(ws.receive_text())["chat"] == []
+        assert receive_json(ws)["chat"] == []
         say(other, match_id, "watch this")
-        assert [line["text"] for line in json.loads(ws.receive_text())["chat"]] == ["watch this"]
+        assert [line["text"] for line in receive_json(ws)["chat"]] == ["watch this"]
         move = client.get(f"/api/matches/{match_id}").json()["legal_moves"][0]
         r = client.post(f"/api/matches/{match_id}/moves", json={"move": move, "ply": 0}, headers=csrf(client))
         assert r.status_code == 200 and [line["text"] for line in r.json()["chat"]] == ["watch this"]
-        pushed = json.loads(ws.receive_text())
+        pushed = receive_json(ws)
         assert pushed["moves"] == [move] and len(pushed["chat"]) == 1
     assert dict(table_rows(url)[-1:])[match_id] == version + 1  # the move, not the line
 
@@ -141,6 +141,6 @@ def test_a_line_posted_through_one_process_reaches_the_watchers_of_another() -> 
     with fresh_pg() as url, TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
         _, other, match_id = play_online((one, None))
         with two.websocket_connect(f"/api/matches/{match_id}/live") as ws:
-            assert json.loads(ws.receive_text())["chat"] == []
+            assert receive_json(ws)["chat"] == []
             say(other, match_id, "across")
-            assert [line["text"] for line in json.loads(ws.receive_text())["chat"]] == ["across"]
+            assert [line["text"] for line in receive_json(ws)["chat"]] == ["across"]

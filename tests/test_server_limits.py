@@ -6,7 +6,6 @@ PostgreSQL, and the security headers of every response."""
 
 from __future__ import annotations
 
-import json
 import re
 import select
 import socket
@@ -34,6 +33,7 @@ from hexarena.server.limits import RATES, Limits, Rate, limits_from, parse_rate
 from hexarena.server.schema import match_clients, matches
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_processes import free_port
+from tests.waits import receive_json, receive_text
 
 HTML = "<img src=x onerror=alert(1)>"
 
@@ -296,15 +296,15 @@ def test_websockets_per_address_are_capped(sqlite_url: str) -> None:
         mid = new_match(client, ["me", "me"]).json()["id"]
         with client.websocket_connect(f"/api/matches/{mid}/live") as one, \
                 client.websocket_connect(f"/api/matches/{mid}/live") as two:
-            assert json.loads(one.receive_text())["id"] == json.loads(two.receive_text())["id"] == mid
+            assert receive_json(one)["id"] == receive_json(two)["id"] == mid
             with client.websocket_connect(f"/api/matches/{mid}/live") as three:
-                assert json.loads(three.receive_text()) == \
+                assert receive_json(three) == \
                     {"error": "too many live connections from your address (at most 2)"}
                 with pytest.raises(WebSocketDisconnect) as closed:
-                    three.receive_text()
+                    receive_text(three)
                 assert closed.value.code == 4429
         with client.websocket_connect(f"/api/matches/{mid}/live") as again:  # the closed ones are counted off
-            assert json.loads(again.receive_text())["id"] == mid
+            assert receive_json(again)["id"] == mid
 
 
 # imported fields --------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The limits at every door (docs/server.md "Limits") and ``hexarena serve``'s
 options for them: request bodies, requests per client address, open matches
-per client and their expiry, WebSockets per address, trusted proxies.
+per client and their expiry, WebSockets per address and spectators per match, trusted proxies.
 
 No web framework here (the CLI builds its parser from this module);
 :mod:`.guards` enforces them.
@@ -67,6 +67,7 @@ class Limits:
     open_matches: int = 20                # matches with a seat still open that one client may hold (429)
     open_hours: float = 24.0              # an open seat nobody joined expires after this (0: never)
     websockets: int = 32                  # live connections from one client address at once, per process
+    watchers: int = 100                   # spectators' live connections to one match at once, per process
     forwarded_allow_ips: str | None = None  # proxies trusted to name the client in X-Forwarded-For
     ai: AICaps = field(default_factory=AICaps)  # AI matches at once, server-wide and per client (429)
     scoring_seconds: float = 60.0         # the most one costly final scoring may take, in its own process
@@ -124,6 +125,9 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--max-websockets", type=count(0), default=d.websockets, metavar="N",
                     help=f"live connections at once from one client address, per process (default "
                          f"{d.websockets}; 0: any number)")
+    sp.add_argument("--max-watchers", type=count(0), default=d.watchers, metavar="N",
+                    help=f"spectators' live connections to one match at once, per process; its players always "
+                         f"get in (default {d.watchers}; 0: any number)")
     sp.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                     help="proxies (comma-separated addresses or networks, * for any) whose X-Forwarded-For names "
                          "the client (default: none, the connecting address is the client)")
@@ -150,7 +154,7 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
 def limits_from(args: argparse.Namespace) -> Limits:
     """The limits ``hexarena serve``'s options give."""
     return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
-                  open_hours=args.open_seat_hours, websockets=args.max_websockets,
+                  open_hours=args.open_seat_hours, websockets=args.max_websockets, watchers=args.max_watchers,
                   forwarded_allow_ips=args.forwarded_allow_ips,
                   ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
                   secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
