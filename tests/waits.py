@@ -26,7 +26,7 @@ def receive(ws: WebSocketTestSession, seconds: float = WAIT) -> Message:
     try:
         return ws.portal.call(next_message)
     except TimeoutError:
-        pytest.fail(f"no WebSocket message within {seconds:g} s", pytrace=False)
+        pytest.fail(f"no WebSocket message within {seconds:g} s")
 
 
 def receive_text(ws: WebSocketTestSession, seconds: float = WAIT) -> str:

@@ -67,7 +67,6 @@ class Limits:
     open_matches: int = 20                # matches with a seat still open that one client may hold (429)
     open_hours: float = 24.0              # an open seat nobody joined expires after this (0: never)
     websockets: int = 32                  # live connections from one client address at once, per process
-    watchers: int = 100                   # spectators' live connections to one match at once, per process
     forwarded_allow_ips: str | None = None  # proxies trusted to name the client in X-Forwarded-For
     ai: AICaps = field(default_factory=AICaps)  # AI matches at once, server-wide and per client (429)
     scoring_seconds: float = 60.0         # the most one costly final scoring may take, in its own process
@@ -76,6 +75,7 @@ class Limits:
     seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
     judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
     # and on a late move, for tests that judge by hand; the command line needs a positive number)
+    watchers: int = 100                   # spectators' live connections to one match at once, per process
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
