@@ -173,9 +173,12 @@ def test_each_kind_is_limited_per_address_with_retry_after(sqlite_url: str, kind
         answers = [KINDS[kind](client, made) for _ in range(allowed + 1)]
         assert all(a.status_code != 429 for a in answers[:allowed]), [a.text for a in answers]
         refused = answers[allowed]
-        assert refused.status_code == 429 and refused.headers["Retry-After"] == "30"
+        # 30 s less what the requests took (a hint takes seconds on a loaded machine; the exact figure is
+        # test_buckets_refill_at_their_rate's, on a clock of its own)
+        wait = int(refused.headers["Retry-After"])
+        assert refused.status_code == 429 and 1 <= wait <= 30
         assert refused.json()["error"] == f"too many requests ({kind}): at most 2 per 60 s from one address; " \
-                                          f"retry in 30 s"
+                                          f"retry in {wait} s"
         assert client.get(f"/api/matches/{made['id']}").status_code == 200  # reading is not limited
 
 
