@@ -31,6 +31,7 @@ from hexarena.server import clocks, scoring, thinker
 from hexarena.server.store import Store
 from hexarena.server.thinker import Scheduler, Thinker
 from tests.test_server_processes import HEXARENA, free_port
+from tests.waits import joined, read_line
 
 BIG = {"game": "projective-hex", "options": {"size": 16}}
 
@@ -344,7 +345,7 @@ class Served:
 
     def stop(self) -> None:
         self.proc.kill()
-        self.proc.wait()
+        self.proc.wait(30)
         self.http.close()
 
 
@@ -386,7 +387,7 @@ def test_a_dense_lhexus_import_never_stalls_the_server(tmp_path, served):
                      60, 0.1)
     finally:
         stop.set()
-        watcher.join()
+        joined([watcher], 120)
     assert shown["scoring"] is True and "scoring the final position" in shown["status"] and shown["over"]
     assert over and over["scores"] is None and "not scored" in over["status"] and "3 s" in over["status"]
     assert over["winner"] == state.winner()
@@ -423,14 +424,14 @@ def test_the_scoring_process_dies_with_its_server():
     server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONPATH": str(Path(hexarena.__file__).parents[1])})
     assert server.stdout is not None
-    worker = int(server.stdout.readline())
+    worker = int(read_line(server.stdout))
     try:
         assert until(lambda: b"scoring" in Path(f"/proc/{worker}/cmdline").read_bytes(), 10)
         mine = os.getpriority(os.PRIO_PROCESS, 0)  # the worker renices itself once its parent's death signal is set
         assert until(lambda: os.getpriority(os.PRIO_PROCESS, worker) > mine, 30)
         os.kill(worker, signal.SIGSTOP)  # busy, as far as its requests go: it reads nothing now
         server.kill()
-        server.wait()
+        server.wait(30)
         gone = until(lambda: not Path(f"/proc/{worker}").exists()
                      or Path(f"/proc/{worker}/stat").read_bytes().split(b") ")[-1][:1] == b"Z", 10)
         assert gone, "the scoring process outlived its server"

@@ -24,7 +24,7 @@ from hexarena.server.schema import match_players, matches, moves, seeks
 from hexarena.server.store import Refused
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, register
-from tests.waits import receive_json
+from tests.waits import WAIT, joined, receive_json
 
 DAY = 86400
 
@@ -292,7 +292,7 @@ def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F81
         ids = [server.accounts.register(n, "correct horse").id for n in ("ann", "bob", "cyd")]
         s = server.seeks.post(Account(ids[0], "ann"), "projective-hex", SMALL, None, False, "first", None)
         results: list[Any] = []
-        barrier = threading.Barrier(2)
+        barrier = threading.Barrier(2, timeout=WAIT)
 
         def take(account: Account) -> None:
             barrier.wait()
@@ -302,11 +302,10 @@ def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F81
                 results.append(e.status)
 
         takers = [Account(i, n) for i, n in zip(ids[1:], ("bob", "cyd"), strict=True)]
-        threads = [threading.Thread(target=take, args=(a,)) for a in takers]
+        threads = [threading.Thread(target=take, args=(a,), daemon=True) for a in takers]
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        joined(threads)
         assert len(results) == 2 and results.count(409) == 1
         with server.store.engine.connect() as conn:
             assert len(conn.execute(select(matches)).all()) == 1
@@ -380,17 +379,16 @@ def test_the_judge_flags_once_across_processes(db_url, clock) -> None:  # noqa: 
             found.append(servers[0].seeks.accept(b, s["id"], "test"))
         clock.advance(DAY + 1)
         flagged: list[list[str]] = []
-        barrier = threading.Barrier(2)
+        barrier = threading.Barrier(2, timeout=WAIT)
 
         def judge(server: Server) -> None:
             barrier.wait()
             flagged.append(server.judge())
 
-        threads = [threading.Thread(target=judge, args=(s,)) for s in servers]
+        threads = [threading.Thread(target=judge, args=(s,), daemon=True) for s in servers]
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        joined(threads)
         assert sorted(flagged[0] + flagged[1]) == sorted(found)
         with servers[0].store.engine.connect() as conn:
             assert conn.execute(select(matches.c.timed_out)).scalars().all() == [0, 0, 0]

@@ -1,10 +1,13 @@
 """Waits that fail the test, naming what did not come, rather than hang the suite: the next message of a
-starlette TestClient WebSocket (its ``receive_text()`` blocks for ever)."""
+starlette TestClient WebSocket (its ``receive_text()`` blocks for ever), threads, a subprocess's next line."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import select
+import threading
+import time
+from typing import IO, Any
 
 import anyio
 import pytest
@@ -40,3 +43,20 @@ def receive_text(ws: WebSocketTestSession, seconds: float = WAIT) -> str:
 def receive_json(ws: WebSocketTestSession, seconds: float = WAIT) -> Any:
     """``ws.receive_json()`` within ``seconds``."""
     return json.loads(receive_text(ws, seconds))
+
+
+def joined(threads: list[threading.Thread], seconds: float = WAIT) -> None:
+    """Wait for every thread of ``threads`` (daemons, so a stuck one cannot keep the run alive): fails, naming
+    how many still run, after ``seconds`` in all."""
+    deadline = time.monotonic() + seconds
+    for t in threads:
+        t.join(max(0.0, deadline - time.monotonic()))
+    stuck = sum(t.is_alive() for t in threads)
+    assert not stuck, f"{stuck} of {len(threads)} threads still running after {seconds:g} s"
+
+
+def read_line(stream: IO[str], seconds: float = WAIT) -> str:
+    """The next line a subprocess writes to its pipe ``stream`` (text mode): fails after ``seconds`` without one."""
+    if not select.select([stream], [], [], seconds)[0]:
+        pytest.fail(f"no line from the subprocess within {seconds:g} s")
+    return stream.readline()
