@@ -82,12 +82,6 @@ class Hub:
                 if not known.watches:
                     del self._topics[watch.topic]
 
-    def watching(self, topic: str) -> int:
-        """How many watch ``topic`` now."""
-        with self._lock:
-            known = self._topics.get(topic)
-            return len(known.watches) if known is not None else 0
-
     def publish(self, topic: str) -> None:
         """Tell ``topic``'s watchers that it changed (from any thread, after the change is committed)."""
         with self._lock:
