@@ -153,7 +153,10 @@ async def live(ws: WebSocket, match_id: str, server: ServerDep, client: ClientDe
 
 
 async def seated(server: Server, match_id: str, token: str, account: Account | None) -> bool:
-    """Whether ``token`` or the signed-in ``account`` holds a seat of ``match_id`` (an unknown match: no)."""
+    """Whether ``token`` or the signed-in ``account`` holds a seat of ``match_id`` (an unknown match: no; neither
+    given: no, unread)."""
+    if not token and account is None:
+        return False
     try:
         match = await server.call(server.store.get, match_id)
     except Refused:
