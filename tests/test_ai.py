@@ -12,7 +12,7 @@ import pytest
 import hexarena
 from hexarena.ai import agent, hint, parse_agent
 from hexarena.ai.arena import match
-from hexarena.ai.mcts import VARIANTS, MCTSAgent
+from hexarena.ai.mcts import LEVELS, VARIANTS, MCTSAgent
 from hexarena.cli import main
 from hexarena.games.base import HEADER, STEP, TO_MOVE, TURN, WINNER, Game
 from hexarena.kernels import kernel_set, njit
@@ -378,14 +378,12 @@ def test_hint_gives_a_legal_move_and_a_rate():
 
 
 def test_time_budget():
-    import time
-
+    """A search given seconds and no simulation count stops by its time alone (were it not to stop, the suite's
+    timeout would say so; how soon is not timed here: a loaded machine is slow, not wrong)."""
     state = hexarena.load("projective-hex", size=4, opening="none").new_state()
     bot = agent("mcts", seconds=0.2, seed=1)
-    bot.choose(state)  # compile
-    start = time.perf_counter()
-    assert bot.choose(state) in state.legal_moves()
-    assert time.perf_counter() - start < 0.6 and bot.last_simulations > 50
+    assert bot.simulations is None
+    assert bot.choose(state) in state.legal_moves() and bot.last_simulations > 0
 
 
 @pytest.mark.parametrize("game, options", [("weituweiqi", {}), ("lhexus", {"size": 12})])
@@ -409,9 +407,10 @@ def test_until_stops_a_search_by_that_moment(game, options, sliced):
             move = end.value[0]
             break
         time.sleep(0.05)  # another search's slice
-    took = time.perf_counter() - start
-    assert move in state.legal_moves() and bot.last_simulations > 0
-    assert 0.25 < took < 1.0, took  # level 10 alone would search for seconds; a loaded machine runs a chunk late
+    # stopped by ``until``: not before it (a loaded machine only makes that later), and long before level 10's own
+    # budget (seconds of simulations here); no bound on how late, which a loaded machine decides
+    assert time.perf_counter() >= bot.until - 0.05
+    assert move in state.legal_moves() and 0 < bot.last_simulations < LEVELS[10]
 
 
 def test_bad_agent_options():

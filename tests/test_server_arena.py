@@ -24,6 +24,7 @@ from hexarena.server.schema import match_players, matches, moves, seeks
 from hexarena.server.store import Refused
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, register
+from tests.waits import WAIT, joined, receive_json
 
 DAY = 86400
 
@@ -88,16 +89,6 @@ def play(client: TestClient, match_id: str, move: str) -> dict[str, Any]:
     r = client.post(f"/api/matches/{match_id}/moves", json={"move": move, "ply": ply}, headers=csrf(client))
     assert r.status_code == 200, r.text
     return r.json()
-
-
-def receive(ws: Any, seconds: float = 20) -> Any:
-    """The socket's next JSON message; fails (rather than hanging the suite) when none comes in ``seconds``."""
-    got: list[Any] = []
-    reader = threading.Thread(target=lambda: got.append(ws.receive_json()), daemon=True)
-    reader.start()
-    reader.join(seconds)
-    assert got, f"no message within {seconds} s"
-    return got[0]
 
 
 def server_of(client: TestClient) -> Server:
@@ -301,7 +292,7 @@ def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F81
         ids = [server.accounts.register(n, "correct horse").id for n in ("ann", "bob", "cyd")]
         s = server.seeks.post(Account(ids[0], "ann"), "projective-hex", SMALL, None, False, "first", None)
         results: list[Any] = []
-        barrier = threading.Barrier(2)
+        barrier = threading.Barrier(2, timeout=WAIT)
 
         def take(account: Account) -> None:
             barrier.wait()
@@ -311,11 +302,10 @@ def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F81
                 results.append(e.status)
 
         takers = [Account(i, n) for i, n in zip(ids[1:], ("bob", "cyd"), strict=True)]
-        threads = [threading.Thread(target=take, args=(a,)) for a in takers]
+        threads = [threading.Thread(target=take, args=(a,), daemon=True) for a in takers]
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        joined(threads)
         assert len(results) == 2 and results.count(409) == 1
         with server.store.engine.connect() as conn:
             assert len(conn.execute(select(matches)).all()) == 1
@@ -330,12 +320,12 @@ def test_the_judge_flags_a_correspondence_match_past_its_deadline(arena, clock) 
     play(ann, match_id, "a1")
     server = server_of(ann)
     with ann.websocket_connect(f"/api/matches/{match_id}/live") as ws:
-        assert receive(ws)["over"] is False
+        assert receive_json(ws)["over"] is False
         clock.advance(DAY - 1)
         assert server.judge() == []
         clock.advance(2)
         assert server.judge() == [match_id]
-        told = receive(ws)
+        told = receive_json(ws)
     assert server.judge() == []  # once
     assert told["over"] is True and told["winner"] == 0 and told["timed_out"] == 1 and told["reason"] == "time"
     assert told["status"] == "player 2 (second) lost on time: player 1 (first) wins"
@@ -389,17 +379,16 @@ def test_the_judge_flags_once_across_processes(db_url, clock) -> None:  # noqa: 
             found.append(servers[0].seeks.accept(b, s["id"], "test"))
         clock.advance(DAY + 1)
         flagged: list[list[str]] = []
-        barrier = threading.Barrier(2)
+        barrier = threading.Barrier(2, timeout=WAIT)
 
         def judge(server: Server) -> None:
             barrier.wait()
             flagged.append(server.judge())
 
-        threads = [threading.Thread(target=judge, args=(s,)) for s in servers]
+        threads = [threading.Thread(target=judge, args=(s,), daemon=True) for s in servers]
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        joined(threads)
         assert sorted(flagged[0] + flagged[1]) == sorted(found)
         with servers[0].store.engine.connect() as conn:
             assert conn.execute(select(matches.c.timed_out)).scalars().all() == [0, 0, 0]
@@ -447,19 +436,19 @@ def test_a_profile_shows_a_players_matches(arena) -> None:
 def test_the_account_socket_tells_of_my_turn_and_challenges(arena) -> None:
     ann, bob, _, _ = arena
     with ann.websocket_connect("/api/account/live") as ws:
-        assert receive(ws) == {"turn": [], "count": 0, "challenges": [], "seeks": []}
+        assert receive_json(ws) == {"turn": [], "count": 0, "challenges": [], "seeks": []}
         mine = seek(ann)
-        assert [s["id"] for s in receive(ws)["seeks"]] == [mine["id"]]
+        assert [s["id"] for s in receive_json(ws)["seeks"]] == [mine["id"]]
         match_id = accept(bob, mine["id"])
-        while (got := receive(ws))["count"] == 0:
+        while (got := receive_json(ws))["count"] == 0:
             pass
         assert [s["id"] for s in got["turn"]] == [match_id] and got["seeks"] == []
         challenge = seek(bob, to="ann")
-        while not (got := receive(ws))["challenges"]:
+        while not (got := receive_json(ws))["challenges"]:
             pass
         assert [s["id"] for s in got["challenges"]] == [challenge["id"]] and got["count"] == 1
         play(ann, match_id, "a1")
-        while (got := receive(ws))["count"] == 1:
+        while (got := receive_json(ws))["count"] == 1:
             pass
         assert got["turn"] == []
 
@@ -468,17 +457,17 @@ def test_the_account_socket_needs_a_session_from_this_site(arena) -> None:
     ann, _, _, _ = arena
     fresh = TestClient(ann.app)
     with fresh.websocket_connect("/api/account/live") as ws:
-        assert ws.receive_json() == {"error": "sign in first"}
+        assert receive_json(ws) == {"error": "sign in first"}
         with pytest.raises(WebSocketDisconnect) as e:
-            ws.receive_json()
+            receive_json(ws)
         assert e.value.code == 4401
     with ann.websocket_connect("/api/account/live", headers={"Origin": "https://evil.example"}) as ws:
-        assert ws.receive_json() == {"error": "another site's page"}
+        assert receive_json(ws) == {"error": "another site's page"}
         with pytest.raises(WebSocketDisconnect) as e:
-            ws.receive_json()
+            receive_json(ws)
         assert e.value.code == 4403
     with ann.websocket_connect("/api/account/live", headers={"Origin": "http://testserver"}) as ws:
-        assert ws.receive_json()["count"] == 0
+        assert receive_json(ws)["count"] == 0
 
 
 def test_a_real_time_turn_of_several_steps_is_one_clock_period(arena, clock) -> None:
@@ -506,10 +495,10 @@ def test_the_account_socket_hears_of_changes_made_by_another_process(db_url, clo
             register(ann, "ann")
             bob = other.accounts.register("bob", "correct horse")
             with ann.websocket_connect("/api/account/live") as ws:
-                assert receive(ws)["challenges"] == []
+                assert receive_json(ws)["challenges"] == []
                 time.sleep(0.5)  # the listener connects
                 challenge = other.seeks.post(bob, "projective-hex", SMALL, {"days": 1}, False, "second", "ann")
-                assert [c["id"] for c in receive(ws)["challenges"]] == [challenge["id"]]
+                assert [c["id"] for c in receive_json(ws)["challenges"]] == [challenge["id"]]
     finally:
         other.close()
 
@@ -531,16 +520,13 @@ def test_the_judging_loop_flags_with_nobody_asking(db_url, clock) -> None:  # no
 def test_a_running_clock_that_changes_wakes_the_judging_loop(arena) -> None:
     ann, bob, _, _ = arena
     server = server_of(ann)
-    woken = server.hub.watch(JUDGE_TOPIC)
+    woken = ann.portal.call(server.hub.watch, JUDGE_TOPIC)  # a watcher in the app's event loop, as the judge's
     s, free = seek(ann, clock={"initial": 15, "increment": 0}), seek(ann, clock=None)
     accept(bob, free["id"])
-    assert woken.empty()  # no clock: nothing for the judge
+    # a wake-up is queued on that loop before the accept answers, so these calls run after it
+    assert not ann.portal.call(woken.woken)  # no clock: nothing for the judge
     accept(bob, s["id"])
-    for _ in range(100):  # the wake-up comes through the event loop
-        if not woken.empty():
-            break
-        time.sleep(0.01)
-    assert not woken.empty()
+    assert ann.portal.call(woken.woken)
 
 
 def test_an_imported_record_keeps_its_loss_on_time_and_its_resignation(arena) -> None:

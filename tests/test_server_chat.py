@@ -4,7 +4,6 @@ changed), limited per seat, bounded, and never bumping the match's version."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +15,7 @@ from hexarena.server import create_app
 from hexarena.server.schema import chat, matches
 from tests.test_server import db_url, fresh_pg  # noqa: F401 (a fixture)
 from tests.test_server_accounts import PASSWORD, csrf, play_online
+from tests.waits import receive_json
 
 
 @pytest.fixture
@@ -82,6 +82,12 @@ def test_refusals_change_no_row(app) -> None:
         (client.post(post, json={"text": ""}, headers=csrf(client)), 400, "not only white space"),
         (client.post(post, json={"text": " \n\t "}, headers=csrf(client)), 400, "not only white space"),
         (client.post(post, json={"text": "bell\x07"}, headers=csrf(client)), 400, "control character"),
+        (client.post(post, json={"text": "abc\u202edef"}, headers=csrf(client)), 400,
+         "the bidirectional control U+202E (RIGHT-TO-LEFT OVERRIDE) is not allowed"),
+        (client.post(post, json={"text": "\u2066isolated\u2069"}, headers=csrf(client)), 400, "U+2066"),
+        (client.post(post, json={"text": "z" + "\u0336" * 300}, headers=csrf(client)), 400,
+         "more than 3 combining marks on character 1; at most 3 on one character"),
+        (client.post(post, json={"text": "ok z\u0336\u0337\u0336\u0337"}, headers=csrf(client)), 400, "character 4"),
         (client.post(post, json={"text": 5}, headers=csrf(client)), 400, "text"),
         (client.post(post, json={}, headers=csrf(client)), 400, "text"),
         (client.post(post, json={"text": "no csrf"}), 403, "X-CSRF-Token"),
@@ -96,18 +102,34 @@ def test_refusals_change_no_row(app) -> None:
     assert len(say(other, match_id, "x" * 500)["chat"][-1]["text"]) == 500
 
 
+def test_text_is_kept_in_nfc_with_a_few_marks_and_the_bidi_marks(app) -> None:
+    """Issue 42 item 11: 300 combining marks drew over other lines, U+202E reversed a line; the text is now
+    normalised (NFC) before it is measured and kept, so "e" + U+0301 is one character, "é"; pointed Hebrew (3
+    marks on a letter, put in canonical order), the right-to-left mark U+200F and emoji sequences are kept."""
+    client, url = app
+    _, other, match_id = play_online(app)
+    sent = ["cafe\u0301", "e\u0301" * 300, "\u05e9\u05bc\u05c1\u05b6", "\u05e9\u05dc\u05d5\u05dd\u200f 42",
+            "1\ufe0f\u20e3 \U0001F3F3\ufe0f\u200d\U0001F308"]
+    for words in sent:
+        say(other, match_id, words)
+    kept = ["caf\u00e9", "\u00e9" * 300, "\u05e9\u05b6\u05bc\u05c1", "\u05e9\u05dc\u05d5\u05dd\u200f 42",
+            "1\ufe0f\u20e3 \U0001F3F3\ufe0f\u200d\U0001F308"]
+    assert [line["text"] for line in client.get(f"/api/matches/{match_id}").json()["chat"]] == kept
+    assert [r[2] for r in table_rows(url) if len(r) == 3] == kept
+
+
 def test_a_line_reaches_the_watchers_at_once_and_bumps_no_version(app) -> None:
     client, url = app
     _, other, match_id = play_online(app)
     version = dict(table_rows(url)[-1:])[match_id]
     with TestClient(client.app).websocket_connect(f"/api/matches/{match_id}/live") as ws:
-        assert json.loads(ws.receive_text())["chat"] == []
+        assert receive_json(ws)["chat"] == []
         say(other, match_id, "watch this")
-        assert [line["text"] for line in json.loads(ws.receive_text())["chat"]] == ["watch this"]
+        assert [line["text"] for line in receive_json(ws)["chat"]] == ["watch this"]
         move = client.get(f"/api/matches/{match_id}").json()["legal_moves"][0]
         r = client.post(f"/api/matches/{match_id}/moves", json={"move": move, "ply": 0}, headers=csrf(client))
         assert r.status_code == 200 and [line["text"] for line in r.json()["chat"]] == ["watch this"]
-        pushed = json.loads(ws.receive_text())
+        pushed = receive_json(ws)
         assert pushed["moves"] == [move] and len(pushed["chat"]) == 1
     assert dict(table_rows(url)[-1:])[match_id] == version + 1  # the move, not the line
 
@@ -141,6 +163,6 @@ def test_a_line_posted_through_one_process_reaches_the_watchers_of_another() -> 
     with fresh_pg() as url, TestClient(create_app(url)) as one, TestClient(create_app(url)) as two:
         _, other, match_id = play_online((one, None))
         with two.websocket_connect(f"/api/matches/{match_id}/live") as ws:
-            assert json.loads(ws.receive_text())["chat"] == []
+            assert receive_json(ws)["chat"] == []
             say(other, match_id, "across")
-            assert [line["text"] for line in json.loads(ws.receive_text())["chat"]] == ["across"]
+            assert [line["text"] for line in receive_json(ws)["chat"]] == ["across"]

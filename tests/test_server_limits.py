@@ -6,7 +6,6 @@ PostgreSQL, and the security headers of every response."""
 
 from __future__ import annotations
 
-import json
 import re
 import select
 import socket
@@ -34,6 +33,7 @@ from hexarena.server.limits import RATES, Limits, Rate, limits_from, parse_rate
 from hexarena.server.schema import match_clients, matches
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_processes import free_port
+from tests.waits import receive_json, receive_text
 
 HTML = "<img src=x onerror=alert(1)>"
 
@@ -106,12 +106,12 @@ def post_raw(port: int, head: bytes, pieces: Iterator[bytes]) -> tuple[bytes, in
     return answer, sent
 
 
-def test_a_50_mb_body_is_refused_unread_fast_and_memory_stays_flat(served: int) -> None:
-    """Issue 28 item 3: a 50 MB body of a 10-million-entry seats list took 7.4 s and 800 MB to refuse."""
+def test_a_50_mb_body_is_refused_unread_and_memory_stays_flat(served: int) -> None:
+    """Issue 28 item 3: a 50 MB body of a 10-million-entry seats list took 7.4 s and 800 MB to refuse.  Refused
+    unread: answered before a fifth of the body was sent (no clock: a loaded machine is slow, not wrong)."""
     before = peak_rss_mb()
     size = sum(map(len, huge_seats(10_000_000)))
     assert size > 50_000_000
-    start = time.perf_counter()
     head = (f"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             f"Content-Length: {size}\r\n\r\n").encode()
     answer, sent = post_raw(served, head, huge_seats(10_000_000))
@@ -123,10 +123,8 @@ def test_a_50_mb_body_is_refused_unread_fast_and_memory_stays_flat(served: int) 
     head = (b"POST /api/matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Transfer-Encoding: chunked\r\n\r\n")
     answer, sent = post_raw(served, head, chunked)
-    elapsed = time.perf_counter() - start
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
     assert 1 << 20 < sent < 10_000_000
-    assert elapsed < 3, elapsed
     grown = peak_rss_mb() - before
     assert grown < 30, grown
     with httpx.Client(base_url=f"http://127.0.0.1:{served}") as http:  # and the server answers as before
@@ -175,9 +173,12 @@ def test_each_kind_is_limited_per_address_with_retry_after(sqlite_url: str, kind
         answers = [KINDS[kind](client, made) for _ in range(allowed + 1)]
         assert all(a.status_code != 429 for a in answers[:allowed]), [a.text for a in answers]
         refused = answers[allowed]
-        assert refused.status_code == 429 and refused.headers["Retry-After"] == "30"
+        # 30 s less what the requests took (a hint takes seconds on a loaded machine; the exact figure is
+        # test_buckets_refill_at_their_rate's, on a clock of its own)
+        wait = int(refused.headers["Retry-After"])
+        assert refused.status_code == 429 and 1 <= wait <= 30
         assert refused.json()["error"] == f"too many requests ({kind}): at most 2 per 60 s from one address; " \
-                                          f"retry in 30 s"
+                                          f"retry in {wait} s"
         assert client.get(f"/api/matches/{made['id']}").status_code == 200  # reading is not limited
 
 
@@ -296,15 +297,15 @@ def test_websockets_per_address_are_capped(sqlite_url: str) -> None:
         mid = new_match(client, ["me", "me"]).json()["id"]
         with client.websocket_connect(f"/api/matches/{mid}/live") as one, \
                 client.websocket_connect(f"/api/matches/{mid}/live") as two:
-            assert json.loads(one.receive_text())["id"] == json.loads(two.receive_text())["id"] == mid
+            assert receive_json(one)["id"] == receive_json(two)["id"] == mid
             with client.websocket_connect(f"/api/matches/{mid}/live") as three:
-                assert json.loads(three.receive_text()) == \
+                assert receive_json(three) == \
                     {"error": "too many live connections from your address (at most 2)"}
                 with pytest.raises(WebSocketDisconnect) as closed:
-                    three.receive_text()
+                    receive_text(three)
                 assert closed.value.code == 4429
         with client.websocket_connect(f"/api/matches/{mid}/live") as again:  # the closed ones are counted off
-            assert json.loads(again.receive_text())["id"] == mid
+            assert receive_json(again)["id"] == mid
 
 
 # imported fields --------------------------------------------------------------------------------------

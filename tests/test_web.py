@@ -6,6 +6,7 @@ Screenshots go to test-artifacts/web/.  HEXARENA_WEB_URL points the tests at a r
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 
@@ -13,8 +14,8 @@ import pytest
 
 import hexarena
 from .conftest import EXTRA_CONFIGS
-from .web_helpers import (ARTIFACTS, board_state, call, click_cell, confirm_turn, open_match,
-                         play_randomly, start_server, wait_ply, wait_ready)
+from .web_helpers import (ARTIFACTS, board_state, call, click_cell, confirm_turn, open_match, open_seated,
+                         play_randomly, start_server, stop_server, wait_ply, wait_ready)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -23,12 +24,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 def server(tmp_path_factory):
     base, proc = start_server(tmp_path_factory.mktemp("web"))
     yield base
-    if proc is not None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except Exception:
-            proc.kill()
+    stop_server(proc)
 
 
 @pytest.fixture
@@ -285,6 +281,36 @@ def test_online_match_two_players_and_a_watcher(browser, server):
     finally:
         for ctx in ctxs:
             ctx.close()
+
+
+def test_a_guest_player_gets_in_past_a_full_room_of_spectators(browser, tmp_path):
+    """Issue 42 item 8: spectators are capped per match (--max-watchers); the page of a guest holding a seat
+    sends the seat's token with its live socket, so the player gets in however many watch."""
+    if os.environ.get("HEXARENA_WEB_URL"):
+        pytest.skip("needs a server of its own, with --max-watchers 1")
+    from websockets.sync.client import connect
+
+    base, proc = start_server(tmp_path, "--max-watchers", "1")
+    ctx = browser.new_context(viewport={"width": 1000, "height": 760})
+    try:
+        made = call(base, "POST", "/api/matches", {"game": "hex-pushpin", "options": {"size": 3},
+                                                   "seats": ["me", "open"]})
+        live = base.replace("http", "ws", 1) + f"/api/matches/{made['id']}/live"
+        with connect(live, open_timeout=30) as spectator, connect(live, open_timeout=30) as late:
+            assert json.loads(spectator.recv(timeout=30))["id"] == made["id"]  # the room's one place
+            assert "too many watchers" in json.loads(late.recv(timeout=30))["error"]
+            frames: list[str] = []
+            page = ctx.new_page()
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+            open_seated(page, base, made)
+            for _ in range(300):  # the page's socket answers at once; 30 s for a loaded machine
+                if frames:
+                    break
+                page.wait_for_timeout(100)
+            assert frames and json.loads(frames[0]).get("id") == made["id"], frames
+    finally:
+        ctx.close()
+        stop_server(proc)
 
 
 def test_undo_jump_hint_download_and_upload(page, server, tmp_path):

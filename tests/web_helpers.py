@@ -36,14 +36,15 @@ def call(base: str, method: str, path: str, body: dict | None = None):
         return e.code, json.loads(e.read() or b"null")
 
 
-def start_server(tmp: Path) -> tuple[str, subprocess.Popen | None]:
-    """The server under test: HEXARENA_WEB_URL if set, else `hexarena serve` on a free port with SQLite in tmp."""
+def start_server(tmp: Path, *options: str) -> tuple[str, subprocess.Popen | None]:
+    """The server under test: HEXARENA_WEB_URL if set, else `hexarena serve` on a free port with SQLite in tmp
+    (and ``options``)."""
     if os.environ.get("HEXARENA_WEB_URL"):
         return os.environ["HEXARENA_WEB_URL"].rstrip("/"), None
     port = free_port()
     exe = Path(sys.executable).with_name("hexarena")
-    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", f"sqlite:///{tmp / 'web.db'}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tmp)
+    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", f"sqlite:///{tmp / 'web.db'}",
+                             *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tmp)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -58,18 +59,35 @@ def start_server(tmp: Path) -> tuple[str, subprocess.Popen | None]:
     raise RuntimeError("hexarena serve did not answer within 60 s")
 
 
+def stop_server(proc: subprocess.Popen | None) -> None:
+    """Stop a server :func:`start_server` started: asked first, killed after 10 s."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 def open_match(page, base: str, game: str, options: dict, seats: list[str], record=None) -> str:
     """Create (or import) a match through the API, keep its seat in the page's storage, open it; its id."""
     body = {"record": record} if record is not None else {"game": game, "options": options}
     body["seats"] = seats
     res = call(base, "POST", "/api/matches/import" if record is not None else "/api/matches", body)
     assert isinstance(res, dict) and "id" in res, res
-    page.goto(base + "/")
-    page.evaluate("([id, t, s]) => localStorage.setItem('hexarena.seat.' + id, JSON.stringify({token: t, seats: s}))",
-                  [res["id"], res["token"], res["seats"]])
-    page.goto(f"{base}/#/match/{res['id']}")
+    open_seated(page, base, res)
     wait_ready(page)
     return res["id"]
+
+
+def open_seated(page, base: str, made: dict) -> None:
+    """Keep the seats of ``made`` (a match created through the API) in the page's storage, and open the match."""
+    page.goto(base + "/")
+    page.evaluate("([id, t, s]) => localStorage.setItem('hexarena.seat.' + id, JSON.stringify({token: t, seats: s}))",
+                  [made["id"], made["token"], made["seats"]])
+    page.goto(f"{base}/#/match/{made['id']}")
 
 
 def board_state(page) -> dict:

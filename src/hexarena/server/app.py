@@ -63,7 +63,6 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        server.hub.bind(asyncio.get_running_loop())
         tasks = [asyncio.create_task(listen(server.hub, server.store.listen_conninfo()))] \
             if server.store.postgres else []
         await run_in_threadpool(server.thinker.resume)
@@ -105,7 +104,7 @@ async def judging(server: Server) -> None:
     woken = server.hub.watch(JUDGE_TOPIC)  # a clock of this process's changed: its deadline may come sooner
     while True:
         with suppress(TimeoutError):
-            await asyncio.wait_for(woken.get(), wait)
+            await asyncio.wait_for(woken.changed(), wait)
         wait = server.limits.judge_seconds
         try:
             await run_in_threadpool(server.judge)

@@ -46,7 +46,8 @@ class Server:
         self.accounts = Accounts(self.store)
         self.chat = Chat(self.store)
         self.mailer = Mailer(self.store, mail)
-        self.sockets = Sockets(self.limits.websockets)
+        self.sockets = Sockets(self.limits.websockets)  # per client address
+        self.watchers = Sockets(self.limits.watchers)  # spectators per match
         self.hub = Hub()
         self.seeks = Seeks(self.store, self.limits, self.hub.publish, lambda to, seek: self.on_challenge(to, seek),
                            self.changed)
@@ -163,9 +164,9 @@ class Server:
         """A player's chat line kept and pushed to the match's watchers: ``{"chat": the lines shown}``."""
         match = self.store.get(match_id)
         seat = seats_of(match, token, account_id(account))[0]  # the lower seat for one holding both
-        line = self.chat.post(match, seat, check_text(text))
+        count = self.chat.post(match, seat, check_text(text))
         self.hub.publish(match_id)
-        return {"chat": self.chat.lines(replace(match, chat_last=line))}
+        return {"chat": self.chat.lines(replace(match, chat_lines=count))}
 
     def move(self, match_id: str, move: str, token: str | None, ply: int, account: Account | None = None
              ) -> dict[str, Any]:

@@ -2,12 +2,13 @@
 route runs, so a refused request is answered before its body is read or
 parsed: :class:`BodyLimit` (413), :class:`RateLimit` (429 with
 ``Retry-After``); :class:`SecurityHeaders` on every response; and the count
-of WebSockets per client address (:class:`Sockets`).
+of WebSockets per client address and per match (:class:`Sockets`).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -183,23 +184,27 @@ class SecurityHeaders:
 
 
 class Sockets:
-    """Live connections per client address, at most ``most`` at once (per process)."""
+    """Live connections per key (a client address, a match), at most ``most`` at once (per process; 0: any
+    number)."""
 
     def __init__(self, most: int) -> None:
         self.most = most
         self._open: dict[str, int] = {}
+        self._lock = threading.Lock()  # the sockets of a test's other clients run in other threads
 
-    def open(self, address: str) -> bool:
-        """Count one more connection from ``address``; False (nothing counted) when it has ``most``."""
-        held = self._open.get(address, 0)
-        if self.most and held >= self.most:
-            return False
-        self._open[address] = held + 1
-        return True
+    def open(self, key: str) -> bool:
+        """Count one more connection of ``key``; False (nothing counted) when it has ``most``."""
+        with self._lock:
+            held = self._open.get(key, 0)
+            if self.most and held >= self.most:
+                return False
+            self._open[key] = held + 1
+            return True
 
-    def close(self, address: str) -> None:
-        held = self._open.get(address, 0) - 1
-        if held > 0:
-            self._open[address] = held
-        else:
-            self._open.pop(address, None)
+    def close(self, key: str) -> None:
+        with self._lock:
+            held = self._open.get(key, 0) - 1
+            if held > 0:
+                self._open[key] = held
+            else:
+                self._open.pop(key, None)

@@ -1,6 +1,6 @@
 """The limits at every door (docs/server.md "Limits") and ``hexarena serve``'s
 options for them: request bodies, requests per client address, open matches
-per client and their expiry, WebSockets per address, trusted proxies.
+per client and their expiry, WebSockets per address and spectators per match, trusted proxies.
 
 No web framework here (the CLI builds its parser from this module);
 :mod:`.guards` enforces them.
@@ -82,6 +82,7 @@ class Limits:
     seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
     judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
     # and on a late move, for tests that judge by hand; the command line needs a positive number)
+    watchers: int = 100                   # spectators' live connections to one match at once, per process
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
@@ -131,6 +132,9 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--max-websockets", type=count(0), default=d.websockets, metavar="N",
                     help=f"live connections at once from one client address, per process (default "
                          f"{d.websockets}; 0: any number)")
+    sp.add_argument("--max-watchers", type=count(0), default=d.watchers, metavar="N",
+                    help=f"spectators' live connections to one match at once, per process; its players always "
+                         f"get in (default {d.watchers}; 0: any number)")
     sp.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                     help="proxies (comma-separated addresses or networks, * for any) whose X-Forwarded-For names "
                          "the client (default: none, the connecting address is the client)")
@@ -160,7 +164,7 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
 def limits_from(args: argparse.Namespace) -> Limits:
     """The limits ``hexarena serve``'s options give."""
     return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
-                  open_hours=args.open_seat_hours, websockets=args.max_websockets,
+                  open_hours=args.open_seat_hours, websockets=args.max_websockets, watchers=args.max_watchers,
                   forwarded_allow_ips=args.forwarded_allow_ips,
                   ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
                   scoring_workers=args.scoring_workers, secure_cookies=args.secure_cookies,

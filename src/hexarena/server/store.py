@@ -42,10 +42,11 @@ NOTIFY_CHANNEL = "hexarena_matches"  # PostgreSQL LISTEN/NOTIFY channel; the pay
 AI_SEAT = "ai:"  # an AI seat is "ai:LEVEL", as the web client reads it
 
 # The hot path's statements, built once (building a statement per request cost more than running it).
-# with the id of the match's newest chat line (0 for none): the chat's cache key, apart from the version
-CHAT_LAST = select(func.coalesce(func.max(chat.c.id), 0)).where(chat.c.match_id == matches.c.id) \
-    .scalar_subquery().label("chat_last")
-MATCH_BY_ID = select(matches, CHAT_LAST).where(matches.c.id == bindparam("match_id"))
+# with the count of the match's chat lines: the chat's cache key, apart from the version (not the newest line's
+# id: on PostgreSQL two lines can commit out of their ids' order, and a count changes with every line committed)
+CHAT_LINES = select(func.count()).select_from(chat).where(chat.c.match_id == matches.c.id) \
+    .scalar_subquery().label("chat_lines")
+MATCH_BY_ID = select(matches, CHAT_LINES).where(matches.c.id == bindparam("match_id"))
 MATCH_BY_ID_LOCKED = MATCH_BY_ID.with_for_update()
 PLAYERS_OF = select(match_players.c.seat, accounts.c.id, accounts.c.name, accounts.c.deleted).join(accounts).where(
     match_players.c.match_id == bindparam("match_id"))
@@ -135,7 +136,7 @@ class Match:
     times: list[str] = field(default_factory=list)
     accounts: list[int | None] = field(default_factory=lambda: [None, None])  # per seat, its account's id
     players: list[str | None] = field(default_factory=lambda: [None, None])  # per seat, its account's name
-    chat_last: int = 0  # the id of its newest chat line when read (0: none); not part of the version
+    chat_lines: int = 0  # how many chat lines it had when read; not part of the version
     control: dict[str, int] | None = None  # the time control (.clocks), None for no limit
     timing: Timing = field(default_factory=Timing)  # its clock as stored
     rated: bool = False
@@ -241,14 +242,14 @@ class Store:
         with self._lock:
             cached = self._cache.get(match_id)
         if cached is not None and cached.version == row["version"]:
-            if cached.chat_last != row["chat_last"]:  # a chat line since: the same state, shared
-                cached = replace(cached, chat_last=row["chat_last"])
+            if cached.chat_lines != row["chat_lines"]:  # a chat line since: the same state, shared
+                cached = replace(cached, chat_lines=row["chat_lines"])
                 self.remember(cached)
             return cached
         rows = conn.execute(MOVES_OF, {"match_id": match_id}).all()
         state = replay(row["game"], row["options"], [r.move for r in rows], row["resigned"], row["timed_out"])
         match = Match(row["id"], list(row["seats"]), list(row["tokens"]), row["version"], row["created"],
-                      row["updated"], state, [r.time for r in rows], chat_last=row["chat_last"], control=row["clock"],
+                      row["updated"], state, [r.time for r in rows], chat_lines=row["chat_lines"], control=row["clock"],
                       rated=row["rated"], timing=Timing(row["remaining"], row["turn_started"], row["deadline"]))
         for p in conn.execute(PLAYERS_OF, {"match_id": match_id}):
             match.accounts[p.seat], match.players[p.seat] = p.id, DELETED if p.deleted else p.name
@@ -549,7 +550,7 @@ class Store:
         conn.execute(UPDATE_SUMMARY, {"match_id": match.id, **{f"new_{k}": v for k, v in summary.items()}})
         self.notify(conn, match.id, match.accounts)
         changed = Match(match.id, match.seats, match.tokens, version, match.created, stamp, state, times,
-                        list(match.accounts), list(match.players), chat_last=match.chat_last, control=match.control,
+                        list(match.accounts), list(match.players), chat_lines=match.chat_lines, control=match.control,
                         timing=timing, rated=match.rated, ratings=ratings)
         self._name(changed)
         return changed

@@ -11,10 +11,10 @@ from .. import lists, rating
 from ..accounts import Account
 from ..core import Server
 from ..deps import CSRF, SESSION, AccountDep, ClientDep, ServerDep, SignedIn
-from ..http import dumps, reply
+from ..http import reply
 from ..store import account_topic
 from .bodies import PasswordChange, PasswordCheck, SignIn
-from .matches import push
+from .matches import push, refuse
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
 SESSION_DAYS = 30
@@ -81,26 +81,18 @@ async def live(ws: WebSocket, server: ServerDep, client: ClientDep, account: Acc
     """The signed-in player's own feed: :meth:`Server.live_state` now and after every change of theirs."""
     await ws.accept()
     if not same_origin(ws):
-        await ws.send_text(dumps({"error": "another site's page"}))
-        await ws.close(code=4403)
-        return
+        return await refuse(ws, 4403, "another site's page")
     if account is None:
-        await ws.send_text(dumps({"error": "sign in first"}))
-        await ws.close(code=4401)
-        return
+        return await refuse(ws, 4401, "sign in first")
     if not server.sockets.open(client):
-        await ws.send_text(dumps({"error": f"too many live connections from your address (at most "
-                                           f"{server.sockets.most})"}))
-        await ws.close(code=4429)
-        return
-    topic = account_topic(account.id)
-    queue = server.hub.watch(topic)
+        return await refuse(ws, 4429, f"too many live connections from your address (at most {server.sockets.most})")
+    watch = server.hub.watch(account_topic(account.id))
     try:
-        await push(ws, queue, lambda: server.call(server.live_state, account.id), settle=FEED_SETTLE)
+        await push(ws, server.hub, watch, lambda: server.call(server.live_state, account.id), settle=FEED_SETTLE)
     except WebSocketDisconnect:
         pass
     finally:
-        server.hub.unwatch(topic, queue)
+        server.hub.unwatch(watch)
         server.sockets.close(client)
 
 

@@ -11,9 +11,11 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
 from ..changes import from_record, new_state, position
+from ..accounts import Account
 from ..core import Server
 from ..deps import AccountDep, ClientDep, ServerDep
 from ..http import download, dumps, reply
+from ..live import Hub, Watch
 from ..scoring import record_of
 from ..store import Match, Refused, new_token
 from ..view import shown_fields
@@ -123,59 +125,83 @@ def record_txt(match_id: str, server: ServerDep) -> Response:
 
 
 @router.websocket("/{match_id}/live")
-async def live(ws: WebSocket, match_id: str, server: ServerDep, client: ClientDep) -> None:
+async def live(ws: WebSocket, match_id: str, server: ServerDep, client: ClientDep, account: AccountDep,
+               token: str = "") -> None:
+    """The match object now and after every change.  Refused (4429) beyond the live connections of one address,
+    and a spectator beyond the watchers of one match; its players (by session, or their seat's ``token``) always
+    get in."""
     await ws.accept()
     if not server.sockets.open(client):
-        await ws.send_text(dumps({"error": f"too many live connections from your address (at most "
-                                           f"{server.sockets.most})"}))
-        await ws.close(code=4429)
-        return
-    queue = server.hub.watch(match_id)
+        return await refuse(ws, 4429, f"too many live connections from your address (at most {server.sockets.most})")
+    counted = server.watchers.open(match_id)
     try:
-        await push_changes(ws, server, match_id, queue)
-    except WebSocketDisconnect:
-        pass
+        if not counted and not await seated(server, match_id, token, account):
+            return await refuse(ws, 4429, f"too many watchers of this match (at most {server.watchers.most}); "
+                                          f"its players always get in")
+        watch = server.hub.watch(match_id)
+        try:
+            await push(ws, server.hub, watch, lambda: server.call(lambda: server.object(server.store.get(match_id)),
+                                                                  heavy=server.heavy(match_id)))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            server.hub.unwatch(watch)
     finally:
-        server.hub.unwatch(match_id, queue)
+        if counted:
+            server.watchers.close(match_id)
         server.sockets.close(client)
 
 
-async def push_changes(ws: WebSocket, server: Server, match_id: str, queue: asyncio.Queue[None]) -> None:
-    """Send the match object now and after every change, until the client leaves."""
-    await push(ws, queue, lambda: server.call(lambda: server.object(server.store.get(match_id)),
-                                              heavy=server.heavy(match_id)))
+async def seated(server: Server, match_id: str, token: str, account: Account | None) -> bool:
+    """Whether ``token`` or the signed-in ``account`` holds a seat of ``match_id`` (an unknown match: no; neither
+    given: no, unread)."""
+    if not token and account is None:
+        return False
+    try:
+        match = await server.call(server.store.get, match_id)
+    except Refused:
+        return False
+    return bool(match.seats_of(token, account.id if account else None))
 
 
-async def push(ws: WebSocket, queue: asyncio.Queue[None], read: Callable[[], Awaitable[Any]], settle: float = 0.0
+async def refuse(ws: WebSocket, code: int, message: str) -> None:
+    """Refuse an accepted socket: ``{"error": message}``, then close it with ``code``."""
+    await ws.send_text(dumps({"error": message}))
+    await ws.close(code=code)
+
+
+async def push(ws: WebSocket, hub: Hub, watch: Watch, read: Callable[[], Awaitable[Any]], settle: float = 0.0
                ) -> None:
-    """Send what ``read`` gives now and whenever ``queue`` wakes (when it changed), until the client leaves;
-    a refusal is sent and closes the socket (4404).  With ``settle``, a wake-up waits that long first, so the
-    changes meanwhile are read once."""
+    """Send what ``read`` gives now and whenever ``watch``'s topic changes, until the client leaves; a change is
+    read and serialised once for all its watchers (:meth:`Hub.snapshot`), and sent only if it shows something
+    new.  A refusal is sent and closes the socket (4404).  With ``settle``, a wake-up waits that long first, so
+    the changes meanwhile are read once."""
     closed = asyncio.ensure_future(drain(ws))
-    sent = None
+    sent, fresh = None, True
     try:
         while True:
             try:
-                obj = await read()
+                text = await hub.snapshot(watch, lambda: serialised(read), fresh)
             except Refused as e:
-                await ws.send_text(dumps({"error": e.message}))
-                await ws.close(code=4404)
-                return
-            text = dumps(obj)
+                return await refuse(ws, 4404, e.message)
+            fresh = False
             if text != sent:
                 await ws.send_text(text)
                 sent = text
-            woken = asyncio.ensure_future(queue.get())
+            woken = asyncio.ensure_future(watch.changed())
             done, _ = await asyncio.wait({woken, closed}, return_when=asyncio.FIRST_COMPLETED)
             if closed in done:
                 woken.cancel()
                 return
             if settle:
                 await asyncio.sleep(settle)
-                while not queue.empty():
-                    queue.get_nowait()
+                watch.clear()
     finally:
         closed.cancel()
+
+
+async def serialised(read: Callable[[], Awaitable[Any]]) -> str:
+    return dumps(await read())
 
 
 async def drain(ws: WebSocket) -> None:

@@ -112,9 +112,12 @@ export function heldSeats() {
   return out;
 }
 
-// The live feed of a match: onMessage(match) on connect and after every change; reconnects on close.
+// The live feed of a match: onMessage(match) on connect and after every change; reconnects on close. A guest's
+// seat token goes along, so a player gets in however many watch (a signed-in player is known by the session).
 export function live(id, onMessage, onState = () => {}) {
-  return socket(`/api/matches/${enc(id)}/live`, (data) => { if (data && data.id !== undefined) onMessage(data); }, onState);
+  const seat = mySeat(id);
+  const query = seat && seat.token ? `?token=${enc(seat.token)}` : "";
+  return socket(`/api/matches/${enc(id)}/live${query}`, (data) => { if (data && data.id !== undefined) onMessage(data); }, onState);
 }
 
 // The signed-in account's feed ("my games"): onMessage(data) on connect and after every change.
