@@ -79,7 +79,7 @@ WELL_BEHAVED, ATTACKER, VERIFIER, LOOKER = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 REFUSALS = (403, 413, 429)  # a limit said no: counted, not an error
 TARGETS = {"p99_ms": 250.0, "ai_reply_s": 2.0, "sign_in_s": 2.0, "result_s": 5.0, "rss_mb": 800.0}
 HOT_SEAT = ("projective-hex", {"size": 8, "opening": "none"})
-VERSUS_AI = ("projective-hex", {"size": 6, "opening": "none"})
+VERSUS_AI = ("projective-hex", {"size": 4, "opening": "none"})  # small: a rated game ends within the run
 SMALL_LHEXUS = ("lhexus", {"size": 4})
 SMALL_PLIES = 12  # the well-behaved client's small Lhexus games: this many plies of stones, then both pass
 SEEK = {"game": "projective-hex", "options": {"size": 8}, "clock": None, "rated": False, "colour": "random"}
@@ -404,10 +404,9 @@ class Context:
     hot_seat: dict | None = None  # its hot-seat match {"id", "token"}
     sign_ins_refused: int = 0
     ai_replies: list[float] = field(default_factory=list)
-    ai_waiting: float = 0.0
     results: list[float] = field(default_factory=list)
-    result_waiting: float = 0.0
     unscored: int = 0
+    waiting: dict[str, float] = field(default_factory=dict)  # "ai", "result": awaited since (monotonic)
     crowd: list[Client] = field(default_factory=list)  # the attackers' clients beside the first
     notes: Counter[str] = field(default_factory=Counter)
     judges: list[Judge] = field(default_factory=list)
@@ -417,6 +416,10 @@ class Context:
 
     def left(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
+
+    def waited(self, what: str) -> float:
+        """How long the wait for ``what`` unfinished at the deadline had lasted then (0: none)."""
+        return max(0.0, self.deadline - self.waiting[what]) if what in self.waiting else 0.0
 
 
 def ok(status: int | None) -> bool:
@@ -505,11 +508,10 @@ async def poll(client: Client, ctx: Context, match_id: str, done: Callable[[dict
 
 async def await_reply(client: Client, ctx: Context, match_id: str, ply: int, since: float) -> dict | None:
     """Poll the match until the AI has answered (moved past ``ply``): the object, or None when time is up."""
+    ctx.waiting["ai"] = since
     obj = await poll(client, ctx, match_id, lambda o: o["ply"] > ply and (o["over"] or not o["thinking"]))
-    if obj is None:
-        ctx.ai_waiting = time.monotonic() - since
-    else:
-        ctx.ai_replies.append(time.monotonic() - since)
+    if obj is not None:
+        ctx.ai_replies.append(time.monotonic() - ctx.waiting.pop("ai"))
     return obj
 
 
@@ -586,11 +588,13 @@ async def small_game(client: Client, ctx: Context, rng: random.Random) -> None:
 
 async def await_scores(client: Client, ctx: Context, match_id: str, obj: dict, since: float) -> None:
     """Poll a finished match until it is scored (counted in ``ctx.results``, or ``unscored`` without scores)."""
+    ctx.waiting["result"] = since
     if obj.get("scoring") or obj["scores"] is None:
         obj = await poll(client, ctx, match_id, lambda o: not o.get("scoring"))
     if obj is None:
-        ctx.result_waiting = time.monotonic() - since
-    elif obj["scores"] is None:
+        return
+    ctx.waiting.pop("result")
+    if obj["scores"] is None:
         ctx.unscored += 1
     else:
         ctx.results.append(time.monotonic() - since)
@@ -869,22 +873,29 @@ async def received(ws: ClientConnection, ctx: Context, wait: float = 1.0) -> dic
 
 
 async def reply_at_once(client: Client, ctx: Context, game: tuple[str, dict], rng: random.Random) -> None:
-    """An ``["me", "ai:10"]`` match whose human seat moves the moment it may (each push of its live socket)."""
+    """An ``["me", "ai:10"]`` match whose human seat moves the moment it may (each push of its live socket,
+    reopened a second after it fails)."""
     match = await new_match(client, ctx, game, ["me", "ai:10"])
-    if match is None:
-        return
-    acted = -1
-    try:
-        async with live(ctx, client.address, match["id"]) as ws:
-            while ctx.open():
-                obj = await received(ws, ctx)
-                while obj is not None and "moves" in obj and not obj["over"] and obj["to_move"] == 0 \
-                        and obj["ply"] > acted and ctx.open():
-                    ctx.ledger.seen(match["id"], obj["moves"])
-                    acted = obj["ply"]
-                    obj = await play(client, ctx, match, obj, rng)
-    except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as e:
-        ctx.notes[f"live socket {type(e).__name__}"] += 1
+    acted = [-1]
+    while match is not None and ctx.open():
+        try:
+            async with live(ctx, client.address, match["id"]) as ws:
+                while ctx.open():
+                    await move_at_once(client, ctx, match, await received(ws, ctx), acted, rng)
+        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as e:
+            ctx.notes[f"live socket {type(e).__name__}"] += 1
+            await asyncio.sleep(min(1.0, ctx.left()))
+
+
+async def move_at_once(client: Client, ctx: Context, match: dict, obj: dict | None, acted: list[int],
+                       rng: random.Random) -> None:
+    """Post random moves for seat 0 while ``obj`` (then each answer) shows it to move at a ply not yet acted on
+    (``acted[0]``: the last such ply)."""
+    while obj is not None and "moves" in obj and not obj["over"] and obj["to_move"] == 0 and obj["ply"] > acted[0] \
+            and ctx.open():
+        ctx.ledger.seen(match["id"], obj["moves"])
+        acted[0] = obj["ply"]
+        obj = await play(client, ctx, match, obj, rng)
 
 
 async def ai_many(client: Client, ctx: Context) -> None:
@@ -955,15 +966,18 @@ async def spectators(client: Client, ctx: Context) -> None:
 
 
 async def seeker(ctx: Context, address: str) -> None:
-    """An account registered from ``address`` posting ``SEEKS_EACH`` seeks of ``FLOOD_GAME``."""
+    """An account registered from ``address`` posting ``SEEKS_EACH`` seeks of ``FLOOD_GAME`` (to the end,
+    whatever the deadline: :func:`seek_flood` bounds it)."""
     client = await registered(ctx, address, "sf")
+    ctx.notes["flood accounts"] += client is not None
     posted = 0
-    while client is not None and posted < SEEKS_EACH and ctx.open():
+    while client is not None and posted < SEEKS_EACH:
         status, _, headers = await client.call("seek", "POST", "/api/seeks", {**SEEK, "game": FLOOD_GAME,
                                                                               "options": {}})
         posted += ok(status)
+        ctx.notes["flood seeks"] += ok(status)
         if status == 429:
-            await asyncio.sleep(min(retry_after(headers), ctx.left()))
+            await asyncio.sleep(min(retry_after(headers), JUDGE_TIMEOUT))
         elif not ok(status):
             return
 
@@ -980,28 +994,30 @@ async def listed(client: Client, ctx: Context) -> tuple[bool, bool]:
 
 async def seek_flood(client: Client, ctx: Context) -> None:
     """50 accounts x 10 seeks of another game from 25 addresses, while another account looks every 2 s for the
-    well-behaved client's seek (with and without ``?game=``); judged by a last look."""
+    well-behaved client's seek (with and without ``?game=``); judged by a last look once the flood is over (it
+    goes on past the deadline, for at most ``JUDGE_TIMEOUT`` more)."""
     looker = await registered(ctx, LOOKER, "look")
     if looker is None:
         return
-    addresses = attackers(SEEK_ADDRESSES)
-    flood = asyncio.gather(*(seeker(ctx, addresses[i % len(addresses)]) for i in range(SEEKERS)))
-
-    async def looking() -> None:
-        while ctx.open():
-            plain, by_game = await listed(looker, ctx)
-            ctx.notes["looks"] += 1
-            ctx.notes["seek listed"] += plain
-            ctx.notes["seek listed with ?game="] += by_game
-            await asyncio.sleep(min(2.0, ctx.left()))
+    addresses, start = attackers(SEEK_ADDRESSES), time.monotonic()
+    flood = asyncio.ensure_future(asyncio.gather(*(seeker(ctx, addresses[i % len(addresses)])
+                                                   for i in range(SEEKERS))))
 
     async def judge(_: Client) -> Row:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(flood, JUDGE_TIMEOUT)
+        ctx.notes["flood seconds"] = time.monotonic() - start
         plain, by_game = await listed(looker, ctx)
-        return ("own seek listed (?game= too)", f"{'yes' if plain else 'no'} / {'yes' if by_game else 'no'} at "
-                f"the end", "listed", plain and by_game)
+        return ("own seek listed (?game= too)", f"{'yes' if plain else 'no'} / {'yes' if by_game else 'no'} after "
+                f"{ctx.notes['flood seeks']:.0f} seeks", "listed", plain and by_game)
 
     ctx.judges.append(judge)
-    await asyncio.gather(flood, looking())
+    while ctx.open():
+        plain, by_game = await listed(looker, ctx)
+        ctx.notes["looks"] += 1
+        ctx.notes["seek listed"] += plain
+        ctx.notes["seek listed with ?game="] += by_game
+        await asyncio.sleep(min(2.0, ctx.left()))
 
 
 async def farmed(winner: Client, loser: Client, ctx: Context) -> bool:
@@ -1192,12 +1208,17 @@ async def attack_while_playing(server: Server, attack: Attack, seconds: float, k
 
 
 async def judge(base: str, ctx: Context) -> list[Row]:
-    """The scenario's own figures, each read within ``JUDGE_TIMEOUT``."""
-    verifier = Client(base, VERIFIER, JUDGE_TIMEOUT)
+    """The scenario's own figures, each read within twice ``JUDGE_TIMEOUT`` (a FAIL if not)."""
+    verifier, rows = Client(base, VERIFIER, JUDGE_TIMEOUT), []
     try:
-        return [await asyncio.wait_for(j(verifier), JUDGE_TIMEOUT) for j in ctx.judges]
+        for j in ctx.judges:
+            try:
+                rows.append(await asyncio.wait_for(j(verifier), 2 * JUDGE_TIMEOUT))
+            except TimeoutError:
+                rows.append(("the scenario's own figure", f"not read in {2 * JUDGE_TIMEOUT:g} s", "read", False))
     finally:
         await verifier.close()
+    return rows
 
 
 def figures(result: Result, ctx: Context, wb: Client, attackers: list[Client]) -> None:
@@ -1209,8 +1230,8 @@ def figures(result: Result, ctx: Context, wb: Client, attackers: list[Client]) -
     result.wb_timeouts = sum(wb.tally.failures.values())
     result.sign_ins = [round(s, 3) for s in wb.tally.latencies.get("sign-in", [])]
     result.sign_ins_refused = ctx.sign_ins_refused
-    result.ai_replies, result.ai_waiting = [round(s, 3) for s in ctx.ai_replies], round(ctx.ai_waiting, 3)
-    result.results, result.result_waiting = [round(s, 3) for s in ctx.results], round(ctx.result_waiting, 3)
+    result.ai_replies, result.ai_waiting = [round(s, 3) for s in ctx.ai_replies], round(ctx.waited("ai"), 3)
+    result.results, result.result_waiting = [round(s, 3) for s in ctx.results], round(ctx.waited("result"), 3)
     result.unscored = ctx.unscored
     result.limited = wb.tally.limited
     t = merged([a.tally for a in attackers])
