@@ -534,13 +534,13 @@ def note_rating(ctx: Context, match_id: str, obj: dict) -> None:
         ctx.ledger.rated(match_id, ctx.name, obj["game"], change["after"])
 
 
-async def versus_ai(client: Client, ctx: Context, rated: bool = True) -> None:
-    """Games against ai:1 (the well-behaved player moves first; rated: a challenge to ``ai-1``, its rating
-    changes kept); the AI's reply times."""
+async def versus_ai(client: Client, ctx: Context) -> None:
+    """Rated games against ai-1 (the well-behaved player moves first), their rating changes kept; the AI's reply
+    times."""
     rng, match, obj = random.Random(2), None, None
     while ctx.open():
         if match is None:
-            match = await (challenge_ai(client, ctx) if rated else new_match(client, ctx, VERSUS_AI, ["me", "ai:1"]))
+            match = await challenge_ai(client, ctx)
             obj = None if match is None else await look(client, ctx, match["id"])
             continue
         if obj is None or obj["over"]:
