@@ -998,6 +998,7 @@ async def seek_flood(client: Client, ctx: Context) -> None:
     goes on past the deadline, for at most ``JUDGE_TIMEOUT`` more)."""
     looker = await registered(ctx, LOOKER, "look")
     if looker is None:
+        ctx.notes["looker not registered"] += 1
         return
     addresses, start = attackers(SEEK_ADDRESSES), time.monotonic()
     flood = asyncio.ensure_future(asyncio.gather(*(seeker(ctx, addresses[i % len(addresses)])
@@ -1045,21 +1046,23 @@ async def farmed(winner: Client, loser: Client, ctx: Context) -> bool:
 async def rating_farm(client: Client, ctx: Context) -> None:
     """Two accounts play up to 65 rated games as fast as they can, the same one resigning each time after both
     moved, each from ``FARM_ADDRESSES`` addresses; judged by the rated games their profiles count."""
-    addresses = attackers(2 * FARM_ADDRESSES)
-    winner, loser = await registered(ctx, addresses[0], "fw"), await registered(ctx, addresses[1], "fl")
-    if winner is None or loser is None:
-        return
-    winners = [winner] + [enlist(ctx, a, winner.http.cookies) for a in addresses[2::2]]
-    losers = [loser] + [enlist(ctx, a, loser.http.cookies) for a in addresses[3::2]]
-    names = [await name_of(winner), await name_of(loser)]
+    addresses, names = attackers(2 * FARM_ADDRESSES), []
 
     async def judge(verifier: Client) -> Row:
+        if not names:
+            return "farm games that moved ratings", "none: the pair was not registered in time", "<= 3", False
         counted = [await rated_games(verifier, name) for name in names]
         changed = max(n for n, _ in counted)
         return ("farm games that moved ratings", f"{changed} of {ctx.notes['farm games played']:.0f} (winner "
                 f"{counted[0][1]:.0f})", f"<= {FARM_CAP}", changed <= FARM_CAP)
 
     ctx.judges.append(judge)
+    winner, loser = await asyncio.gather(registered(ctx, addresses[0], "fw"), registered(ctx, addresses[1], "fl"))
+    if winner is None or loser is None:
+        return
+    winners = [winner] + [enlist(ctx, a, winner.http.cookies) for a in addresses[2::2]]
+    losers = [loser] + [enlist(ctx, a, loser.http.cookies) for a in addresses[3::2]]
+    names.extend([await name_of(winner), await name_of(loser)])
     for game in range(FARM_GAMES):
         if not ctx.open():
             return

@@ -177,5 +177,5 @@ def test_a_short_scenario_against_a_real_server(scenario):
     text = abuse.table(r)
     own = {"rating-farm": 1}.get(scenario, 0)
     assert text.startswith(f"== {scenario} (sqlite, 2 s)") and text.count("PASS") + text.count("FAIL") == 10 + own
-    if scenario == "rating-farm":
-        assert r.notes["farm games played"] >= 1 and r.judged[0][0] == "farm games that moved ratings"
+    if scenario == "rating-farm":  # judged even when the pair had no time to play
+        assert [row[0] for row in r.judged] == ["farm games that moved ratings"]
