@@ -94,6 +94,7 @@ LARGEST = [("lisbon", {"size": [16, 16]}), ("lisbon", {"size": [16, 16], "sequen
            ("projective-hex", {"size": 16, "opening": "none"}), ("iqishiqi", {"size": 13}),
            ("weituweiqi", {"size": 13}), ("hex-pushpin", {"size": 13}), ("push-and-pull", {"size": 13}),
            ("palago", {"tiles": 96})]
+SEEK_LISTED = "own seek listed (?game= too)"  # seek-flood's own figure
 FLOOD_IN_FLIGHT = 4  # login-flood: requests in flight per address
 SPECTATORS = (20, 32)  # addresses, live sockets each
 SEEKERS, SEEKS_EACH, SEEK_ADDRESSES, FLOOD_GAME = 50, 10, 25, "hex-pushpin"
@@ -998,7 +999,10 @@ async def seek_flood(client: Client, ctx: Context) -> None:
     goes on past the deadline, for at most ``JUDGE_TIMEOUT`` more)."""
     looker = await registered(ctx, LOOKER, "look")
     if looker is None:
-        ctx.notes["looker not registered"] += 1
+        async def unlooked(_: Client) -> Row:
+            return SEEK_LISTED, "not looked: the looking account was not registered", "listed", False
+
+        ctx.judges.append(unlooked)
         return
     addresses, start = attackers(SEEK_ADDRESSES), time.monotonic()
     flood = asyncio.ensure_future(asyncio.gather(*(seeker(ctx, addresses[i % len(addresses)])
@@ -1009,7 +1013,7 @@ async def seek_flood(client: Client, ctx: Context) -> None:
             await asyncio.wait_for(flood, JUDGE_TIMEOUT)
         ctx.notes["flood seconds"] = time.monotonic() - start
         plain, by_game = await listed(looker, ctx)
-        return ("own seek listed (?game= too)", f"{'yes' if plain else 'no'} / {'yes' if by_game else 'no'} after "
+        return (SEEK_LISTED, f"{'yes' if plain else 'no'} / {'yes' if by_game else 'no'} after "
                 f"{ctx.notes['flood seeks']:.0f} seeks", "listed", plain and by_game)
 
     ctx.judges.append(judge)
