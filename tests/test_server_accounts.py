@@ -4,13 +4,19 @@ deletion, and every refusal leaving the rows as they were."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
 
+from hexarena.server import accounts as accounts_module
 from hexarena.server import create_app
+from hexarena.server.guards import FairTurns
+from hexarena.server.limits import RATES, Limits, Rate
 from hexarena.server.schema import accounts, match_players, matches, sessions
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 
@@ -98,18 +104,48 @@ def test_refusals_change_no_row(app) -> None:
     assert counts(url) == before
 
 
-def test_too_many_failed_logins_for_a_name(app) -> None:
+def at_address(client: TestClient, address: str) -> TestClient:
+    """Another browser of ``client``'s app, at client address ``address``."""
+    return TestClient(client.app, client=(address, 50000))
+
+
+def login(client: TestClient, name: str, password: str = PASSWORD) -> int:
+    return client.post("/api/account/login", json={"name": name, "password": password}).status_code
+
+
+def test_too_many_failed_logins_for_a_name_from_one_address(app) -> None:
     client, _ = app
     register(client, "erin")
     for _ in range(10):
-        assert client.post("/api/account/login", json={"name": "erin", "password": "wrong guess"}).status_code == 401
+        assert login(client, "erin", "wrong guess") == 401
     r = client.post("/api/account/login", json={"name": "ERIN", "password": PASSWORD})
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+    assert r.json()["error"].startswith("too many failed logins for 'ERIN' from your address; retry in ")
+
+
+def test_failed_logins_from_many_addresses_never_lock_the_player_out(app) -> None:
+    """Issue 42, item 4: guesses at one name from 10 addresses, each until it is refused, and the player's right
+    password from an address of their own still gets in (before: 429 "too many failed logins for 'vic'")."""
+    client, _ = app
+    register(client, "vic")
+    for n in range(10):
+        guesser = at_address(client, f"10.0.0.{n + 1}")
+        assert [login(guesser, "vic", f"guess {n} {i}") for i in range(11)] == [401] * 10 + [429]
+    assert login(at_address(client, "10.0.1.1"), "VIC") == 200
+
+
+def test_too_many_failed_logins_from_one_address_for_any_names(db_url) -> None:  # noqa: F811
+    limits = Limits(rates={**RATES, "failed_all": Rate(3, 3600)})
+    with TestClient(create_app(db_url, limits=limits)) as client:
+        register(client, "vic")
+        guesser = at_address(client, "10.0.0.9")
+        assert [login(guesser, name, "guess one") for name in ("vic", "ann", "bob", "cyd")] == [401] * 3 + [429]
+        r = guesser.post("/api/account/login", json={"name": "vic", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["error"].startswith("too many failed logins from your address")
+        assert login(at_address(client, "10.0.0.10"), "vic") == 200
 
 
 def test_too_many_logins_from_an_address(db_url) -> None:  # noqa: F811
-    from hexarena.server.limits import RATES, Limits, Rate
-
     limits = Limits(rates={**RATES, "login": Rate(3, 300)})
     with TestClient(create_app(db_url, limits=limits)) as client:
         for name in ("a1a", "b2b", "c3c"):
