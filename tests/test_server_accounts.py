@@ -252,3 +252,106 @@ def test_passwords_are_stored_as_argon2id_hashes(app) -> None:
         stored = conn.execute(select(accounts.c.password).where(accounts.c.name == "hashy")).scalar()
     engine.dispose()
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
+
+
+# fair turns at password hashing (issue 42, item 5) ------------------------------------------------------------
+def wait_until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    """Wait for ``check`` (polling), failing with ``what`` if it is not true within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
+        time.sleep(0.01)
+
+
+async def served_in_order(turns: FairTurns, keys: list[str]) -> list[str]:
+    """The order in which ``turns`` serves jobs of ``keys`` (queued in that order), the first held until all the
+    others wait."""
+    order: list[str] = []
+    hold = asyncio.Event()
+
+    async def job(n: int, key: str) -> None:
+        async with turns.turn(key):
+            order.append(f"{key}{n}")
+            if n == 0:
+                await hold.wait()
+
+    tasks = []
+    for n, key in enumerate(keys):
+        tasks.append(asyncio.create_task(job(n, key)))
+        await asyncio.sleep(0)
+    while turns.waiting() < len(keys) - turns.slots:
+        await asyncio.sleep(0.001)
+    hold.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 20)
+    return order
+
+
+def test_many_queued_hashes_of_one_address_wait_behind_another_addresss() -> None:
+    order = asyncio.run(served_in_order(FairTurns(1), ["a", "a", "a", "a", "b", "c"]))
+    assert order == ["a0", "b4", "c5", "a1", "a2", "a3"]
+
+
+def test_one_hash_in_flight_per_address_even_with_a_free_slot() -> None:
+    async def scenario() -> list[str]:
+        turns, order = FairTurns(2), []
+
+        async def job(key: str, name: str) -> None:
+            async with turns.turn(key):
+                order.append(name)
+
+        async with turns.turn("a"):
+            second = asyncio.create_task(job("a", "a's second"))
+            await asyncio.wait_for(job("b", "b"), 20)  # served in the free slot
+            assert turns.waiting() == 1  # a's second still waits
+            order.append("a's first ends")
+        await asyncio.wait_for(second, 20)
+        return order
+
+    assert asyncio.run(scenario()) == ["b", "a's first ends", "a's second"]
+
+
+def test_a_cancelled_wait_leaves_the_queue() -> None:
+    async def scenario() -> list[str]:
+        turns, order = FairTurns(1), []
+        async with turns.turn("a"):
+            gone = asyncio.create_task(turns.turn("b").__aenter__())
+            await asyncio.sleep(0)
+            assert turns.waiting() == 1
+            gone.cancel()
+            await asyncio.gather(gone, return_exceptions=True)
+            assert turns.waiting() == 0
+        async with turns.turn("c"):
+            order.append("c")
+        return order
+
+    assert asyncio.run(scenario()) == ["c"]
+
+
+def test_a_flood_of_logins_from_one_address_does_not_hold_up_another(app, monkeypatch) -> None:
+    """Five wrong logins at once from one address, the first hash stuck: a player's login from another address
+    is hashed and answered meanwhile (before, the flood took both hashing slots and the player waited)."""
+    client, _ = app
+    register(client, "vic")
+    stuck, real_verify = threading.Event(), accounts_module.verify
+    hashed: list[str] = []
+
+    def verify(digest: str, password: str) -> bool:
+        hashed.append(password)
+        if password.startswith("guess"):
+            assert stuck.wait(20), "the test never released the flood's hash"
+        return real_verify(digest, password)
+
+    monkeypatch.setattr(accounts_module, "verify", verify)
+    flood = [threading.Thread(target=login, args=(at_address(client, "10.0.0.66"), "vic", f"guess {n}"), daemon=True)
+             for n in range(5)]
+    for thread in flood:
+        thread.start()
+    hashing = client.app.state.server.accounts.hashing  # type: ignore[attr-defined]
+    wait_until(lambda: hashing.waiting() == 4 and len(hashed) == 1, "one flood hash in flight, four waiting")
+    assert login(at_address(client, "10.0.0.2"), "vic") == 200
+    assert hashed[1] == PASSWORD
+    stuck.set()
+    for thread in flood:
+        thread.join(30)
+        assert not thread.is_alive(), "a flood login never ended"
+    assert sorted([hashed[0], *hashed[2:]]) == [f"guess {n}" for n in range(5)]
