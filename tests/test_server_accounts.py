@@ -355,3 +355,18 @@ def test_a_flood_of_logins_from_one_address_does_not_hold_up_another(app, monkey
         thread.join(30)
         assert not thread.is_alive(), "a flood login never ended"
     assert sorted([hashed[0], *hashed[2:]]) == [f"guess {n}" for n in range(5)]
+
+
+def test_accounts_registered_per_address_in_a_day(db_url) -> None:  # noqa: F811
+    now = [time.time()]
+    with TestClient(create_app(db_url, limits=Limits(address_accounts=2), clock=lambda: now[0])) as client:
+        for name in ("one", "two"):
+            register(at_address(client, "10.0.0.5"), name)
+        before = counts(db_url)
+        r = at_address(client, "10.0.0.5").post("/api/account/register", json={"name": "three", "password": PASSWORD})
+        assert r.status_code == 429 and r.json() == {
+            "error": "too many accounts registered from your address: 2 in 24 hours, the most one address may register"}
+        assert 86000 < int(r.headers["Retry-After"]) <= 86400 and counts(db_url) == before
+        register(at_address(client, "10.0.0.6"), "three")
+        now[0] += 86401
+        register(at_address(client, "10.0.0.5"), "four")
