@@ -70,8 +70,9 @@ class Seeks:
     def post(self, account: Account, game: Any, options: Any, clock: Any, rated: bool, colour: Any, to: Any,
              client: str = "") -> dict[str, Any]:
         """A new seek by ``account`` (a challenge when ``to`` names a player); 400 for a bad field, 404 for an
-        unknown player, 429 beyond ``open_seeks`` open at once (``address_seeks`` from address ``client``).  A challenge to an AI level (``ai-N``) is
-        accepted at once: the seek with ``"match"``, the match made (429 beyond the AI caps for ``client``)."""
+        unknown player, 429 beyond ``open_seeks`` open at once (``address_seeks`` from address ``client``).  A
+        challenge to an AI level (``ai-N``) is accepted at once: the seek with ``"match"``, the match made (429
+        beyond the AI caps for ``client``)."""
         game_options = self._game(game, options)
         control = self._clock(clock)
         if colour not in COLOURS:
