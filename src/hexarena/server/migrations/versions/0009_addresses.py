@@ -1,8 +1,8 @@
 """addresses: the client address an account was registered from and a seek posted from (docs/server.md, "Limits":
 --max-accounts-per-address, --max-open-seeks-per-address).  Rows made before are not counted (null, "").
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0007 (main has 0008_rating_endings since: on merging, this revises 0008)
 Create Date: 2026-11-29
 
 """
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008"
-down_revision: str | Sequence[str] | None = "0007"
+revision: str = "0009"
+down_revision: str | Sequence[str] | None = "0007"  # "0008" once merged with main
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
