@@ -109,6 +109,12 @@ class Accounts:
             raise Refused(429, f"too many accounts registered from your address: {made} in 24 hours, the most one "
                                f"address may register", clocks.seconds(oldest) - since)
 
+    def check_failures(self, name: Any, client: str) -> None:
+        """429 after too many failed logins for ``name`` from ``client``, or for any names from ``client`` (the
+        login route asks before it waits for a turn at hashing, so a refused login costs no turn)."""
+        if isinstance(name, str):
+            self._check_failures(name, name.lower()[:64], client)
+
     def _check_failures(self, name: str, key: str, client: str) -> None:
         """429 after too many failed logins for ``key`` from ``client``, or for any names from ``client``."""
         wait = self.failures.waiting("failed", f"{client}\n{key}")

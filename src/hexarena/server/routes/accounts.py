@@ -50,6 +50,7 @@ async def register(body: SignIn, server: ServerDep, client: ClientDep) -> Respon
 
 @router.post("/login")
 async def login(body: SignIn, server: ServerDep, client: ClientDep) -> Response:
+    server.accounts.check_failures(body.name, client)
     account = await hashing(server.accounts, client, server.accounts.login, body.name, body.password, client)
     return await server.call(signed_in, server, account, body)
 
