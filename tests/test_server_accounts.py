@@ -291,6 +291,13 @@ def test_many_queued_hashes_of_one_address_wait_behind_another_addresss() -> Non
     assert order == ["a0", "b4", "c5", "a1", "a2", "a3"]
 
 
+def test_an_address_without_failures_is_served_before_the_flooding_ones() -> None:
+    failures = {"a": 30.0, "b": 2.0, "c": 2.0}
+    order = asyncio.run(served_in_order(FairTurns(1, lambda key: failures.get(key, 0.0)),
+                                        ["a", "a", "b", "c", "b", "c", "a", "me"]))
+    assert order == ["a0", "me7", "b2", "c3", "b4", "c5", "a1", "a6"]
+
+
 def test_one_hash_in_flight_per_address_even_with_a_free_slot() -> None:
     async def scenario() -> list[str]:
         turns, order = FairTurns(2), []

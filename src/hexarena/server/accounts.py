@@ -74,7 +74,8 @@ class Accounts:
     def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store, self.limits = store, limits or Limits()
         self.failures = Buckets(self.limits.rates)  # its "failed" and "failed_all" kinds
-        self.hashing = FairTurns(HASHING_SLOTS)
+        # an address's turns at hashing come after those of addresses with fewer recent failed logins
+        self.hashing = FairTurns(HASHING_SLOTS, lambda client: self.failures.spent("failed_all", client))
         # On SQLite (one process: every session ends through this object) the sessions read are kept, so a
         # request costs no query; on PostgreSQL another process may end one, so each request reads it.
         self._known: dict[str, Account] | None = None if store.postgres else {}

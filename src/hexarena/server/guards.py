@@ -72,11 +72,18 @@ class Buckets:
     def waiting(self, kind: str, address: str) -> float:
         """The seconds until ``address`` may make one more request of ``kind`` (0: now), taking nothing."""
         rate = self.rates.get(kind)
+        if rate is None or rate.count == 0:
+            return 0.0
+        tokens = rate.count - self.spent(kind, address)
+        return 0.0 if tokens >= 1 else (1 - tokens) * rate.seconds / rate.count
+
+    def spent(self, kind: str, address: str) -> float:
+        """How much of ``address``'s bucket of ``kind`` is spent now (0: full, or no limit)."""
+        rate = self.rates.get(kind)
         if rate is None or rate.count == 0 or (kind, address) not in self._buckets:
             return 0.0
         tokens, when = self._buckets[(kind, address)]
-        tokens = min(float(rate.count), tokens + (self.clock() - when) * rate.count / rate.seconds)
-        return 0.0 if tokens >= 1 else (1 - tokens) * rate.seconds / rate.count
+        return max(0.0, rate.count - tokens - (self.clock() - when) * rate.count / rate.seconds)
 
     def _prune(self, now: float) -> None:
         """Forget the buckets that have refilled (a forgotten bucket starts full: the same)."""
@@ -213,11 +220,13 @@ class Sockets:
 class FairTurns:
     """Turns at a costly job (a password hash): at most ``slots`` jobs at once, at most one in flight per key (a
     client address), and the keys waiting served in turn (round robin), so the many requests of one key (or of
-    40) never keep another key waiting behind all of them.  The waiting holds no thread; safe across threads
-    and event loops."""
+    40) never keep another key waiting behind all of them.  ``rank(key)`` puts keys first: the lowest rank waiting
+    is served first (the accounts rank an address by its recent failed logins, so a flood of wrong passwords
+    waits behind an address that has not failed), round robin among equals.  The waiting holds no thread; safe
+    across threads and event loops."""
 
-    def __init__(self, slots: int = 2) -> None:
-        self.slots = slots
+    def __init__(self, slots: int = 2, rank: Callable[[str], float] = lambda key: 0.0) -> None:
+        self.slots, self.rank = slots, rank
         self._lock = threading.Lock()
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()  # keys in turn order
         self._busy: set[str] = set()
@@ -245,13 +254,11 @@ class FairTurns:
             self._done(key)
 
     def _serve(self) -> None:
-        """Start the turns due (the lock held): the first keys in turn order that have none in flight; a key
-        with more waiting goes to the back of the order."""
-        for key in list(self._waiting):
-            if len(self._busy) >= self.slots:
-                return
-            if key in self._busy:
-                continue
+        """Start the turns due (the lock held): of the keys with none in flight, the lowest ranked, the first in
+        turn order among equals; a key with more waiting goes to the back of the order."""
+        free = [key for key in self._waiting if key not in self._busy]
+        free.sort(key=self.rank)  # a stable sort: turn order among equal ranks
+        for key in free[:max(0, self.slots - len(self._busy))]:
             queue = self._waiting.pop(key)
             ticket = queue.popleft()
             if queue:
