@@ -339,7 +339,8 @@ def flood_of(db: str, name: str, game: str, count: int) -> None:
 
 def seek_rows(page) -> list[str]:
     """The seeker cells (name, rating, "established") of the rows the lobby shows."""
-    return [" ".join(row.locator("td").first.inner_text().split()) for row in page.locator("#seeks tr[data-seek]").all()]
+    rows = page.locator("#seeks tr[data-seek]").all()
+    return [" ".join(row.locator("td").first.inner_text().split()) for row in rows]
 
 
 def test_the_lobby_filters_seeks_by_game_and_rating_and_marks_established_players(browser, served, request):
