@@ -377,3 +377,13 @@ def test_accounts_registered_per_address_in_a_day(db_url) -> None:  # noqa: F811
         register(at_address(client, "10.0.0.6"), "three")
         now[0] += 86401
         register(at_address(client, "10.0.0.5"), "four")
+
+
+def test_an_address_that_signed_in_goes_first_then_the_fewest_failures(app) -> None:
+    client, _ = app
+    accounts = client.app.state.server.accounts  # type: ignore[attr-defined]
+    register(at_address(client, "10.0.0.1"), "regular")
+    for n in range(3):
+        assert login(at_address(client, "10.0.0.2"), f"nobody{n}", "a wrong guess") == 401
+    ranks = [accounts.rank(a) for a in ("10.0.0.1", "10.0.0.3", "10.0.0.2")]
+    assert ranks[0] == -1 and ranks[1] == 0 and 2.9 < ranks[2] <= 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 AI_PREFIX = "ai-"  # the AI levels' accounts are ai-1 ... ai-10: no person's name starts so
 PASSWORD_LENGTHS = (8, 256)
 KNOWN_SESSIONS = 10_000  # the sessions kept in memory on SQLite
+KNOWN_ADDRESSES = 10_000  # the addresses that signed in lately, kept to go first at hashing
 ACCOUNTS_PERIOD = 86400.0  # --max-accounts-per-address counts the accounts registered in the last 24 hours
 HASHER = PasswordHasher()  # Argon2id with argon2-cffi's (RFC 9106 low-memory) parameters
 # verified against when a name is unknown, so an unknown name costs the same time as a wrong password
@@ -74,11 +76,24 @@ class Accounts:
     def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store, self.limits = store, limits or Limits()
         self.failures = Buckets(self.limits.rates)  # its "failed" and "failed_all" kinds
-        # an address's turns at hashing come after those of addresses with fewer recent failed logins
-        self.hashing = FairTurns(HASHING_SLOTS, lambda client: self.failures.spent("failed_all", client))
+        self._signed_in: OrderedDict[str, None] = OrderedDict()  # addresses that signed in lately, newest last
+        self.hashing = FairTurns(HASHING_SLOTS, self.rank)
         # On SQLite (one process: every session ends through this object) the sessions read are kept, so a
         # request costs no query; on PostgreSQL another process may end one, so each request reads it.
         self._known: dict[str, Account] | None = None if store.postgres else {}
+
+    def rank(self, client: str) -> float:
+        """``client``'s place at hashing: its recent failed logins, less one if it signed in lately (a returning
+        player goes before a flood from fresh addresses)."""
+        return self.failures.spent("failed_all", client) - (client in self._signed_in)
+
+    def _signed_in_from(self, client: str) -> None:
+        """Remember that ``client`` signed in (or registered) lately."""
+        if client:
+            self._signed_in[client] = None
+            self._signed_in.move_to_end(client)
+            if len(self._signed_in) > KNOWN_ADDRESSES:
+                self._signed_in.popitem(last=False)
 
     def register(self, name: Any, password: Any, client: str = "") -> Account:
         """A new account registered from address ``client`` ("": not counted); 400 for a bad name or password,
@@ -93,6 +108,7 @@ class Accounts:
                                                        created=at(self.store.clock()),
                                                        client=client)).inserted_primary_key
         assert new is not None
+        self._signed_in_from(client)
         return Account(int(new[0]), name)
 
     def _check_address(self, conn: Connection, client: str) -> None:
@@ -145,6 +161,7 @@ class Accounts:
             digest = hashed(password)  # (hashed before the write lock: other writers do not wait for it)
             with self.store.write() as conn:
                 conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=digest))
+        self._signed_in_from(client)
         return Account(row.id, row.name)
 
     def open_session(self, account: Account) -> tuple[str, str]:
