@@ -27,7 +27,8 @@ messages received during the run, and the errors.
 
 The bench comes from one address, so its server runs with the per-address
 limits lifted (``--rate KIND=0/1``, ``--max-websockets 0``,
-``--max-open-matches 0``).  Every request goes to 127.0.0.1 only, and every
+``--max-open-matches 0``, ``--max-accounts-per-address 0``,
+``--max-open-seeks-per-address 0``).  Every request goes to 127.0.0.1 only, and every
 loop is bounded in count and time.
 """
 
@@ -62,7 +63,9 @@ def free_port() -> int:
 
 # one address plays every client: its per-address limits lifted
 UNLIMITED = [arg for kind in ("create", "join", "move", "register", "login", "seek", "chat")
-             for arg in ("--rate", f"{kind}=0/1")] + ["--max-websockets", "0", "--max-open-matches", "0"]
+             for arg in ("--rate", f"{kind}=0/1")] + ["--max-websockets", "0", "--max-open-matches", "0",
+                                                      "--max-accounts-per-address", "0",
+                                                      "--max-open-seeks-per-address", "0"]
 
 
 def start_server(db: str, port: int) -> subprocess.Popen:

@@ -4,13 +4,19 @@ deletion, and every refusal leaving the rows as they were."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
 
+from hexarena.server import accounts as accounts_module
 from hexarena.server import create_app
+from hexarena.server.guards import FairTurns
+from hexarena.server.limits import RATES, Limits, Rate
 from hexarena.server.schema import accounts, match_players, matches, sessions
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 
@@ -98,18 +104,48 @@ def test_refusals_change_no_row(app) -> None:
     assert counts(url) == before
 
 
-def test_too_many_failed_logins_for_a_name(app) -> None:
+def at_address(client: TestClient, address: str) -> TestClient:
+    """Another browser of ``client``'s app, at client address ``address``."""
+    return TestClient(client.app, client=(address, 50000))
+
+
+def login(client: TestClient, name: str, password: str = PASSWORD) -> int:
+    return client.post("/api/account/login", json={"name": name, "password": password}).status_code
+
+
+def test_too_many_failed_logins_for_a_name_from_one_address(app) -> None:
     client, _ = app
     register(client, "erin")
     for _ in range(10):
-        assert client.post("/api/account/login", json={"name": "erin", "password": "wrong guess"}).status_code == 401
+        assert login(client, "erin", "wrong guess") == 401
     r = client.post("/api/account/login", json={"name": "ERIN", "password": PASSWORD})
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+    assert r.json()["error"].startswith("too many failed logins for 'ERIN' from your address; retry in ")
+
+
+def test_failed_logins_from_many_addresses_never_lock_the_player_out(db_url) -> None:  # noqa: F811
+    """Issue 42, item 4: guesses at one name from 10 addresses, each until it is refused, and the player's right
+    password from an address of their own still gets in (before: 429 "too many failed logins for 'vic'")."""
+    with TestClient(create_app(db_url, limits=Limits(rates={**RATES, "failed": Rate(3, 300)}))) as client:
+        register(client, "vic")
+        for n in range(10):
+            guesser = at_address(client, f"10.0.0.{n + 1}")
+            assert [login(guesser, "vic", f"guess {n} {i}") for i in range(4)] == [401] * 3 + [429]
+        assert login(at_address(client, "10.0.1.1"), "VIC") == 200
+
+
+def test_too_many_failed_logins_from_one_address_for_any_names(db_url) -> None:  # noqa: F811
+    limits = Limits(rates={**RATES, "failed_all": Rate(3, 3600)})
+    with TestClient(create_app(db_url, limits=limits)) as client:
+        register(client, "vic")
+        guesser = at_address(client, "10.0.0.9")
+        assert [login(guesser, name, "guess one") for name in ("vic", "ann", "bob", "cyd")] == [401] * 3 + [429]
+        r = guesser.post("/api/account/login", json={"name": "vic", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["error"].startswith("too many failed logins from your address")
+        assert login(at_address(client, "10.0.0.10"), "vic") == 200
 
 
 def test_too_many_logins_from_an_address(db_url) -> None:  # noqa: F811
-    from hexarena.server.limits import RATES, Limits, Rate
-
     limits = Limits(rates={**RATES, "login": Rate(3, 300)})
     with TestClient(create_app(db_url, limits=limits)) as client:
         for name in ("a1a", "b2b", "c3c"):
@@ -216,3 +252,138 @@ def test_passwords_are_stored_as_argon2id_hashes(app) -> None:
         stored = conn.execute(select(accounts.c.password).where(accounts.c.name == "hashy")).scalar()
     engine.dispose()
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
+
+
+# fair turns at password hashing (issue 42, item 5) ------------------------------------------------------------
+def wait_until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    """Wait for ``check`` (polling), failing with ``what`` if it is not true within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds} s"
+        time.sleep(0.01)
+
+
+async def served_in_order(turns: FairTurns, keys: list[str]) -> list[str]:
+    """The order in which ``turns`` serves jobs of ``keys`` (queued in that order), the first held until all the
+    others wait."""
+    order: list[str] = []
+    hold = asyncio.Event()
+
+    async def job(n: int, key: str) -> None:
+        async with turns.turn(key):
+            order.append(f"{key}{n}")
+            if n == 0:
+                await hold.wait()
+
+    tasks = []
+    for n, key in enumerate(keys):
+        tasks.append(asyncio.create_task(job(n, key)))
+        await asyncio.sleep(0)
+    while turns.waiting() < len(keys) - turns.slots:
+        await asyncio.sleep(0.001)
+    hold.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 20)
+    return order
+
+
+def test_many_queued_hashes_of_one_address_wait_behind_another_addresss() -> None:
+    order = asyncio.run(served_in_order(FairTurns(1), ["a", "a", "a", "a", "b", "c"]))
+    assert order == ["a0", "b4", "c5", "a1", "a2", "a3"]
+
+
+def test_an_address_without_failures_is_served_before_the_flooding_ones() -> None:
+    failures = {"a": 30.0, "b": 2.0, "c": 2.0}
+    order = asyncio.run(served_in_order(FairTurns(1, lambda key: failures.get(key, 0.0)),
+                                        ["a", "a", "b", "c", "b", "c", "a", "me"]))
+    assert order == ["a0", "me7", "b2", "c3", "b4", "c5", "a1", "a6"]
+
+
+def test_one_hash_in_flight_per_address_even_with_a_free_slot() -> None:
+    async def scenario() -> list[str]:
+        turns, order = FairTurns(2), []
+
+        async def job(key: str, name: str) -> None:
+            async with turns.turn(key):
+                order.append(name)
+
+        async with turns.turn("a"):
+            second = asyncio.create_task(job("a", "a's second"))
+            await asyncio.wait_for(job("b", "b"), 20)  # served in the free slot
+            assert turns.waiting() == 1  # a's second still waits
+            order.append("a's first ends")
+        await asyncio.wait_for(second, 20)
+        return order
+
+    assert asyncio.run(scenario()) == ["b", "a's first ends", "a's second"]
+
+
+def test_a_cancelled_wait_leaves_the_queue() -> None:
+    async def scenario() -> list[str]:
+        turns, order = FairTurns(1), []
+        async with turns.turn("a"):
+            gone = asyncio.create_task(turns.turn("b").__aenter__())
+            await asyncio.sleep(0)
+            assert turns.waiting() == 1
+            gone.cancel()
+            await asyncio.gather(gone, return_exceptions=True)
+            assert turns.waiting() == 0
+        async with turns.turn("c"):
+            order.append("c")
+        return order
+
+    assert asyncio.run(scenario()) == ["c"]
+
+
+def test_a_flood_of_logins_from_one_address_does_not_hold_up_another(app, monkeypatch) -> None:
+    """Five wrong logins at once from one address, the first hash stuck: a player's login from another address
+    is hashed and answered meanwhile (before, the flood took both hashing slots and the player waited)."""
+    client, _ = app
+    register(client, "vic")
+    stuck, real_verify = threading.Event(), accounts_module.verify
+    hashed: list[str] = []
+
+    def verify(digest: str, password: str) -> bool:
+        hashed.append(password)
+        if password.startswith("guess"):
+            assert stuck.wait(20), "the test never released the flood's hash"
+        return real_verify(digest, password)
+
+    monkeypatch.setattr(accounts_module, "verify", verify)
+    flood = [threading.Thread(target=login, args=(at_address(client, "10.0.0.66"), "vic", f"guess {n}"), daemon=True)
+             for n in range(5)]
+    for thread in flood:
+        thread.start()
+    hashing = client.app.state.server.accounts.hashing  # type: ignore[attr-defined]
+    wait_until(lambda: hashing.waiting() == 4 and len(hashed) == 1, "one flood hash in flight, four waiting")
+    assert login(at_address(client, "10.0.0.2"), "vic") == 200
+    assert hashed[1] == PASSWORD
+    stuck.set()
+    for thread in flood:
+        thread.join(30)
+        assert not thread.is_alive(), "a flood login never ended"
+    assert sorted([hashed[0], *hashed[2:]]) == [f"guess {n}" for n in range(5)]
+
+
+def test_accounts_registered_per_address_in_a_day(db_url) -> None:  # noqa: F811
+    now = [time.time()]
+    with TestClient(create_app(db_url, limits=Limits(address_accounts=2), clock=lambda: now[0])) as client:
+        for name in ("one", "two"):
+            register(at_address(client, "10.0.0.5"), name)
+        before = counts(db_url)
+        r = at_address(client, "10.0.0.5").post("/api/account/register", json={"name": "three", "password": PASSWORD})
+        assert r.status_code == 429 and r.json() == {
+            "error": "too many accounts registered from your address: 2 in 24 hours, the most one address may register"}
+        assert 86000 < int(r.headers["Retry-After"]) <= 86400 and counts(db_url) == before
+        register(at_address(client, "10.0.0.6"), "three")
+        now[0] += 86401
+        register(at_address(client, "10.0.0.5"), "four")
+
+
+def test_an_address_that_signed_in_goes_first_then_the_fewest_failures(app) -> None:
+    client, _ = app
+    accounts = client.app.state.server.accounts  # type: ignore[attr-defined]
+    register(at_address(client, "10.0.0.1"), "regular")
+    for n in range(3):
+        assert login(at_address(client, "10.0.0.2"), f"nobody{n}", "a wrong guess") == 401
+    ranks = [accounts.rank(a) for a in ("10.0.0.1", "10.0.0.3", "10.0.0.2")]
+    assert ranks[0] == -1 and ranks[1] == 0 and 2.9 < ranks[2] <= 3

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, insert, select
 from starlette.websockets import WebSocketDisconnect
 
 import hexarena
@@ -20,7 +20,8 @@ from hexarena.server import clocks, create_app
 from hexarena.server.accounts import Account
 from hexarena.server.core import JUDGE_TOPIC, Server
 from hexarena.server.limits import Limits
-from hexarena.server.schema import match_players, matches, moves, seeks
+from hexarena.record_writer import at
+from hexarena.server.schema import match_players, matches, moves, ratings, seeks
 from hexarena.server.store import Refused
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, register
@@ -284,6 +285,103 @@ def test_expired_seeks_are_not_listed_and_are_purged(arena, clock) -> None:
     clock.advance(72 * 3600 + 1)
     assert bob.get("/api/seeks").json() == []
     assert server_of(ann).seeks.purge() == 1 and rows(url)["seeks"] == []
+
+
+# the lobby's filter and fair play against floods (issue 42, item 9) ----------------------------------------------
+def flood(client: TestClient, clock: FakeClock, game: str, count: int = 500) -> None:
+    """``count`` open seeks of ``game``, newer than any seek before, by a new account ("flood", no rating)."""
+    server = server_of(client)
+    author = server.accounts.register("flood", "correct horse").id
+    with server.store.write() as conn:
+        conn.execute(insert(seeks), [
+            {"id": f"flood{n}", "author_id": author, "to_id": None, "game": game, "options": {}, "clock": None,
+             "rated": True, "colour": "random", "created": at(clock.now + 1 + n / 1000),
+             "expires": at(clock.now + DAY)} for n in range(count)])
+
+
+def rate(client: TestClient, name: str, game: str, rating: float, rd: float) -> None:
+    """Give ``name`` a rating in ``game``."""
+    server = server_of(client)
+    with server.store.write() as conn:
+        conn.execute(insert(ratings).values(account_id=server.accounts.profile(name)["id"], game=game, rating=rating,
+                                            rd=rd, volatility=0.06, games=20, updated=at(time.time())))
+
+
+def listed(client: TestClient, query: str = "") -> list[str]:
+    r = client.get(f"/api/seeks{query}")
+    assert r.status_code == 200, r.text
+    return [s["id"] for s in r.json()]
+
+
+def test_a_flood_of_another_games_seeks_never_hides_a_seek_of_the_game_asked(arena, clock) -> None:
+    ann, bob, _, _ = arena
+    real = seek(ann)["id"]
+    flood(ann, clock, "lisbon")
+    assert real not in listed(bob)  # the newest 500: the flood's
+    assert listed(bob, "?game=projective-hex") == [real]
+    assert len(listed(bob, "?game=lisbon")) == 500 and listed(bob, "?game=palago") == []
+
+
+def test_established_players_seeks_are_listed_before_a_flood_of_new_accounts(arena, clock) -> None:
+    ann, bob, cy, _ = arena
+    rate(ann, "ann", "projective-hex", 1700, 60)
+    rate(ann, "cyd", "projective-hex", 1650, 200)  # rated, but provisional: not established
+    real, newcomer = seek(ann)["id"], seek(cy)["id"]
+    flood(ann, clock, "projective-hex")
+    shown = bob.get("/api/seeks?game=projective-hex").json()
+    assert len(shown) == 500 and shown[0]["id"] == real and newcomer not in [s["id"] for s in shown]
+    assert {k: shown[0][k] for k in ("by", "rating", "established")} == {"by": "ann", "rating": 1700,
+                                                                          "established": True}
+    assert {k: shown[1][k] for k in ("by", "rating", "established")} == {"by": "flood", "rating": None,
+                                                                          "established": False}
+    assert listed(bob, "?rating=1600-1800") == [real, newcomer]  # by the seekers' ratings in the seek's game
+    assert listed(bob, "?game=projective-hex&rating=1660-2000") == [real]
+    assert len(listed(bob, "?rating=1500-1500")) == 500  # no rating counts as 1500
+
+
+def test_challenges_to_and_from_me_are_always_listed(arena, clock) -> None:
+    ann, bob, cy, _ = arena
+    posted = []
+    for client, to in ((cy, "bob"), (bob, "ann"), (bob, None)):
+        posted.append(seek(client, to=to)["id"])
+        clock.advance(1)
+    to_me, from_me, mine = posted
+    flood(ann, clock, "projective-hex")
+    shown = listed(bob, "?rating=2000-2100")
+    assert shown == [mine, from_me, to_me]
+    assert listed(bob, "?game=projective-hex")[:3] == [mine, from_me, to_me]
+    assert listed(bob, "?game=lisbon") == []
+
+
+@pytest.mark.parametrize("query, message", [
+    ("?game=chess", "game 'chess': not a game here; the games are projective-hex, "),
+    ("?game=", "game '': not a game here"),
+    ("?rating=1800-1500", "rating '1800-1500': give MIN-MAX, two whole numbers with MIN <= MAX"),
+    ("?rating=abc", "rating 'abc': give MIN-MAX"),
+    ("?rating=1500", "rating '1500': give MIN-MAX"),
+])
+def test_a_bad_filter_is_refused_naming_what_is_allowed(arena, query, message) -> None:
+    ann, *_ = arena
+    r = ann.get(f"/api/seeks{query}")
+    assert r.status_code == 400 and r.json()["error"].startswith(message), r.text
+
+
+def test_open_seeks_are_capped_per_address_across_its_accounts(db_url, clock) -> None:  # noqa: F811
+    app = create_app(db_url, clock=clock, limits=Limits(judge_seconds=0, address_seeks=3))
+    with TestClient(app) as ann:
+        bob, cy = TestClient(app), TestClient(app, client=("10.0.0.7", 50000))
+        for client, name in ((ann, "ann"), (bob, "bob"), (cy, "cyd")):
+            register(client, name)
+        first = seek(ann)
+        seek(ann, to="cyd"), seek(bob)
+        before = rows(db_url)
+        r = bob.post("/api/seeks", json={"game": "projective-hex", "options": SMALL, "clock": None, "rated": False,
+                                         "colour": "first"}, headers=csrf(bob))
+        assert r.status_code == 429 and r.json()["error"].startswith("too many open seeks from your address: 3")
+        assert int(r.headers["Retry-After"]) > 0 and rows(db_url) == before
+        seek(cy)  # another address
+        assert ann.delete(f"/api/seeks/{first['id']}", headers=csrf(ann)).status_code == 200
+        seek(bob)
 
 
 def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F811

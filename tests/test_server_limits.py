@@ -225,6 +225,10 @@ def test_serve_options_give_the_limits() -> None:
     assert given == Limits(4096, {**RATES, "move": Rate(5, 10), "hint": Rate(0, 1)}, 3, 0.5, 4,
                            "10.0.0.1,10.1.0.0/16")
     assert Limits.from_json(given.to_json()) == given
+    caps = limits_from(parsers["serve"].parse_args(
+        ["--max-accounts-per-address", "0", "--max-open-seeks-per-address", "7", "--rate", "failed=3/60"]))
+    assert (caps.address_accounts, caps.address_seeks, caps.rates["failed"]) == (0, 7, Rate(3, 60))
+    assert Limits.from_json(caps.to_json()) == caps
     for bad in ("moves=5/10", "move=5", "move=-1/10", "move=5/0", "move=x/1"):
         with pytest.raises(ValueError, match="move=|the kind is one of"):
             parse_rate(bad)

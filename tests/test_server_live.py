@@ -6,6 +6,7 @@ always get in."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -125,14 +126,16 @@ def test_a_change_is_read_once_for_all_its_watchers(app, monkeypatch) -> None:
     real_object = server.object
     monkeypatch.setattr(server, "object", lambda match: reads.append(match.id) or real_object(match))
     live = f"/api/matches/{made['id']}/live"
-    with client.websocket_connect(live) as one, client.websocket_connect(live) as two, \
-            client.websocket_connect(live) as three:
-        assert {receive_json(ws)["ply"] for ws in (one, two, three)} == {0}
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(live)) for _ in range(5)]
+        assert {receive_json(ws)["ply"] for ws in sockets} == {0}
         reads.clear()
         r = client.post(f"/api/matches/{made['id']}/moves", json={"move": "a1", "token": made["token"], "ply": 0})
         assert r.status_code == 200, r.text
-        assert [receive_json(ws)["moves"] for ws in (one, two, three)] == [["a1"]] * 3
-    assert reads == [made["id"]] * 2  # the mover's answer, and the watchers' read
+        assert [receive_json(ws)["moves"] for ws in sockets] == [["a1"]] * 5
+    # the mover's answer and one read for all five watchers (on PostgreSQL the NOTIFY may wake them once more
+    # after the local wake-up: one more shared read); a read per watcher would be 6 or more
+    assert reads[0] == made["id"] and 2 <= len(reads) <= 3, reads
 
 
 # spectators per match ------------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, insert, select
 
-from hexarena.server.schema import accounts, ratings
+from hexarena.record_writer import at
+from hexarena.server.schema import accounts, ratings, seeks
 
 from .test_server import fresh_pg
 from .web_helpers import ARTIFACTS, confirm_turn, free_port
@@ -322,5 +323,61 @@ def test_a_rated_game_on_time_changes_both_ratings(browser, served, request):
     ana.wait_for_selector("#board svg")
     assert "AI level 2" in ana.inner_text(".seats") and ana.inner_text("#rated") == "casual"
     for ctx in (ctx_a, ctx_b):
+        ctx.close()
+    assert not errors, errors
+
+
+def flood_of(db: str, name: str, game: str, count: int) -> None:
+    """``count`` open seeks of ``game`` by ``name``, newer than the seeks before (written in the database)."""
+    now, engine = time.time(), create_engine(db)
+    with engine.begin() as conn:
+        author = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).scalar_one()
+        conn.execute(insert(seeks), [
+            {"id": f"flood{n}", "author_id": author, "to_id": None, "game": game, "options": {}, "clock": None,
+             "rated": False, "colour": "random", "created": at(now + n / 1000), "expires": at(now + DAY)}
+            for n in range(count)])
+    engine.dispose()
+
+
+def seek_rows(page) -> list[str]:
+    """The seeker cells (name, rating, "established") of the rows the lobby shows."""
+    rows = page.locator("#seeks tr[data-seek]").all()
+    return [" ".join(row.locator("td").first.inner_text().split()) for row in rows]
+
+
+def test_the_lobby_filters_seeks_by_game_and_rating_and_marks_established_players(browser, served, request):
+    """Issue 42, item 9 in the browser: among a newcomer's flood of another game's seeks, the lobby's game filter
+    and rating range (sent to the server as ?game= and ?rating=) find the established player's seek, listed first
+    and marked so."""
+    db = request.node.callspec.params["served"]
+    base, errors = served.base, []
+    (ctx_a, ana), (ctx_b, ben) = ana_and_ben(browser, base, errors)
+    ctx_c, cat = person(browser, errors)
+    register(cat, base, "cat")
+    establish(served.db)
+    post_seek(cat, base)
+    post_seek(ana, base)
+    flood_of(served.db, "cat", "lisbon", 40)
+    ben.goto(base + "/#/")
+    ben.wait_for_selector("#seeks tr[data-seek]")
+    rows = seek_rows(ben)
+    assert len(rows) == 42 and rows[0].startswith("ana") and "established" in rows[0], rows[:3]
+    assert all("established" not in r and "new" in r for r in rows[1:]), rows[1:3]
+    with ben.expect_response(lambda r: f"/api/seeks?game={GAME}" in r.url):
+        ben.select_option("#seek-game", GAME)
+    ben.wait_for_function("() => document.querySelectorAll('#seeks tr[data-seek]').length === 2")
+    assert [r.split()[0] for r in seek_rows(ben)] == ["ana", "cat"]
+    with ben.expect_response(lambda r: r.url.endswith(f"/api/seeks?game={GAME}&rating=1600-9999")):
+        ben.fill("#seek-rating-min", "1600")
+        ben.dispatch_event("#seek-rating-min", "change")
+    ben.wait_for_function("() => document.querySelectorAll('#seeks tr[data-seek]').length === 1")
+    assert seek_rows(ben)[0].startswith("ana")
+    shot(ben, "lobby-filter", db)
+    ben.set_viewport_size({"width": 390, "height": 844})
+    ben.locator("#seeks").scroll_into_view_if_needed()
+    shot(ben, "lobby-filter-phone", db)
+    width = ben.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the lobby is {width} px wide on a 390 px phone"
+    for ctx in (ctx_a, ctx_b, ctx_c):
         ctx.close()
     assert not errors, errors

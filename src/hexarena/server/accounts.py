@@ -1,7 +1,9 @@
 """Accounts and their sessions (docs/server.md, "Accounts"): names, Argon2id password hashes, the ``session``
-and ``csrf`` cookies, failed logins limited per name, and the seats of a match each account holds.
+and ``csrf`` cookies, failed logins limited per (name, address) and per address, accounts per address, the
+fair turns at password hashing, and the seats of a match each account holds.
 
-No web framework here: :mod:`.routes.accounts` turns these into HTTP.
+No web framework here: :mod:`.routes.accounts` turns these into HTTP (each hash in a turn of
+:attr:`Accounts.hashing`, taken by the route).
 """
 
 from __future__ import annotations
@@ -9,33 +11,35 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, text, update
 
 from hexarena.games.options import shown
-from hexarena.record_writer import now
+from hexarena.record_writer import at, now
 
-from .guards import Buckets
-from .limits import Rate
+from . import clocks
+from .guards import Buckets, FairTurns
+from .limits import Limits
 from .schema import accounts, match_players, matches, seeks, sessions
 from .store import Refused, Store, token_seats
 
 NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 AI_PREFIX = "ai-"  # the AI levels' accounts are ai-1 ... ai-10: no person's name starts so
 PASSWORD_LENGTHS = (8, 256)
-LOGIN_RATE = Rate(10, 300)
-KNOWN_SESSIONS = 10_000  # the sessions kept in memory on SQLite  # failed logins per name before 429
+KNOWN_SESSIONS = 10_000  # the sessions kept in memory on SQLite
+KNOWN_ADDRESSES = 10_000  # the addresses that signed in lately, kept to go first at hashing
+ACCOUNTS_PERIOD = 86400.0  # --max-accounts-per-address counts the accounts registered in the last 24 hours
 HASHER = PasswordHasher()  # Argon2id with argon2-cffi's (RFC 9106 low-memory) parameters
 # verified against when a name is unknown, so an unknown name costs the same time as a wrong password
 UNKNOWN = HASHER.hash(secrets.token_urlsafe(16))
-# Each hash takes 64 MiB and several threads for tens of milliseconds: at most two at once, so a burst of logins
-# queues instead of taking the server's memory and processors (the other requests go on meanwhile).
-HASHING = threading.BoundedSemaphore(2)
+# Each hash takes 64 MiB and several threads for tens of milliseconds: at most two at once (one per address, the
+# addresses in turn), so a burst of logins queues instead of taking the server's memory and processors.
+HASHING_SLOTS = 2
 
 
 @dataclass(frozen=True)
@@ -69,44 +73,95 @@ def session_id(cookie: str) -> str:
 class Accounts:
     """The accounts of ``store``'s database."""
 
-    def __init__(self, store: Store, login_rate: Rate = LOGIN_RATE) -> None:
-        self.store = store
-        self.failures = Buckets({"login": login_rate})
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
+        self.store, self.limits = store, limits or Limits()
+        self.failures = Buckets(self.limits.rates)  # its "failed" and "failed_all" kinds
+        self._signed_in: OrderedDict[str, None] = OrderedDict()  # addresses that signed in lately, newest last
+        self.hashing = FairTurns(HASHING_SLOTS, self.rank)
         # On SQLite (one process: every session ends through this object) the sessions read are kept, so a
         # request costs no query; on PostgreSQL another process may end one, so each request reads it.
         self._known: dict[str, Account] | None = None if store.postgres else {}
 
-    def register(self, name: Any, password: Any) -> Account:
-        """A new account; 400 for a bad name or password, 409 for a name taken (ignoring case)."""
+    def rank(self, client: str) -> float:
+        """``client``'s place at hashing: its recent failed logins, less one if it signed in lately (a returning
+        player goes before a flood from fresh addresses)."""
+        return self.failures.spent("failed_all", client) - (client in self._signed_in)
+
+    def _signed_in_from(self, client: str) -> None:
+        """Remember that ``client`` signed in (or registered) lately."""
+        if client:
+            self._signed_in[client] = None
+            self._signed_in.move_to_end(client)
+            if len(self._signed_in) > KNOWN_ADDRESSES:
+                self._signed_in.popitem(last=False)
+
+    def register(self, name: Any, password: Any, client: str = "") -> Account:
+        """A new account registered from address ``client`` ("": not counted); 400 for a bad name or password,
+        409 for a name taken (ignoring case), 429 beyond ``address_accounts`` from ``client`` in 24 hours."""
         name, password = check_name(name), check_password(password)
         digest = hashed(password)
         with self.store.write() as conn:
             if conn.execute(select(accounts.c.id).where(accounts.c.name_key == name.lower())).first():
                 raise Refused(409, f"the name {name!r} is taken")
+            self._check_address(conn, client)
             new = conn.execute(insert(accounts).values(name=name, name_key=name.lower(), password=digest,
-                                                       created=now())).inserted_primary_key
+                                                       created=at(self.store.clock()),
+                                                       client=client)).inserted_primary_key
         assert new is not None
+        self._signed_in_from(client)
         return Account(int(new[0]), name)
 
-    def login(self, name: Any, password: Any) -> Account:
-        """The account ``name`` with ``password``; 401 if either is wrong, 429 after too many failures."""
+    def _check_address(self, conn: Connection, client: str) -> None:
+        """429 when ``client`` registered ``address_accounts`` accounts in the last 24 hours (deleted ones too; on
+        PostgreSQL one address's registrations take turns on an advisory lock, so none slips past the count)."""
+        most = self.limits.address_accounts
+        if not client or not most:
+            return
+        if self.store.postgres:
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:accounts:{client}"})
+        since = self.store.clock() - ACCOUNTS_PERIOD
+        made, oldest = conn.execute(select(func.count(), func.min(accounts.c.created)).where(
+            accounts.c.client == client, accounts.c.created > at(since))).one()
+        if made >= most:
+            raise Refused(429, f"too many accounts registered from your address: {made} in 24 hours, the most one "
+                               f"address may register", clocks.seconds(oldest) - since)
+
+    def check_failures(self, name: Any, client: str) -> None:
+        """429 after too many failed logins for ``name`` from ``client``, or for any names from ``client`` (the
+        login route asks before it waits for a turn at hashing, so a refused login costs no turn)."""
+        if isinstance(name, str):
+            self._check_failures(name, name.lower()[:64], client)
+
+    def _check_failures(self, name: str, key: str, client: str) -> None:
+        """429 after too many failed logins for ``key`` from ``client``, or for any names from ``client``."""
+        wait = self.failures.waiting("failed", f"{client}\n{key}")
+        if wait:
+            raise Refused(429, f"too many failed logins for {name!r} from your address; retry in {int(wait) + 1} s",
+                          wait)
+        wait = self.failures.waiting("failed_all", client)
+        if wait:
+            raise Refused(429, f"too many failed logins from your address; retry in {int(wait) + 1} s", wait)
+
+    def login(self, name: Any, password: Any, client: str = "") -> Account:
+        """The account ``name`` with ``password``; 401 if either is wrong, 429 after too many failed logins for
+        ``name`` from address ``client``, or for any names from ``client``."""
         if not isinstance(name, str) or not isinstance(password, str):
             raise Refused(401, "wrong name or password")
         key = name.lower()[:64]
-        wait = self.failures.waiting("login", key)
-        if wait:
-            raise Refused(429, f"too many failed logins for {name!r}; retry in {int(wait) + 1} s", wait)
+        self._check_failures(name, key, client)
         with self.store.engine.connect() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.password).where(
                 accounts.c.name_key == key, accounts.c.deleted.is_(False))).first()
         if not verify(row.password if row and row.password else UNKNOWN, password[:PASSWORD_LENGTHS[1]]) \
                 or row is None or row.password is None:  # no password: an AI's account
-            self.failures.take("login", key)
+            self.failures.take("failed", f"{client}\n{key}")
+            self.failures.take("failed_all", client)
             raise Refused(401, "wrong name or password")
         if HASHER.check_needs_rehash(row.password):
             digest = hashed(password)  # (hashed before the write lock: other writers do not wait for it)
             with self.store.write() as conn:
                 conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=digest))
+        self._signed_in_from(client)
         return Account(row.id, row.name)
 
     def open_session(self, account: Account) -> tuple[str, str]:
@@ -214,13 +269,11 @@ class Accounts:
 
 
 def hashed(password: str) -> str:
-    with HASHING:
-        return HASHER.hash(password)
+    return HASHER.hash(password)
 
 
 def verify(digest: str, password: str) -> bool:
     try:
-        with HASHING:
-            return HASHER.verify(digest, password)
+        return HASHER.verify(digest, password)
     except (VerificationError, InvalidHashError):
         return False

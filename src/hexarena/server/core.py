@@ -43,7 +43,7 @@ class Server:
         self.limits = limits or Limits()
         self.clock = clock or clocks.clock_from_env()  # the time clocks are judged by
         self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours, self.clock)
-        self.accounts = Accounts(self.store)
+        self.accounts = Accounts(self.store, self.limits)
         self.chat = Chat(self.store)
         self.mailer = Mailer(self.store, mail)
         self.sockets = Sockets(self.limits.websockets)  # per client address

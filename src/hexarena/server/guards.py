@@ -1,16 +1,20 @@
 """The limits enforced (:mod:`.limits`): ASGI middlewares that answer before a
 route runs, so a refused request is answered before its body is read or
 parsed: :class:`BodyLimit` (413), :class:`RateLimit` (429 with
-``Retry-After``); :class:`SecurityHeaders` on every response; and the count
-of WebSockets per client address and per match (:class:`Sockets`).
+``Retry-After``); :class:`SecurityHeaders` on every response; the count
+of WebSockets per client address and per match (:class:`Sockets`); and fair
+turns at password hashing across addresses (:class:`FairTurns`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -68,11 +72,18 @@ class Buckets:
     def waiting(self, kind: str, address: str) -> float:
         """The seconds until ``address`` may make one more request of ``kind`` (0: now), taking nothing."""
         rate = self.rates.get(kind)
+        if rate is None or rate.count == 0:
+            return 0.0
+        tokens = rate.count - self.spent(kind, address)
+        return 0.0 if tokens >= 1 else (1 - tokens) * rate.seconds / rate.count
+
+    def spent(self, kind: str, address: str) -> float:
+        """How much of ``address``'s bucket of ``kind`` is spent now (0: full, or no limit)."""
+        rate = self.rates.get(kind)
         if rate is None or rate.count == 0 or (kind, address) not in self._buckets:
             return 0.0
         tokens, when = self._buckets[(kind, address)]
-        tokens = min(float(rate.count), tokens + (self.clock() - when) * rate.count / rate.seconds)
-        return 0.0 if tokens >= 1 else (1 - tokens) * rate.seconds / rate.count
+        return max(0.0, rate.count - tokens - (self.clock() - when) * rate.count / rate.seconds)
 
     def _prune(self, now: float) -> None:
         """Forget the buckets that have refilled (a forgotten bucket starts full: the same)."""
@@ -208,3 +219,77 @@ class Sockets:
                 self._open[key] = held
             else:
                 self._open.pop(key, None)
+
+
+class FairTurns:
+    """Turns at a costly job (a password hash): at most ``slots`` jobs at once, at most one in flight per key (a
+    client address), and the keys waiting served in turn (round robin), so the many requests of one key (or of
+    40) never keep another key waiting behind all of them.  ``rank(key)`` puts keys first: the lowest rank waiting
+    is served first (the accounts rank an address by its recent failed logins, so a flood of wrong passwords
+    waits behind an address that has not failed), round robin among equals.  The waiting holds no thread; safe
+    across threads and event loops."""
+
+    def __init__(self, slots: int = 2, rank: Callable[[str], float] = lambda key: 0.0) -> None:
+        self.slots, self.rank = slots, rank
+        self._lock = threading.Lock()
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()  # keys in turn order
+        self._busy: set[str] = set()
+
+    def waiting(self) -> int:
+        """How many turns are waiting."""
+        with self._lock:
+            return sum(len(q) for q in self._waiting.values())
+
+    @asynccontextmanager
+    async def turn(self, key: str) -> AsyncIterator[None]:
+        """Wait for ``key``'s turn, and hold it in the block."""
+        ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._waiting.setdefault(key, deque()).append(ticket)
+            self._serve()
+        try:
+            await ticket
+        except asyncio.CancelledError:
+            self._leave(key, ticket)
+            raise
+        try:
+            yield
+        finally:
+            self._done(key)
+
+    def _serve(self) -> None:
+        """Start the turns due (the lock held): of the keys with none in flight, the lowest ranked, the first in
+        turn order among equals; a key with more waiting goes to the back of the order."""
+        free = [key for key in self._waiting if key not in self._busy]
+        free.sort(key=self.rank)  # a stable sort: turn order among equal ranks
+        for key in free[:max(0, self.slots - len(self._busy))]:
+            queue = self._waiting.pop(key)
+            ticket = queue.popleft()
+            if queue:
+                self._waiting[key] = queue
+            self._busy.add(key)
+            ticket.get_loop().call_soon_threadsafe(_wake, ticket)
+
+    def _leave(self, key: str, ticket: asyncio.Future[None]) -> None:
+        """A waiter cancelled: its ticket leaves the queue, or, already served, its turn ends."""
+        with self._lock:
+            queue = self._waiting.get(key)
+            if queue is not None and ticket in queue:
+                queue.remove(ticket)
+                if not queue:
+                    del self._waiting[key]
+                return
+        self._done(key)
+
+    def _done(self, key: str) -> None:
+        """``key``'s turn ended: its next waits behind the other keys waiting."""
+        with self._lock:
+            self._busy.discard(key)
+            if key in self._waiting:
+                self._waiting.move_to_end(key)
+            self._serve()
+
+
+def _wake(ticket: asyncio.Future[None]) -> None:
+    if not ticket.done():
+        ticket.set_result(None)

@@ -34,7 +34,10 @@ class Rate:
 # a fast hot-seat game posts a few moves a second, the browser tests about 20 matches in a minute).
 RATES = {"create": Rate(30, 60), "import": Rate(20, 60), "join": Rate(30, 60), "move": Rate(300, 30),
          "hint": Rate(20, 60), "register": Rate(10, 3600), "login": Rate(30, 300), "seek": Rate(30, 60),
-         "chat": Rate(20, 60), "preview": Rate(600, 60)}
+         "chat": Rate(20, 60), "preview": Rate(600, 60),
+         # failed logins (not requests: counted after the password is checked) for one name from one address,
+         # and for any names from one address; never per name alone, so nobody elsewhere can lock a player out
+         "failed": Rate(10, 300), "failed_all": Rate(100, 3600)}
 RATED = (  # (method, path, kind): the requests each kind counts
     ("POST", re.compile(r"/api/matches"), "create"),
     ("POST", re.compile(r"/api/matches/import"), "import"),
@@ -83,6 +86,9 @@ class Limits:
     judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
     # and on a late move, for tests that judge by hand; the command line needs a positive number)
     watchers: int = 100                   # spectators' live connections to one match at once, per process
+    address_accounts: int = 10            # accounts registered from one client address in 24 hours (429; 0: any)
+    address_seeks: int = 30               # seeks and challenges open at once from one client address, whatever
+    # the accounts that posted them (429; 0: any)
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
@@ -148,6 +154,12 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--max-open-seeks", type=count(1), default=d.open_seeks, metavar="N",
                     help=f"seeks and challenges one account may have open at once (default {d.open_seeks}; "
                          f"429 beyond)")
+    sp.add_argument("--max-accounts-per-address", type=count(0), default=d.address_accounts, metavar="N",
+                    help=f"accounts registered from one client address in 24 hours (default {d.address_accounts}; "
+                         f"0: any number; 429 beyond)")
+    sp.add_argument("--max-open-seeks-per-address", type=count(0), default=d.address_seeks, metavar="N",
+                    help=f"seeks and challenges open at once from one client address, across its accounts (default "
+                         f"{d.address_seeks}; 0: any number; 429 beyond)")
     sp.add_argument("--seek-hours", type=seconds, default=d.seek_hours, metavar="H",
                     help=f"a seek or challenge nobody accepted expires after H hours (default {d.seek_hours:g})")
     sp.add_argument("--judge-seconds", type=seconds, default=d.judge_seconds, metavar="S",
@@ -168,7 +180,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
                   forwarded_allow_ips=args.forwarded_allow_ips,
                   ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
                   scoring_workers=args.scoring_workers, secure_cookies=args.secure_cookies,
-                  open_seeks=args.max_open_seeks, seek_hours=args.seek_hours, judge_seconds=args.judge_seconds)
+                  open_seeks=args.max_open_seeks, seek_hours=args.seek_hours, judge_seconds=args.judge_seconds,
+                  address_accounts=args.max_accounts_per_address, address_seeks=args.max_open_seeks_per_address)
 
 
 def count(least: int) -> Callable[[str], int]:

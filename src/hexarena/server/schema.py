@@ -81,6 +81,7 @@ accounts = Table(
     Column("email_verified", Boolean, nullable=False, server_default=false()),
     Column("email_token", String(64)),        # the sha256 of the pending verification link's token
     Column("ai_level", Integer),              # 1..10 for the AI's accounts ai-1 ... ai-10 (migration 0006)
+    Column("client", String(64), index=True),  # the address it was registered from (migration 0009; null before)
 )
 
 sessions = Table(
@@ -111,6 +112,7 @@ seeks = Table(
     Column("colour", String(8), nullable=False),  # the author's: first, second or random
     Column("created", String(32), nullable=False),
     Column("expires", String(32), nullable=False, index=True),
+    Column("client", String(64), nullable=False, server_default="", index=True),  # posted from (migration 0009)
 )
 
 chat = Table(

@@ -5,11 +5,12 @@ declined.  A challenge is a seek addressed ``to`` one player.  No web framework 
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, func, insert, or_, select, text
+from sqlalchemy import Connection, bindparam, case, delete, func, insert, or_, select, text
 from sqlalchemy.orm import aliased
 
 import hexarena
@@ -19,7 +20,8 @@ from hexarena.record_writer import at
 from . import clocks
 from .accounts import Account
 from .limits import Limits
-from .schema import accounts, seeks
+from .rating import PROVISIONAL_RD
+from .schema import accounts, ratings, seeks
 from .store import Match, Refused, Store, account_topic, game_of, plain_options
 
 COLOURS = ("first", "second", "random")  # the author's seat: first, second, or drawn at accept
@@ -32,6 +34,18 @@ def seek_query() -> Any:
     """The seeks as shown, with their author's and challenged player's names."""
     return select(*SEEK_FIELDS).select_from(seeks.join(AUTHOR, AUTHOR.c.id == seeks.c.author_id)
                                             .outerjoin(TARGET, TARGET.c.id == seeks.c.to_id))
+
+
+LISTED = 500  # the most seeks a listing gives (challenges to and from me, and as many of the others)
+NEW_RATING = 1500.0  # the rating filter's value for a seeker without a rating in the seek's game
+RATING_RANGE = re.compile(r"(\d{1,4})-(\d{1,4})")
+SEEKER = aliased(ratings)  # the author's rating in the seek's game
+SEEKER_RATING = func.coalesce(SEEKER.c.rating, NEW_RATING)
+# established: a rating in the seek's game that is no longer provisional (as on the leaderboards)
+ESTABLISHED = case((SEEKER.c.rd <= PROVISIONAL_RD, 1), else_=0)
+LISTING = select(*SEEK_FIELDS, SEEKER.c.rating.label("rating"), ESTABLISHED.label("established")).select_from(
+    seeks.join(AUTHOR, AUTHOR.c.id == seeks.c.author_id).outerjoin(TARGET, TARGET.c.id == seeks.c.to_id)
+    .outerjoin(SEEKER, (SEEKER.c.account_id == seeks.c.author_id) & (SEEKER.c.game == seeks.c.game)))
 
 
 # an account's own seeks and the challenges to it (the live socket's, built once: it is read after every change)
@@ -56,8 +70,9 @@ class Seeks:
     def post(self, account: Account, game: Any, options: Any, clock: Any, rated: bool, colour: Any, to: Any,
              client: str = "") -> dict[str, Any]:
         """A new seek by ``account`` (a challenge when ``to`` names a player); 400 for a bad field, 404 for an
-        unknown player, 429 beyond ``open_seeks`` open at once.  A challenge to an AI level (``ai-N``) is
-        accepted at once: the seek with ``"match"``, the match made (429 beyond the AI caps for ``client``)."""
+        unknown player, 429 beyond ``open_seeks`` open at once (``address_seeks`` from address ``client``).  A
+        challenge to an AI level (``ai-N``) is accepted at once: the seek with ``"match"``, the match made (429
+        beyond the AI caps for ``client``)."""
         game_options = self._game(game, options)
         control = self._clock(clock)
         if colour not in COLOURS:
@@ -74,9 +89,11 @@ class Seeks:
                         "created": at(stamp), "expires": at(stamp), "match": match.id}
             else:
                 self._check_count(conn, account)
+                self._check_address(conn, client)
                 conn.execute(insert(seeks).values(
                     id=seek_id, author_id=account.id, to_id=to_id, game=game, options=game_options, clock=control,
-                    rated=rated, colour=colour, created=at(stamp), expires=at(stamp + self.limits.seek_hours * 3600)))
+                    rated=rated, colour=colour, created=at(stamp), expires=at(stamp + self.limits.seek_hours * 3600),
+                    client=client))
                 self.store.notify(conn, None, [account.id, to_id])
                 seek = dict(conn.execute(seek_query().where(seeks.c.id == seek_id)).mappings().one())
         if match is not None:
@@ -130,13 +147,38 @@ class Seeks:
             raise Refused(429, f"too many open seeks: you have {held}, the most one player may have; withdraw one "
                                f"or wait until one expires", wait)
 
-    def listing(self, account: Account) -> list[dict[str, Any]]:
-        """The open seeks, and the challenges to and from ``account``, not expired, newest first."""
-        query = seek_query().where(seeks.c.expires > self.now(), or_(
-            seeks.c.to_id.is_(None), seeks.c.to_id == account.id, seeks.c.author_id == account.id)) \
-            .order_by(seeks.c.created.desc()).limit(500)
+    def _check_address(self, conn: Connection, client: str) -> None:
+        """429 when ``client`` already has ``address_seeks`` seeks open, whatever accounts posted them (on
+        PostgreSQL one address's posts take turns)."""
+        most = self.limits.address_seeks
+        if not client or not most:
+            return
+        if self.store.postgres:
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:seeks:{client}"})
+        held, oldest = conn.execute(select(func.count(), func.min(seeks.c.expires)).where(
+            seeks.c.client == client, seeks.c.expires > self.now())).one()
+        if held >= most:
+            raise Refused(429, f"too many open seeks from your address: {held}, the most one address may have; "
+                               f"withdraw one or wait until one expires", clocks.seconds(oldest) - self.store.clock())
+
+    def listing(self, account: Account, game: str | None = None, rating: str | None = None) -> list[dict[str, Any]]:
+        """The seeks not expired: the challenges to and from ``account`` and its own seeks, newest first, then
+        the others' open seeks, established players' first, each part newest first, at most :data:`LISTED` in all.
+        ``game``: only that game's (400 for an unknown one); ``rating`` (``MIN-MAX``): only others' seeks whose
+        author's rating in the seek's game is in the range (a player without one counts as 1500).  The filters
+        are in the query, before the cap on the length."""
+        query = LISTING.where(seeks.c.expires > self.now())
+        if game is not None:
+            query = query.where(seeks.c.game == listed_game(game))
+        mine = or_(seeks.c.to_id == account.id, seeks.c.author_id == account.id)
+        others = query.where(seeks.c.to_id.is_(None), seeks.c.author_id != account.id)
+        if rating is not None:
+            others = others.where(SEEKER_RATING.between(*rating_range(rating)))
         with self.store.engine.connect() as conn:
-            return [dict(r) for r in conn.execute(query).mappings()]
+            rows = list(conn.execute(query.where(mine).order_by(seeks.c.created.desc()).limit(LISTED)).mappings())
+            rows += conn.execute(others.order_by(ESTABLISHED.desc(), seeks.c.created.desc())
+                                 .limit(LISTED - len(rows))).mappings()
+        return [listed(r) for r in rows]
 
     def concerning(self, account: int) -> dict[str, list[dict[str, Any]]]:
         """The live socket's part: the challenges to ``account``, and its own seeks and challenges."""
@@ -213,3 +255,24 @@ class Seeks:
     def _told(self, *held: int | None) -> None:
         for account in {a for a in held if a is not None}:
             self.publish(account_topic(account))
+
+
+def listed_game(game: str) -> str:
+    """``game`` if the server plays it; 400 naming the games otherwise."""
+    if game not in hexarena.GAMES:
+        raise Refused(400, f"game {shown(game)}: not a game here; the games are {', '.join(hexarena.GAMES)}")
+    return game
+
+
+def rating_range(text: str) -> tuple[int, int]:
+    """``MIN-MAX`` as (MIN, MAX); 400 naming the form otherwise."""
+    found = RATING_RANGE.fullmatch(text)
+    if found is None or int(found[1]) > int(found[2]):
+        raise Refused(400, f"rating {shown(text)}: give MIN-MAX, two whole numbers with MIN <= MAX (e.g. 1300-1700)")
+    return int(found[1]), int(found[2])
+
+
+def listed(row: Any) -> dict[str, Any]:
+    """A seek of a listing: ``rating`` its author's in its game (whole, null for none), ``established`` a bool."""
+    rating = row["rating"]
+    return {**row, "rating": None if rating is None else round(rating), "established": bool(row["established"])}

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from .. import lists, rating
-from ..accounts import Account
+from ..accounts import Account, Accounts
 from ..core import Server
 from ..deps import CSRF, SESSION, AccountDep, ClientDep, ServerDep, SignedIn
 from ..http import reply
@@ -33,14 +35,24 @@ def signed_in(server: Server, account: Account, body: SignIn) -> Response:
     return answer
 
 
+async def hashing(accounts: Accounts, client: str, work: Any, *args: Any) -> Any:
+    """``work`` (which hashes a password) in a thread, in ``client``'s turn at hashing: one hash in flight per
+    address, the addresses served in turn, the waiting done on the event loop (it holds no thread)."""
+    async with accounts.hashing.turn(client):
+        return await run_in_threadpool(work, *args)
+
+
 @router.post("/register")
-def register(body: SignIn, server: ServerDep) -> Response:
-    return signed_in(server, server.accounts.register(body.name, body.password), body)
+async def register(body: SignIn, server: ServerDep, client: ClientDep) -> Response:
+    account = await hashing(server.accounts, client, server.accounts.register, body.name, body.password, client)
+    return await server.call(signed_in, server, account, body)
 
 
 @router.post("/login")
-def login(body: SignIn, server: ServerDep) -> Response:
-    return signed_in(server, server.accounts.login(body.name, body.password), body)
+async def login(body: SignIn, server: ServerDep, client: ClientDep) -> Response:
+    server.accounts.check_failures(body.name, client)
+    account = await hashing(server.accounts, client, server.accounts.login, body.name, body.password, client)
+    return await server.call(signed_in, server, account, body)
 
 
 @router.post("/logout")
@@ -97,14 +109,14 @@ async def live(ws: WebSocket, server: ServerDep, client: ClientDep, account: Acc
 
 
 @router.post("/password")
-def password(body: PasswordChange, server: ServerDep, account: SignedIn) -> Response:
-    server.accounts.change_password(account, body.old, body.new)
+async def password(body: PasswordChange, server: ServerDep, account: SignedIn, client: ClientDep) -> Response:
+    await hashing(server.accounts, client, server.accounts.change_password, account, body.old, body.new)
     return reply({})
 
 
 @router.delete("")
-def delete(body: PasswordCheck, server: ServerDep, account: SignedIn) -> Response:
-    server.accounts.delete(account, body.password)
+async def delete(body: PasswordCheck, server: ServerDep, account: SignedIn, client: ClientDep) -> Response:
+    await hashing(server.accounts, client, server.accounts.delete, account, body.password)
     answer = reply({})
     answer.delete_cookie(SESSION, path="/")
     answer.delete_cookie(CSRF, path="/")

@@ -19,8 +19,11 @@ async def post(body: NewSeek, server: ServerDep, account: SignedIn, client: Clie
 
 
 @router.get("")
-async def listing(server: ServerDep, account: SignedIn) -> Response:
-    return reply(await server.call(server.seeks.listing, account))
+async def listing(server: ServerDep, account: SignedIn, game: str | None = None, rating: str | None = None
+                  ) -> Response:
+    """The seeks (docs/server.md "Seeks and challenges"); ``?game=NAME`` only that game's, ``?rating=MIN-MAX`` only
+    others' seeks by players rated in the range."""
+    return reply(await server.call(server.seeks.listing, account, game, rating))
 
 
 @router.post("/{seek_id}/accept")

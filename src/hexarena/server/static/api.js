@@ -80,7 +80,7 @@ export const myMatches = () => api("GET", "/api/account/matches");
 export const user = (name) => api("GET", `/api/users/${enc(name)}`);
 export const leaderboard = (game) => api("GET", `/api/leaderboard/${enc(game)}`);
 export const ladder = (game) => api("GET", `/api/leaderboard/${enc(game)}/ai`);
-export const seeks = () => api("GET", "/api/seeks");
+export const seeks = (query = "") => api("GET", `/api/seeks${query}`);  // query: "?game=NAME&rating=MIN-MAX"
 export const postSeek = (seek) => api("POST", "/api/seeks", seek);
 export const acceptSeek = (id) => api("POST", `/api/seeks/${enc(id)}/accept`);
 export const dropSeek = (id) => api("DELETE", `/api/seeks/${enc(id)}`);
