@@ -26,7 +26,7 @@ from hexarena.ai import AgentSpec
 from hexarena.ai.mcts import MCTSAgent, drain
 from hexarena.games.base import State
 from hexarena.server import create_app
-from hexarena.server.limits import AICaps, Limits
+from hexarena.server.limits import AICaps, Limits, MiB
 from hexarena.server import clocks, scoring, thinker
 from hexarena.server.store import Store
 from hexarena.server.thinker import Scheduler, Thinker
@@ -89,6 +89,62 @@ def test_kicked_while_running_runs_again():
         scheduler.shutdown()
 
 
+def sliced(log: list[str], key: str, slices: int):  # noqa: ANN201
+    """A job of ``slices`` short slices, each logged under ``key`` as it runs."""
+    for _ in range(slices):
+        log.append(key)
+        time.sleep(0.005)
+        yield
+
+
+def test_time_is_shared_between_owners_before_their_matches():
+    """One owner's four long jobs and another's one, on one lane: the other owner's job gets every other slice
+    (fair per owner), not one in five (fair per match); a job of a third owner kicked meanwhile runs next."""
+    scheduler = Scheduler(workers=1)
+    log: list[str] = []
+    try:
+        for i in range(4):
+            scheduler.kick(f"a{i}", lambda i=i: sliced(log, f"a{i}", 30), owner="client:a")
+        scheduler.kick("b", lambda: sliced(log, "b", 30), owner="account:1")
+        assert until(lambda: len(log) >= 20, 10.0), "the jobs did not run"
+        assert 8 <= log[:20].count("b") <= 12, log[:20]
+        before = len(log)
+        scheduler.kick("c", lambda: sliced(log, "c", 1), owner="client:c")
+        assert until(lambda: "c" in log, 5.0), "the new owner's job never ran"
+        assert log.index("c") <= before + 1, "the new owner's job waited behind the others' slices"
+    finally:
+        scheduler.shutdown()
+
+
+def test_searches_are_capped_and_admitted_fairly_per_owner():
+    """Two lanes, room for two searches, an owner at most one: one owner's second and third jobs wait without
+    starting (no tree), a newcomer's job takes the first slot freed before them."""
+    scheduler = Scheduler(workers=2, searches=2, per_owner=1)
+    log: list[str] = []
+    gate = threading.Event()
+
+    def held(key: str):  # noqa: ANN202
+        log.append(key)
+        assert gate.wait(10), "the test never opened the gate"
+        yield
+
+    try:
+        for i in range(3):
+            scheduler.kick(f"a{i}", lambda i=i: held(f"a{i}"), owner="a")
+        scheduler.kick("b", lambda: sliced(log, "b", 1), owner="b")
+        assert scheduler.admitted() == ["a0", "b"]
+        assert until(lambda: "b" in log, 5.0)
+        scheduler.kick("c", lambda: sliced(log, "c", 1), owner="c")
+        assert until(lambda: "c" in log, 5.0), "the newcomer never ran"
+        assert "a1" not in log and "a2" not in log, "a job over its owner's cap started"
+        gate.set()
+        assert until(lambda: scheduler.busy() == 0, 5.0), "the jobs did not end"
+        assert log.index("c") < log.index("a1") < log.index("a2")
+    finally:
+        gate.set()
+        scheduler.shutdown()
+
+
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="thread priorities are Linux's")
 def test_the_ai_searches_at_a_lower_priority_than_the_requests():
     """The workers' threads are niced (requests keep the process's priority), so a busy AI leaves the
@@ -132,8 +188,8 @@ def test_a_sliced_search_keeps_to_its_time_bound():
 
 
 def test_a_search_keeps_to_its_tree_size_and_the_server_bounds_it():
-    """A full tree stops growing, not searching: a legal move all the same (the server gives its searches
-    thinker.TREE_NODES, 75 MB, so several searches in turn stay within its memory)."""
+    """A full tree stops growing, not searching: a legal move all the same (the server gives each search its
+    share of ``--ai-trees-mb``, thinker.tree_nodes, so all the searches admitted stay within it)."""
     state = hexarena.load("projective-hex", size=8).new_state()
     agent = MCTSAgent(level=10)
     agent.max_nodes = 20_000
@@ -156,7 +212,7 @@ def test_an_unsliced_search_is_unchanged():
 
 def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path, monkeypatch):
     """Lisbon, ai:3 against itself: one agent a turn, whatever its stones, so a turn's steps share its tree
-    and its budget (MCTSAgent.step_budget)."""
+    and its budget (MCTSAgent.step_budget); each tree at most its share of the trees' memory (16 MB / 4)."""
     made: list[object] = []
     make = AgentSpec.make
     monkeypatch.setattr(AgentSpec, "make", lambda self, seed: made.append(make(self, seed)) or made[-1])
@@ -165,7 +221,7 @@ def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path, monkeypatch):
         match = store.insert_match(conn, hexarena.load("lisbon").new_state(), ["ai:3", "ai:3"], [None, None], "",
                                    [None, None])
     store.remember(match)
-    play = Thinker(store, lambda match_id: None)
+    play = Thinker(store, lambda match_id: None, caps=AICaps(searches=4, trees_mb=16))
     try:
         play.kick(match.id)
         assert until(lambda: store.get(match.id).ply >= 12, 60)
@@ -174,6 +230,7 @@ def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path, monkeypatch):
         turns = store.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
         store.close()
     assert len(made) <= turns < 12
+    assert {getattr(agent, "max_nodes", None) for agent in made} == {16 * MiB // 4 // thinker.NODE_BYTES}
 
 
 # the AI on a real-time clock ----------------------------------------------------------

@@ -49,7 +49,7 @@ class Server:
         self.hub = Hub()
         self.seeks = Seeks(self.store, self.limits, self.hub.publish, lambda to, seek: self.on_challenge(to, seek),
                            self.changed)
-        self.thinker = Thinker(self.store, self.changed, ai_workers)
+        self.thinker = Thinker(self.store, self.changed, ai_workers, caps=self.limits.ai)
         self.reviews = Reviews(self.store, self.thinker.scheduler)
         self.scorer = Scorer(self.scored, self.limits.scoring_seconds)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}

@@ -51,11 +51,16 @@ RATED = (  # (method, path, kind): the requests each kind counts
 @dataclass(frozen=True)
 class AICaps:
     """The most AI matches at once: AI against AI on the server, and with an AI
-    seat per client address (not over, changed within ``active_seconds``)."""
+    seat per client address (not over, changed within ``active_seconds``); the
+    most searches holding a tree at once, server-wide and per owner (an account,
+    else a client address), and the memory all their trees may take together."""
 
     ai_vs_ai: int = 4
     per_client: int = 8
     active_seconds: float = 3600.0
+    searches: int = 32
+    owner_searches: int = 2
+    trees_mb: int = 256
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,14 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--max-ai-per-client", type=count(0), default=d.ai.per_client, metavar="N",
                     help=f"unfinished matches against the AI per client address, active in the last hour "
                          f"(default {d.ai.per_client}; 429 beyond)")
+    sp.add_argument("--ai-searches", type=count(1), default=d.ai.searches, metavar="N",
+                    help=f"AI searches holding a tree at once on the server, the rest wait (default {d.ai.searches})")
+    sp.add_argument("--ai-searches-per-owner", type=count(1), default=d.ai.owner_searches, metavar="N",
+                    help=f"of which one account (else client address) holds at most N (default "
+                         f"{d.ai.owner_searches})")
+    sp.add_argument("--ai-trees-mb", type=count(16), default=d.ai.trees_mb, metavar="MB",
+                    help=f"the memory all those searches' trees may take together, each at most its share "
+                         f"(default {d.ai.trees_mb})")
     sp.add_argument("--secure-cookies", action="store_true",
                     help="send the session cookies only over HTTPS (serving behind a proxy that terminates it)")
     sp.add_argument("--max-open-seeks", type=count(1), default=d.open_seeks, metavar="N",
@@ -152,7 +165,9 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
                   open_hours=args.open_seat_hours, websockets=args.max_websockets,
                   forwarded_allow_ips=args.forwarded_allow_ips,
-                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
+                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client, searches=args.ai_searches,
+                                owner_searches=args.ai_searches_per_owner, trees_mb=args.ai_trees_mb),
+                  scoring_seconds=args.scoring_seconds,
                   secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
                   judge_seconds=args.judge_seconds)
 

@@ -20,7 +20,6 @@ resignation) simply discards it.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import logging
 import os
@@ -35,13 +34,13 @@ from hexarena.ai.mcts import LEVEL_SECONDS, MCTSAgent
 from hexarena.games.base import State
 
 from . import clocks
+from .limits import AICaps, MiB
 from .store import Match, Refused, Store
 
 log = logging.getLogger("hexarena.server")
 
 SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a chunk of numba work may add 0.05 s)
-# a search's tree on the server (75 MB): with several searches in turn, memory stays bounded
-TREE_NODES = 1 << 21
+NODE_BYTES = 36  # a tree node's size (:class:`~hexarena.ai.mcts.MCTSAgent`)
 AI_NICE = 10  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
 CLOCK_STEP_SECONDS = 0.01  # a step's wall time once its turn's share of a real-time clock is spent (the same reason)
@@ -56,47 +55,81 @@ def lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + AI_NICE))
 
 
-@dataclass(order=True)
+@dataclass(eq=False)
 class Job:
-    """A match's work in slices, ordered by virtual time (then by arrival)."""
+    """A match's work in slices: its owner, the virtual time it has had within its owner's share, and the lane
+    (worker thread) it holds a search slot on once admitted (None while it waits, holding no tree)."""
+
+    key: str
+    owner: str
+    steps: Steps
+    seq: int
+    vtime: float = 0.0
+    lane: int | None = None
+    running: bool = False
+
+
+@dataclass
+class Owner:
+    """An owner's share: its virtual time and its jobs (waiting or admitted)."""
 
     vtime: float
-    seq: int
-    key: str = field(compare=False)
-    steps: Steps = field(compare=False)
+    jobs: list[Job] = field(default_factory=list)
+
+    def admitted(self) -> int:
+        return sum(job.lane is not None for job in self.jobs)
+
+
+_lane = threading.local()
+
+
+def current_lane() -> int:
+    """The lane (scheduler worker thread) the calling job runs on; 0 outside a scheduler's thread."""
+    return getattr(_lane, "index", 0)
 
 
 class Scheduler:
-    """Runs jobs (generators that yield after each slice of work) on ``workers``
-    threads, one slice at a time, the job with the least virtual time first;
-    one job per key at a time (:meth:`kick` while it runs starts it again after)."""
+    """Runs jobs (generators that yield after each slice of work) on ``workers`` threads (*lanes*), one slice at
+    a time, sharing time fairly between owners first (an account or a client address), then between an owner's
+    jobs (hierarchical fair queuing: the owner with the least virtual time goes, then its job with the least).
+    At most ``searches`` jobs are admitted at once, an owner at most ``per_owner`` of them (the rest wait,
+    holding nothing); an admitted job keeps its lane until it ends.  One job per key at a time (:meth:`kick`
+    while it runs starts it again after)."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, searches: int = AICaps.searches, per_owner: int = AICaps.owner_searches
+                 ) -> None:
+        self.lanes, self.searches, self.per_owner = workers, searches, per_owner
         self._cv = threading.Condition()
-        self._ready: list[Job] = []          # a heap by virtual time
-        self._active: dict[str, Job] = {}    # per key, its job (ready or running)
-        self._again: dict[str, Callable[[], Steps]] = {}  # keys kicked while their job runs
-        self._used: dict[str, float] = {}    # per key, the virtual time its last job reached
-        self._clock = 0.0                    # the virtual time of the last job started
+        self._owners: dict[str, Owner] = {}  # per owner with jobs, its share
+        self._active: dict[str, Job] = {}    # per key, its job (waiting, admitted or running)
+        self._again: dict[str, tuple[str, Callable[[], Steps]]] = {}  # keys kicked while their job runs
+        self._used: dict[str, float] = {}    # per idle owner, the virtual time it reached
+        self._clock = 0.0                    # the virtual time of the last owner that ran
         self._seq = itertools.count()
         self._stopped = False
-        self._threads = [threading.Thread(target=self._work, name=f"hexarena-ai-{i}", daemon=True)
+        self._threads = [threading.Thread(target=self._work, args=(i,), name=f"hexarena-ai-{i}", daemon=True)
                          for i in range(workers)]
         for thread in self._threads:
             thread.start()
 
-    def kick(self, key: str, start: Callable[[], Steps]) -> None:
-        """Run ``start()``'s job for ``key``, or once more after the one running."""
+    def kick(self, key: str, start: Callable[[], Steps], owner: str | None = None) -> None:
+        """Run ``start()``'s job for ``key`` in ``owner``'s share (default: its own), or once more after the one
+        running."""
         with self._cv:
             if key in self._active:
-                self._again[key] = start
+                self._again[key] = (owner or key, start)
                 return
-            self._queue(key, start(), max(self._used.pop(key, 0.0), self._clock))
+            self._queue(key, owner or key, start())
 
     def busy(self) -> int:
-        """Jobs ready or running."""
+        """Jobs waiting, ready or running."""
         with self._cv:
             return len(self._active)
+
+    def admitted(self) -> list[str]:
+        """The keys of the jobs holding a search slot."""
+        with self._cv:
+            return [key for key, job in self._active.items() if job.lane is not None]
 
     def shutdown(self) -> None:
         """Stop after the slices running (the jobs left are dropped)."""
@@ -104,36 +137,79 @@ class Scheduler:
             self._stopped = True
             self._cv.notify_all()
 
-    def _queue(self, key: str, steps: Steps, vtime: float) -> None:
-        job = Job(vtime, next(self._seq), key, steps)
+    def _queue(self, key: str, owner: str, steps: Steps) -> None:
+        share = self._owners.get(owner)
+        if share is None:  # idle until now: from the smallest active owner's virtual time (no credit banked)
+            floor = min((o.vtime for o in self._owners.values()), default=self._clock)
+            share = self._owners[owner] = Owner(max(self._used.pop(owner, 0.0), floor))
+        start = min((job.vtime for job in share.jobs), default=0.0)
+        job = Job(key, owner, steps, next(self._seq), start)
+        share.jobs.append(job)
         self._active[key] = job
-        heapq.heappush(self._ready, job)
-        self._cv.notify()
+        self._admit()
 
-    def _work(self) -> None:
+    def _admit(self) -> None:
+        """Give free search slots to waiting jobs, owners with the fewest admitted first, then the least virtual
+        time; each on the lane holding the fewest."""
+        taken = [job for job in self._active.values() if job.lane is not None]
+        while len(taken) < self.searches:
+            waiting = [(share.admitted(), share.vtime, job.seq, job) for share in self._owners.values()
+                       if share.admitted() < self.per_owner for job in share.jobs if job.lane is None]
+            if not waiting:
+                break
+            job = min(waiting, key=lambda w: w[:3])[3]
+            load = [0] * self.lanes
+            for other in taken:
+                load[other.lane or 0] += 1
+            job.lane = load.index(min(load))
+            taken.append(job)
+        self._cv.notify_all()
+
+    def _next(self, lane: int) -> Job | None:
+        """The job ``lane`` runs next: its owner has the least virtual time, then the job."""
+        ready = [(self._owners[job.owner].vtime, job.vtime, job.seq, job) for job in self._active.values()
+                 if job.lane == lane and not job.running]
+        return min(ready, key=lambda r: r[:3])[3] if ready else None
+
+    def _work(self, lane: int) -> None:
         lower_priority()
+        _lane.index = lane
         while True:
             with self._cv:
-                while not self._ready and not self._stopped:
+                job = self._next(lane)
+                while job is None and not self._stopped:
                     self._cv.wait()
-                if self._stopped:
+                    job = self._next(lane)
+                if job is None or self._stopped:
                     return
-                job = heapq.heappop(self._ready)
-                self._clock = max(self._clock, job.vtime)
+                job.running = True
+                self._clock = max(self._clock, self._owners[job.owner].vtime)
             begin = time.perf_counter()
             done = self._slice(job)
             with self._cv:
-                job.vtime += time.perf_counter() - begin
-                if not done:
-                    heapq.heappush(self._ready, job)
-                    self._cv.notify()
-                    continue
-                del self._active[job.key]
-                self._used = {k: v for k, v in self._used.items() if v > self._clock}
-                self._used[job.key] = job.vtime
-                again = self._again.pop(job.key, None)
-                if again is not None:
-                    self._queue(job.key, again(), max(self._used.pop(job.key), self._clock))
+                spent = time.perf_counter() - begin
+                job.vtime += spent
+                self._owners[job.owner].vtime += spent
+                job.running = False
+                if done:
+                    self._end(job)
+                self._cv.notify_all()
+
+    def _end(self, job: Job) -> None:
+        """Drop a finished job (its owner's share too once it has none), start it again if kicked meanwhile."""
+        del self._active[job.key]
+        share = self._owners[job.owner]
+        share.jobs.remove(job)
+        if not share.jobs:
+            del self._owners[job.owner]
+            self._used = {k: v for k, v in self._used.items() if v > self._clock}
+            self._used[job.owner] = share.vtime
+        again = self._again.pop(job.key, None)
+        if again is not None:
+            owner, start = again
+            self._queue(job.key, owner, start())
+        else:
+            self._admit()
 
     @staticmethod
     def _slice(job: Job) -> bool:
@@ -146,6 +222,11 @@ class Scheduler:
             log.exception("hexarena: the AI of match %s failed", job.key)
             return True
         return False
+
+
+def tree_nodes(caps: AICaps) -> int:
+    """The most nodes a search's tree holds on the server: its share of ``caps.trees_mb`` (8 MB by default)."""
+    return caps.trees_mb * MiB // caps.searches // NODE_BYTES
 
 
 @dataclass
@@ -162,17 +243,34 @@ class Thinker:
     """Plays the AI seats of matches; :meth:`kick` after any change."""
 
     def __init__(self, store: Store, changed: Callable[[str], None], workers: int = 2,
-                 slice_seconds: float = SLICE_SECONDS, turn_seconds: dict[int, float] | None = None) -> None:
+                 slice_seconds: float = SLICE_SECONDS, turn_seconds: dict[int, float] | None = None,
+                 caps: AICaps | None = None) -> None:
         self.store, self.changed = store, changed
         self.slice_seconds = slice_seconds
         self.turn_seconds = LEVEL_SECONDS if turn_seconds is None else turn_seconds
-        self.scheduler = Scheduler(workers)
+        caps = caps or AICaps()
+        self.tree_nodes = tree_nodes(caps)
+        self.scheduler = Scheduler(workers, caps.searches, caps.owner_searches)
         self._lock = threading.Lock()
         self._turns: dict[str, AITurn] = {}  # per match: the AI turn it is playing
+        self._owners: dict[str, str] = {}  # per unfinished match against the AI: whose share its searches take
 
     def kick(self, match_id: str) -> None:
-        """Play ``match_id``'s AI moves if an AI is to move (now or after the running search)."""
-        self.scheduler.kick(match_id, lambda: self._play(match_id))
+        """Play ``match_id``'s AI moves if an AI is to move (now or after the running search), in its owner's
+        share (:meth:`~.store.Store.owner`); nothing for a match between people."""
+        known = self.store.cached(match_id)
+        if known is not None and not known.against_ai():
+            return
+        self.scheduler.kick(match_id, lambda: self._play(match_id), self._owner(match_id, known))
+
+    def _owner(self, match_id: str, known: Match | None) -> str:
+        with self._lock:
+            owner = self._owners.get(match_id)
+        if owner is None:
+            owner = self.store.owner(known or self.store.get(match_id))
+            with self._lock:
+                self._owners[match_id] = owner
+        return owner
 
     def resume(self) -> None:
         """Kick every unfinished match with an AI seat (after a restart)."""
@@ -199,6 +297,8 @@ class Thinker:
         if ai is None:
             with self._lock:
                 self._turns.pop(match_id, None)
+                if match.state.is_over():
+                    self._owners.pop(match_id, None)
             return False
         seat, ply = match.state.to_move, match.ply
         notice = compile_notice(match.state.game)
@@ -250,7 +350,7 @@ class Thinker:
         """``agent``'s move in ``match`` (searched in slices, for at most ``seconds`` and until the moment
         ``until``) and the seconds it searched."""
         if isinstance(agent, MCTSAgent):
-            agent.max_nodes, agent.until = TREE_NODES, until
+            agent.max_nodes, agent.until = self.tree_nodes, until
         hinting = getattr(agent, "hinting", None)
         if hinting is None:  # an agent that does not search in slices: one slice
             begin = time.perf_counter()
