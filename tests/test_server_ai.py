@@ -22,13 +22,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 import hexarena
-from hexarena.ai import AgentSpec
 from hexarena.ai.mcts import MCTSAgent, drain
 from hexarena.games.base import State
 from hexarena.server import create_app
 from hexarena.server.limits import AICaps, Limits, MiB
 from hexarena.server import clocks, scoring, thinker
 from hexarena.server.store import Store
+from hexarena.server.searchers import TurnSearch, Worker
 from hexarena.server.thinker import Scheduler, Thinker
 from tests.test_server_processes import HEXARENA, free_port
 
@@ -210,27 +210,39 @@ def test_an_unsliced_search_is_unchanged():
     assert MCTSAgent(level=3, seed=7).choose(state.copy()) == plain
 
 
-def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path, monkeypatch):
-    """Lisbon, ai:3 against itself: one agent a turn, whatever its stones, so a turn's steps share its tree
-    and its budget (MCTSAgent.step_budget); each tree at most its share of the trees' memory (16 MB / 4)."""
-    made: list[object] = []
-    make = AgentSpec.make
-    monkeypatch.setattr(AgentSpec, "make", lambda self, seed: made.append(make(self, seed)) or made[-1])
+def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path):
+    """Lisbon, ai:3 against itself in the worker processes: one agent a turn, whatever its stones, so a turn's
+    steps share its tree and its budget (MCTSAgent.step_budget)."""
     store = Store(f"sqlite:///{tmp_path / 'h.db'}")
     with store.write() as conn:
         match = store.insert_match(conn, hexarena.load("lisbon").new_state(), ["ai:3", "ai:3"], [None, None], "",
                                    [None, None])
     store.remember(match)
-    play = Thinker(store, lambda match_id: None, caps=AICaps(searches=4, trees_mb=16))
+    play = Thinker(store, lambda match_id: None)
     try:
         play.kick(match.id)
-        assert until(lambda: store.get(match.id).ply >= 12, 60)
+        assert until(lambda: store.get(match.id).ply >= 12, 60), "the AI did not play"
+        made = sum(play.pool.call(lane, ("made",)) for lane in range(len(play.pool.lanes)))
+        turns = store.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
     finally:
         play.shutdown()
-        turns = store.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
         store.close()
-    assert len(made) <= turns < 12
-    assert {getattr(agent, "max_nodes", None) for agent in made} == {16 * MiB // 4 // thinker.NODE_BYTES}
+    assert 0 < made <= turns < 12
+
+
+def test_each_tree_holds_at_most_its_share_of_the_trees_memory(tmp_path):
+    """With room for 4 searches in 16 MB, a search's tree holds at most 4 MB of nodes."""
+    store = Store(f"sqlite:///{tmp_path / 'h.db'}")
+    play = Thinker(store, lambda match_id: None, caps=AICaps(searches=4, trees_mb=16))
+    try:
+        assert play.tree_nodes == 16 * MiB // 4 // thinker.NODE_BYTES
+    finally:
+        play.shutdown()
+        store.close()
+    state = hexarena.load("projective-hex", size=5).new_state()
+    worker = Worker()
+    move = drain(TurnSearch("m:1:0", "ai:1", play.tree_nodes, state, 0.2, None, 0.05).begin(worker))
+    assert move in state.legal_moves() and getattr(worker.agents["m:1:0"], "max_nodes", 0) == play.tree_nodes
 
 
 # the AI on a real-time clock ----------------------------------------------------------
@@ -242,14 +254,15 @@ class Turns:
         self.offset = 0.0
         self.store = Store(f"sqlite:///{tmp_path / 'h.db'}", clock=lambda: time.time() + self.offset)
         state = hexarena.load(game).new_state()
-        MCTSAgent(level=1).choose(state.copy())  # the search compiled (or loaded from numba's cache) first
+        self.thinker = Thinker(self.store, self.changed)
+        for lane in range(len(self.thinker.pool.lanes)):  # each worker's search compiled (or loaded) first
+            drain(self.thinker.pool.run(lane, TurnSearch("warm", "ai:1", 1000, state.copy(), 0.01, None, 0.01)))
         self.control = {"initial": 60, "increment": 0}
         with self.store.write() as conn:
             match = self.store.insert_match(conn, state, seats, [None, None], "", [None, None], self.control)
         self.store.remember(match)
         self.offset, self.turns, self.steps = offset, [], 0
         self.running = match.timing, match.state.to_move
-        self.thinker = Thinker(self.store, self.changed)
         self.thinker.kick(match.id)
 
     def changed(self, match_id: str) -> None:

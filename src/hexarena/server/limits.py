@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 MiB = 1 << 20
+POOLS = ("local", "ray")  # where the AI searches (:mod:`.searchers`)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ class Limits:
     secure_cookies: bool = False          # the session cookie only over HTTPS (behind a proxy that terminates it)
     open_seeks: int = 10                  # seeks and challenges one account may have open at once (429)
     seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
+    pool: str = "local"                   # where the AI searches: "local" processes or "ray" actors
+    ray_address: str | None = None        # with pool "ray": the cluster (None: a local Ray started by the server)
     judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
     # and on a late move, for tests that judge by hand; the command line needs a positive number)
 
@@ -145,6 +148,11 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--ai-trees-mb", type=count(16), default=d.ai.trees_mb, metavar="MB",
                     help=f"the memory all those searches' trees may take together, each at most its share "
                          f"(default {d.ai.trees_mb})")
+    sp.add_argument("--pool", choices=POOLS, default=d.pool,
+                    help="where the AI searches: local worker processes (default), or Ray actors on the cluster "
+                         "of --ray-address, so AI capacity grows by adding machines")
+    sp.add_argument("--ray-address", default=None, metavar="HOST:PORT",
+                    help="with --pool ray: the Ray cluster to join (default: a local Ray started by the server)")
     sp.add_argument("--secure-cookies", action="store_true",
                     help="send the session cookies only over HTTPS (serving behind a proxy that terminates it)")
     sp.add_argument("--max-open-seeks", type=count(1), default=d.open_seeks, metavar="N",
@@ -169,7 +177,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
                                 owner_searches=args.ai_searches_per_owner, trees_mb=args.ai_trees_mb),
                   scoring_seconds=args.scoring_seconds,
                   secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
-                  judge_seconds=args.judge_seconds)
+                  pool=args.pool, ray_address=args.ray_address, judge_seconds=args.judge_seconds)
 
 
 def count(least: int) -> Callable[[str], int]:

@@ -23,18 +23,20 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Generator
 from contextlib import suppress
 from dataclasses import dataclass, field
 
-from hexarena.ai import Agent, AgentSpec, compile_notice
-from hexarena.ai.mcts import LEVEL_SECONDS, MCTSAgent
+from hexarena.ai import AgentSpec, compile_notice
+from hexarena.ai.mcts import LEVEL_SECONDS
 from hexarena.games.base import State
 
 from . import clocks
 from .limits import AICaps, MiB
+from .searchers import Hint, Pool, TurnSearch
 from .store import Match, Refused, Store
 
 log = logging.getLogger("hexarena.server")
@@ -43,6 +45,8 @@ SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a ch
 NODE_BYTES = 36  # a tree node's size (:class:`~hexarena.ai.mcts.MCTSAgent`)
 AI_NICE = 10  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
+SHUTDOWN_SECONDS = 5.0  # the most shutdown waits for a lane's slice in progress
+HINT_WAIT_SECONDS = 30.0  # the most a hint request waits for the AI's answer (503 after)
 CLOCK_STEP_SECONDS = 0.01  # a step's wall time once its turn's share of a real-time clock is spent (the same reason)
 Steps = Generator[None, None, None]
 
@@ -132,10 +136,13 @@ class Scheduler:
             return [key for key, job in self._active.items() if job.lane is not None]
 
     def shutdown(self) -> None:
-        """Stop after the slices running (the jobs left are dropped)."""
+        """Stop after the slices running (waiting for them a few seconds; the jobs left are dropped)."""
         with self._cv:
             self._stopped = True
             self._cv.notify_all()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(SHUTDOWN_SECONDS)
 
     def _queue(self, key: str, owner: str, steps: Steps) -> None:
         share = self._owners.get(owner)
@@ -232,28 +239,33 @@ def tree_nodes(caps: AICaps) -> int:
 @dataclass
 class AITurn:
     """An AI's turn in a match: one agent plays all its steps (so they share its tree and its budget:
-    :meth:`~hexarena.ai.mcts.MCTSAgent.step_budget`), and the seconds they searched."""
+    :meth:`~hexarena.ai.mcts.MCTSAgent.step_budget`), kept by the worker of ``lane`` under ``name``, and the
+    seconds they searched."""
 
     key: tuple[int, int | None]  # (turn, seat)
-    agent: Agent
+    name: str  # the worker's name of its agent: "MATCH:TURN:SEAT"
+    lane: int
     seconds: float = 0.0
 
 
 class Thinker:
-    """Plays the AI seats of matches; :meth:`kick` after any change."""
+    """Plays the AI seats of matches, and the hints; :meth:`kick` after any change.  The searches run on
+    ``pool`` (default: ``workers`` local processes), one lane of the scheduler per worker."""
 
     def __init__(self, store: Store, changed: Callable[[str], None], workers: int = 2,
                  slice_seconds: float = SLICE_SECONDS, turn_seconds: dict[int, float] | None = None,
-                 caps: AICaps | None = None) -> None:
+                 caps: AICaps | None = None, pool: Pool | None = None) -> None:
         self.store, self.changed = store, changed
         self.slice_seconds = slice_seconds
         self.turn_seconds = LEVEL_SECONDS if turn_seconds is None else turn_seconds
         caps = caps or AICaps()
         self.tree_nodes = tree_nodes(caps)
-        self.scheduler = Scheduler(workers, caps.searches, caps.owner_searches)
+        self.pool = pool or Pool(workers)
+        self.scheduler = Scheduler(len(self.pool.lanes), caps.searches, caps.owner_searches)
         self._lock = threading.Lock()
         self._turns: dict[str, AITurn] = {}  # per match: the AI turn it is playing
         self._owners: dict[str, str] = {}  # per unfinished match against the AI: whose share its searches take
+        self._hints = itertools.count()
 
     def kick(self, match_id: str) -> None:
         """Play ``match_id``'s AI moves if an AI is to move (now or after the running search), in its owner's
@@ -263,14 +275,28 @@ class Thinker:
             return
         self.scheduler.kick(match_id, lambda: self._play(match_id), self._owner(match_id, known))
 
-    def _owner(self, match_id: str, known: Match | None) -> str:
-        with self._lock:
-            owner = self._owners.get(match_id)
-        if owner is None:
-            owner = self.store.owner(known or self.store.get(match_id))
-            with self._lock:
-                self._owners[match_id] = owner
-        return owner
+    def hint(self, state: State, level: int, owner: str) -> tuple[str, float]:
+        """The AI's suggestion in ``state`` at ``level`` (move, estimated win rate), searched on the pool in
+        ``owner``'s share; 503 if none came within :data:`HINT_WAIT_SECONDS`."""
+        answer: queue.Queue[tuple[str, float] | str] = queue.Queue(1)
+
+        def job() -> Steps:
+            try:
+                found, _ = yield from self.pool.run(current_lane(), Hint(state, level, self.tree_nodes,
+                                                                         self.slice_seconds))
+                answer.put(found)
+            except Exception as e:  # the request says why
+                answer.put(str(e))
+
+        self.scheduler.kick(f"hint:{next(self._hints)}", job, owner)
+        try:
+            found = answer.get(timeout=HINT_WAIT_SECONDS)
+        except queue.Empty:
+            raise Refused(503, f"no hint: the AI is busy, no answer within {HINT_WAIT_SECONDS:g} s; "
+                               "ask again later") from None
+        if isinstance(found, str):
+            raise Refused(503, f"no hint: the search failed ({found})")
+        return found
 
     def resume(self) -> None:
         """Kick every unfinished match with an AI seat (after a restart)."""
@@ -279,6 +305,16 @@ class Thinker:
 
     def shutdown(self) -> None:
         self.scheduler.shutdown()
+        self.pool.shutdown()
+
+    def _owner(self, match_id: str, known: Match | None) -> str:
+        with self._lock:
+            owner = self._owners.get(match_id)
+        if owner is None:
+            owner = self.store.owner(known or self.store.get(match_id))
+            with self._lock:
+                self._owners[match_id] = owner
+        return owner
 
     def _play(self, match_id: str) -> Steps:
         """Play the AI's steps while an AI is to move, each committed and announced (a slice ends after each)."""
@@ -295,17 +331,22 @@ class Thinker:
         match = self.store.get(match_id)
         ai = match.ai_to_move()
         if ai is None:
-            with self._lock:
-                self._turns.pop(match_id, None)
-                if match.state.is_over():
+            self._end_turn(match_id)
+            if match.state.is_over():
+                with self._lock:
                     self._owners.pop(match_id, None)
             return False
         seat, ply = match.state.to_move, match.ply
+        assert seat is not None  # an AI is to move
         notice = compile_notice(match.state.game)
         if notice:  # on the server's console
             log.warning("hexarena: %s", notice)
-        turn = self._turn(match_id, (match.state.turn, seat), ai)
-        move, spent = yield from self._search(turn.agent, match, self._time_left(turn, ai), self._until(match))
+        turn = self._turn(match_id, (match.state.turn, seat))
+        until = self._until(match)
+        task = TurnSearch(turn.name, match.seats[seat], self.tree_nodes, match.state.copy(),
+                          self._time_left(turn, ai), None if until is None else until - time.perf_counter(),
+                          self.slice_seconds)
+        move, spent = yield from self.pool.run(turn.lane, task)
         turn.seconds += spent
 
         def play(now: Match, state: State) -> None:
@@ -337,30 +378,22 @@ class Thinker:
         left = clocks.seconds(timing.turn_started) + budget - self.store.clock()
         return time.perf_counter() + max(CLOCK_STEP_SECONDS, left)
 
-    def _turn(self, match_id: str, key: tuple[int, int | None], ai: AgentSpec) -> AITurn:
-        """The AI turn ``key`` (turn, seat) of ``match_id``: the one its earlier steps played, else a new one."""
+    def _turn(self, match_id: str, key: tuple[int, int]) -> AITurn:
+        """The AI turn ``key`` (turn, seat) of ``match_id``: the one its earlier steps played, else a new one
+        (on this job's lane, the earlier turn's agent dropped)."""
         with self._lock:
             kept = self._turns.get(match_id)
-            if kept is None or kept.key != key:
-                kept = self._turns[match_id] = AITurn(key, ai.make(seed=None))
+        if kept is not None and kept.key == key:
             return kept
+        self._end_turn(match_id)
+        turn = AITurn(key, f"{match_id}:{key[0]}:{key[1]}", current_lane())
+        with self._lock:
+            self._turns[match_id] = turn
+        return turn
 
-    def _search(self, agent: Agent, match: Match, seconds: float | None,
-                until: float | None = None) -> Generator[None, None, tuple[str, float]]:
-        """``agent``'s move in ``match`` (searched in slices, for at most ``seconds`` and until the moment
-        ``until``) and the seconds it searched."""
-        if isinstance(agent, MCTSAgent):
-            agent.max_nodes, agent.until = self.tree_nodes, until
-        hinting = getattr(agent, "hinting", None)
-        if hinting is None:  # an agent that does not search in slices: one slice
-            begin = time.perf_counter()
-            return agent.choose(match.state.copy()), time.perf_counter() - begin
-        steps, spent = hinting(match.state.copy(), self.slice_seconds, seconds), 0.0
-        while True:
-            begin = time.perf_counter()
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value[0], spent + time.perf_counter() - begin
-            spent += time.perf_counter() - begin
-            yield
+    def _end_turn(self, match_id: str) -> None:
+        """Forget ``match_id``'s AI turn, and its agent in its worker."""
+        with self._lock:
+            turn = self._turns.pop(match_id, None)
+        if turn is not None:
+            self.pool.forget(turn.lane, turn.name)
