@@ -28,7 +28,7 @@ from hexarena.server import create_app
 from hexarena.server.limits import AICaps, Limits, MiB
 from hexarena.server import clocks, scoring, thinker
 from hexarena.server.store import Store
-from hexarena.server.searchers import TurnSearch, Worker
+from hexarena.server.searchers import Pool, TurnSearch, Worker
 from hexarena.server.thinker import Scheduler, Thinker
 from tests.test_server_processes import HEXARENA, free_port
 
@@ -243,6 +243,56 @@ def test_each_tree_holds_at_most_its_share_of_the_trees_memory(tmp_path):
     worker = Worker()
     move = drain(TurnSearch("m:1:0", "ai:1", play.tree_nodes, state, 0.2, None, 0.05).begin(worker))
     assert move in state.legal_moves() and getattr(worker.agents["m:1:0"], "max_nodes", 0) == play.tree_nodes
+
+
+# the AI's worker processes ---------------------------------------------------------
+def ai_match(tmp_path: Path, seats: list[str], size: int = 5) -> tuple[Store, str]:
+    """A store with a match of projective-hex (of ``size``) between ``seats``."""
+    store = Store(f"sqlite:///{tmp_path / 'h.db'}")
+    with store.write() as conn:
+        match = store.insert_match(conn, hexarena.load("projective-hex", size=size).new_state(), seats,
+                                   [None, None], "", [None, None])
+    store.remember(match)
+    return store, match.id
+
+
+def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move(tmp_path, caplog):
+    """SIGKILL to the AI's worker processes while ai:10 searches (3 s a turn here): new workers start, the
+    search starts again on one, and the move comes; the web process never searched."""
+    store, match_id = ai_match(tmp_path, ["ai:10", "human"], size=8)
+    play = Thinker(store, lambda match_id: None, turn_seconds={10: 3.0})
+    pids = [lane.pid() for lane in play.pool.lanes]
+    try:
+        play.kick(match_id)
+        assert until(lambda: play.scheduler.admitted() == [match_id], 10), "the search was not admitted"
+        time.sleep(1.0)  # into the search (3 s)
+        assert store.get(match_id).ply == 0, "the move came before the kill"
+        for pid in pids:
+            assert pid is not None
+            os.kill(pid, signal.SIGKILL)
+        assert until(lambda: store.get(match_id).ply == 1, 60), "no move after the workers were killed"
+        assert "its search starts again" in caplog.text
+        assert any(lane.pid() not in pids for lane in play.pool.lanes), "no worker was started again"
+    finally:
+        play.shutdown()
+        store.close()
+
+
+@pytest.mark.slow  # 27 s with numba's cache warm on a loaded 2-core machine; 2 min when the actor compiles
+def test_the_ai_plays_on_ray(tmp_path):
+    """With --pool ray, the AI's searches run in Ray actors (a local Ray instance here) and the move comes."""
+    ray = pytest.importorskip("ray")
+    store, match_id = ai_match(tmp_path, ["ai:1", "human"])
+    play = Thinker(store, lambda match_id: None, pool=Pool(1, "ray"))
+    try:
+        assert play.pool.kind == "ray" and ray.is_initialized()
+        play.kick(match_id)
+        assert until(lambda: store.get(match_id).ply == 1, 120), "no move from the Ray actor"
+        assert play.pool.call(0, ("made",)) == 1, "the actor did not make the agent"
+    finally:
+        play.shutdown()
+        store.close()
+    assert not ray.is_initialized(), "the pool's Ray was left running"
 
 
 # the AI on a real-time clock ----------------------------------------------------------
