@@ -278,6 +278,25 @@ def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move
         store.close()
 
 
+def test_a_hint_is_searched_by_a_worker_in_its_owners_share(tmp_path):
+    """A hint waits for no other owner's long searches: its search runs on the pool, its owner's share first."""
+    store, _ = ai_match(tmp_path, ["ai:1", "human"])
+    play = Thinker(store, lambda match_id: None, workers=1)
+    log: list[str] = []
+    state = hexarena.load("projective-hex", size=8).new_state()  # not solved: the hint searches
+    try:
+        drain(play.pool.run(0, TurnSearch("warm", "ai:1", 1000, state.copy(), 0.01, None, 0.01)))
+        for i in range(4):
+            play.scheduler.kick(f"a{i}", lambda i=i: sliced(log, f"a{i}", 2000), owner="client:a")
+        assert until(lambda: log, 10), "the long jobs did not start"
+        move, rate = play.hint(state, 1, "client:b")
+        assert move in state.legal_moves() and 0 <= rate <= 1
+        assert len(log) < 8000, "the hint waited for the long jobs"
+    finally:
+        play.shutdown()
+        store.close()
+
+
 @pytest.mark.slow  # 27 s with numba's cache warm on a loaded 2-core machine; 2 min when the actor compiles
 def test_the_ai_plays_on_ray(tmp_path):
     """With --pool ray, the AI's searches run in Ray actors (a local Ray instance here) and the move comes."""
