@@ -1,14 +1,18 @@
-"""The AI seats: their moves searched off the request path, fairly across matches.
+"""The AI seats: their moves searched off the request path and off the web process, fairly across owners.
 
 Each match whose AI is to move is a *job*: a generator that searches in
-slices (:meth:`~hexarena.ai.mcts.MCTSAgent.hinting`), yielding after each
-slice of at most about ``slice_seconds``.  A few worker threads (the numba
-search releases the GIL) run one slice at a time of the job that has had
-the least searching time so far (a match's virtual time, as a fair
-scheduler counts it), so no match waits behind another's long search: a
-new match starts at the smallest virtual time of those waiting and goes
-next, and a match playing itself (AI against AI) gets its share like any
-other.  A turn's searching time is bounded per level
+slices on the worker pool (:mod:`.searchers`), yielding after each slice of
+at most about ``slice_seconds``.  The scheduler has a lane (a thread and its
+worker) per AI worker; each lane runs one slice at a time of the owner (the
+account seated against the AI, else the creating client address) that has
+had the least searching time so far, then of that owner's job that has had
+the least (virtual times, as a fair scheduler counts them), so no owner
+waits behind another's many long searches: an owner that was idle starts at
+the smallest active owner's virtual time and goes next.  At most
+``AICaps.searches`` jobs hold a search slot (and a tree of at most their
+share of ``AICaps.trees_mb``) at once, an owner at most
+``AICaps.owner_searches``; the rest wait, holding nothing.  A turn's
+searching time is bounded per level
 (:data:`~hexarena.ai.mcts.LEVEL_SECONDS`), whatever the board size, and on a
 real-time clock its wall time too (:func:`~.clocks.ai_seconds` from the turn's
 start, waiting between slices included), so the AI keeps within its clock.
