@@ -222,6 +222,7 @@ def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path):
     try:
         play.kick(match.id)
         assert until(lambda: store.get(match.id).ply >= 12, 60), "the AI did not play"
+        play.scheduler.shutdown()  # no more moves; the workers still answer
         made = sum(play.pool.call(lane, ("made",)) for lane in range(len(play.pool.lanes)))
         turns = store.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
     finally:
@@ -261,14 +262,13 @@ def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move
     search starts again on one, and the move comes; the web process never searched."""
     store, match_id = ai_match(tmp_path, ["ai:10", "human"], size=8)
     play = Thinker(store, lambda match_id: None, turn_seconds={10: 3.0})
-    pids = [lane.pid() for lane in play.pool.lanes]
     try:
         play.kick(match_id)
         assert until(lambda: play.scheduler.admitted() == [match_id], 10), "the search was not admitted"
         time.sleep(1.0)  # into the search (3 s)
         assert store.get(match_id).ply == 0, "the move came before the kill"
-        for pid in pids:
-            assert pid is not None
+        pids = [lane.pid() for lane in play.pool.lanes]
+        for pid in filter(None, pids):
             os.kill(pid, signal.SIGKILL)
         assert until(lambda: store.get(match_id).ply == 1, 60), "no move after the workers were killed"
         assert "its search starts again" in caplog.text

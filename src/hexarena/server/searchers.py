@@ -201,7 +201,7 @@ class RayWorker(Worker):
 
 
 class LocalLane:
-    """A lane's worker process (started at once, and again after it died), started by ``starter``'s thread,
+    """A lane's worker process (started at its first request, and again after it died), by ``starter``'s thread,
     which lives as long as the pool: Linux kills a worker when the thread that started it ends
     (:func:`~.scoring.die_with_parent`), so never by a request's or a lane's thread."""
 
@@ -209,7 +209,6 @@ class LocalLane:
         self.memory_mb, self.starter = memory_mb, starter
         self._proc: Any = None
         self._conn: Connection | None = None
-        self._start()
 
     def call(self, request: tuple[Any, ...]) -> Any:
         """``request``'s answer from the worker; WorkerLost if it died or took over :data:`STEP_SECONDS`."""
