@@ -27,9 +27,11 @@ from hexarena.games.base import State
 from hexarena.server import create_app
 from hexarena.server.limits import AICaps, Limits, MiB
 from hexarena.server import clocks, scoring, thinker
+from hexarena.server.core import Server
 from hexarena.server.store import Store
 from hexarena.server.searchers import Pool, TurnSearch, Worker
 from hexarena.server.thinker import Scheduler, Thinker
+from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_processes import HEXARENA, free_port
 
 BIG = {"game": "projective-hex", "options": {"size": 16}}
@@ -114,6 +116,20 @@ def test_time_is_shared_between_owners_before_their_matches():
         assert log.index("c") <= before + 1, "the new owner's job waited behind the others' slices"
     finally:
         scheduler.shutdown()
+
+
+def test_a_matchs_ai_time_is_its_seated_accounts_else_its_creators_address(db_url):  # noqa: F811
+    """The owner whose share a match's searches take: the account seated against the AI, else the address."""
+    server = Server(db_url)
+    try:
+        ann = server.accounts.register("ann", "correct horse")
+        state = hexarena.load("projective-hex", **SMALL).new_state()
+        guest = server.create(state.copy(), ["me", "ai:1"], client="203.0.113.7")
+        signed_in = server.create(state.copy(), ["me", "ai:1"], client="203.0.113.7", account=ann)
+        assert server.store.owner(server.store.get(guest["id"])) == "client:203.0.113.7"
+        assert server.store.owner(server.store.get(signed_in["id"])) == f"account:{ann.id}"
+    finally:
+        server.close()
 
 
 def test_searches_are_capped_and_admitted_fairly_per_owner():

@@ -294,9 +294,10 @@ class Store:
         return [r.id for r in rows if any(seat_agent(s) is not None for s in r.seats)]
 
     def owner(self, match: Match) -> str:
-        """Whose share of AI time ``match``'s searches take: the account seated in it ("account:ID"; an AI seat
-        has none), else the client address that created it ("client:ADDRESS")."""
-        seated = next((a for a in match.accounts if a is not None), None)
+        """Whose share of AI time ``match``'s searches take: the account seated in it against the AI
+        ("account:ID"; not the AI's own), else the client address that created it ("client:ADDRESS")."""
+        seated = next((a for a, kind in zip(match.accounts, match.seats, strict=True)
+                       if a is not None and seat_agent(kind) is None), None)
         if seated is not None:
             return account_topic(seated)
         with self.engine.connect() as conn:
