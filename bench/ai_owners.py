@@ -6,9 +6,9 @@
 (127.0.0.10-19) each open 8 matches where ``ai:10`` moves first on the
 largest boards and answer every AI move at once, while the well-behaved
 client (127.0.0.2) plays ``ai:1`` (bench/abuse.py's ``versus_ai``).  Prints
-the bystander's ``ai:1`` replies (count, p50, max) and the peak memory of the
-server with its AI worker processes (the sum of their VmRSS, sampled every
-0.2 s).  Targets (2 cores, load under 2): every reply under 2 s, under 800 MB.
+the bystander's ``ai:1`` replies (count, p50, max, each) and the peak memory
+of the server with its AI worker processes (the sum of their VmRSS, sampled
+every 0.2 s, and each process's then).  Targets (2 cores, load under 2): every reply under 2 s, under 800 MB.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ ATTACKERS = [f"127.0.0.{10 + i}" for i in range(10)]
 MATCHES = 8  # per attacker: --max-ai-per-client
 
 
-def tree_rss_mb(pid: int) -> float:
-    """VmRSS of ``pid`` and its descendants, in MB."""
+def tree_rss_mb(pid: int) -> list[float]:
+    """VmRSS of ``pid`` and of each of its descendants, in MB."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -39,13 +39,13 @@ def tree_rss_mb(pid: int) -> float:
         except OSError:
             continue
         children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    total, todo = 0.0, [pid]
+    sizes, todo = [], [pid]
     while todo:
         p = todo.pop()
         rss = memory_mb(p)
-        total += 0.0 if rss != rss else rss
+        sizes.append(0.0 if rss != rss else rss)
         todo.extend(children.get(p, []))
-    return total
+    return sizes
 
 
 async def attacker(client: Client, ctx: Context, index: int) -> None:
@@ -65,23 +65,25 @@ async def attacker(client: Client, ctx: Context, index: int) -> None:
         await asyncio.sleep(min(0.5, ctx.left()))
 
 
-async def scenario(server: Server, seconds: float) -> tuple[Context, float]:
+async def scenario(server: Server, seconds: float) -> tuple[Context, float, list[float]]:
     await warm_up(server.base)
     ctx = Context(deadline=time.monotonic() + seconds, ledger=Ledger())
     clients = [Client(server.base, a, 300.0) for a in ATTACKERS]
     wb = Client(server.base, WELL_BEHAVED, WB_TIMEOUT)
     tasks = [asyncio.create_task(attacker(c, ctx, i)) for i, c in enumerate(clients)]
     tasks.append(asyncio.create_task(versus_ai(wb, ctx)))
-    peak = 0.0
+    peak, at_peak = 0.0, []
     while ctx.open():
-        peak = max(peak, tree_rss_mb(server.proc.pid))
+        sizes = tree_rss_mb(server.proc.pid)
+        if sum(sizes) > peak:
+            peak, at_peak = sum(sizes), sizes
         await asyncio.sleep(0.2)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     for c in [*clients, wb]:
         await c.close()
-    return ctx, peak
+    return ctx, peak, at_peak
 
 
 def main() -> int:
@@ -91,13 +93,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         server = Server(f"sqlite:///{folder}/abuse.db", Path(folder))
         try:
-            ctx, peak = asyncio.run(scenario(server, args.seconds))
+            ctx, peak, at_peak = asyncio.run(scenario(server, args.seconds))
         finally:
             server.stop()
     replies = ctx.ai_replies
     print(f"ai:1 replies {len(replies)} in {args.seconds:g} s, p50 {statistics.median(replies or [0]):.2f} s, "
           f"max {max(replies or [0]):.2f} s, still awaited {ctx.ai_waiting:.1f} s; "
-          f"server with its AI workers: peak {peak:.0f} MB")
+          f"server with its AI workers: peak {peak:.0f} MB ({' + '.join(f'{m:.0f}' for m in at_peak)})")
+    print("replies (s):", " ".join(f"{r:.2f}" for r in replies))
     return 0 if replies and max(replies) < 2 and ctx.ai_waiting < 2 and peak < 800 else 1
 
 

@@ -65,14 +65,16 @@ def lower_priority() -> None:
 
 @dataclass(eq=False)
 class Job:
-    """A match's work in slices: its owner, the virtual time it has had within its owner's share, and the lane
-    (worker thread) it holds a search slot on once admitted (None while it waits, holding no tree)."""
+    """A match's work in slices: its owner, the virtual time it has had within its owner's share, whether it
+    holds a search slot (else it waits, holding no tree), and the lane (worker) its first slice ran on, which
+    keeps what it holds between slices (None before)."""
 
     key: str
     owner: str
     steps: Steps
     seq: int
     vtime: float = 0.0
+    admitted: bool = False
     lane: int | None = None
     running: bool = False
 
@@ -85,7 +87,7 @@ class Owner:
     jobs: list[Job] = field(default_factory=list)
 
     def admitted(self) -> int:
-        return sum(job.lane is not None for job in self.jobs)
+        return sum(job.admitted for job in self.jobs)
 
 
 _lane = threading.local()
@@ -101,7 +103,8 @@ class Scheduler:
     a time, sharing time fairly between owners first (an account or a client address), then between an owner's
     jobs (hierarchical fair queuing: the owner with the least virtual time goes, then its job with the least).
     At most ``searches`` jobs are admitted at once, an owner at most ``per_owner`` of them (the rest wait,
-    holding nothing); an admitted job keeps its lane until it ends.  One job per key at a time (:meth:`kick`
+    holding nothing); an admitted job runs its first slice on the first lane free, then keeps that lane until
+    it ends.  One job per key at a time (:meth:`kick`
     while it runs starts it again after)."""
 
     def __init__(self, workers: int = 2, searches: int = AICaps.searches, per_owner: int = AICaps.owner_searches
@@ -137,7 +140,7 @@ class Scheduler:
     def admitted(self) -> list[str]:
         """The keys of the jobs holding a search slot."""
         with self._cv:
-            return [key for key, job in self._active.items() if job.lane is not None]
+            return [key for key, job in self._active.items() if job.admitted]
 
     def shutdown(self) -> None:
         """Stop after the slices running (waiting for them a few seconds; the jobs left are dropped)."""
@@ -161,25 +164,23 @@ class Scheduler:
 
     def _admit(self) -> None:
         """Give free search slots to waiting jobs, owners with the fewest admitted first, then the least virtual
-        time; each on the lane holding the fewest."""
-        taken = [job for job in self._active.values() if job.lane is not None]
-        while len(taken) < self.searches:
+        time."""
+        taken = sum(job.admitted for job in self._active.values())
+        while taken < self.searches:
             waiting = [(share.admitted(), share.vtime, job.seq, job) for share in self._owners.values()
-                       if share.admitted() < self.per_owner for job in share.jobs if job.lane is None]
+                       if share.admitted() < self.per_owner for job in share.jobs if not job.admitted]
             if not waiting:
                 break
-            job = min(waiting, key=lambda w: w[:3])[3]
-            load = [0] * self.lanes
-            for other in taken:
-                load[other.lane or 0] += 1
-            job.lane = load.index(min(load))
-            taken.append(job)
+            min(waiting, key=lambda w: w[:3])[3].admitted = True
+            taken += 1
         self._cv.notify_all()
 
     def _next(self, lane: int) -> Job | None:
-        """The job ``lane`` runs next: its owner has the least virtual time, then the job."""
+        """The job ``lane`` runs next, of its own and the admitted jobs that have not run yet (so a lane busy
+        with a long slice, a game's kernels loading, say, holds up only its own jobs): its owner has the least
+        virtual time, then the job."""
         ready = [(self._owners[job.owner].vtime, job.vtime, job.seq, job) for job in self._active.values()
-                 if job.lane == lane and not job.running]
+                 if job.admitted and job.lane in (lane, None) and not job.running]
         return min(ready, key=lambda r: r[:3])[3] if ready else None
 
     def _work(self, lane: int) -> None:
@@ -193,7 +194,7 @@ class Scheduler:
                     job = self._next(lane)
                 if job is None or self._stopped:
                     return
-                job.running = True
+                job.running, job.lane = True, lane
                 self._clock = max(self._clock, self._owners[job.owner].vtime)
             begin = time.perf_counter()
             done = self._slice(job)
