@@ -274,14 +274,14 @@ def ai_match(tmp_path: Path, seats: list[str], size: int = 5) -> tuple[Store, st
 
 
 def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move(tmp_path, caplog):
-    """SIGKILL to the AI's worker processes while ai:10 searches (3 s a turn here): new workers start, the
-    search starts again on one, and the move comes; the web process never searched."""
-    store, match_id = ai_match(tmp_path, ["ai:10", "human"], size=8)
-    play = Thinker(store, lambda match_id: None, turn_seconds={10: 3.0})
+    """SIGKILL to the AI's worker processes while ai:10 searches (5 s a turn here, on a board where its
+    simulations do not end first): new workers start, the search starts again on one, and the move comes."""
+    store, match_id = ai_match(tmp_path, ["ai:10", "human"], size=16)
+    play = Thinker(store, lambda match_id: None, turn_seconds={10: 5.0})
     try:
         play.kick(match_id)
         assert until(lambda: play.scheduler.admitted() == [match_id], 10), "the search was not admitted"
-        time.sleep(1.0)  # into the search (3 s)
+        time.sleep(1.0)  # into the search (5 s)
         assert store.get(match_id).ply == 0, "the move came before the kill"
         pids = [lane.pid() for lane in play.pool.lanes]
         for pid in filter(None, pids):
@@ -289,6 +289,28 @@ def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move
         assert until(lambda: store.get(match_id).ply == 1, 60), "no move after the workers were killed"
         assert "its search starts again" in caplog.text
         assert any(lane.pid() not in pids for lane in play.pool.lanes), "no worker was started again"
+    finally:
+        play.shutdown()
+        store.close()
+
+
+def test_an_ai_against_ai_match_gives_its_search_slot_back_after_each_turn(tmp_path):
+    """One search slot, two ai:1 against ai:1 matches: each turn is a job of its own, so they take turns
+    (neither holds the slot to its game's end)."""
+    store = Store(f"sqlite:///{tmp_path / 'h.db'}")
+    ids = []
+    for _ in range(2):
+        with store.write() as conn:
+            match = store.insert_match(conn, hexarena.load("projective-hex", size=8).new_state(), ["ai:1", "ai:1"],
+                                       [None, None], "", [None, None])
+        store.remember(match)
+        ids.append(match.id)
+    play = Thinker(store, lambda match_id: None, caps=AICaps(searches=1, owner_searches=1))
+    try:
+        for match_id in ids:
+            play.kick(match_id)
+        assert until(lambda: all(store.get(m).ply >= 4 for m in ids), 60), [store.get(m).ply for m in ids]
+        assert not any(store.get(m).state.is_over() for m in ids), "one match played to its end before the other"
     finally:
         play.shutdown()
         store.close()
@@ -424,11 +446,12 @@ def ai_move_latency(c: TestClient | httpx.Client, game: dict, seconds: float = 3
 
 
 def test_ai_1_answers_under_an_ai_flood(client):
-    """Three ai:10 AI-against-AI matches on a 16-cell-side board (seconds a move) keep both AI threads busy;
-    a new ai:1 match still moves within 2 s."""
-    ai_move_latency(client, BIG)  # the search compiled (or loaded from numba's cache)
+    """Three ai:10 AI-against-AI matches on a 16-cell-side board (seconds a move), created by another address,
+    keep both AI workers busy; a new ai:1 match still moves within 2 s."""
+    ai_move_latency(client, BIG, 120)  # a worker started, the search compiled (or loaded from numba's cache)
+    server = client.app.state.server
     for _ in range(3):
-        assert client.post("/api/matches", json={**BIG, "seats": ["ai:10", "ai:10"]}).status_code == 200
+        server.create(hexarena.load(BIG["game"], **BIG["options"]).new_state(), ["ai:10", "ai:10"], "203.0.113.9")
     time.sleep(1.0)
     assert ai_move_latency(client, BIG) < 2.0
 

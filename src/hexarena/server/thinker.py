@@ -322,13 +322,30 @@ class Thinker:
         return owner
 
     def _play(self, match_id: str) -> Steps:
-        """Play the AI's steps while an AI is to move, each committed and announced (a slice ends after each)."""
+        """Play the steps of the AI turn to move, each committed and announced (a slice ends after each); the
+        next AI turn (AI against AI) is a job of its own, so it waits for a search slot like any other."""
         with self.store.claim(match_id) as mine:
             if not mine:
                 return
             while (yield from self._step(match_id)):
                 self.changed(match_id)
+                if not self._same_turn(match_id):
+                    return
                 yield
+
+    def _same_turn(self, match_id: str) -> bool:
+        """After a step: True while its AI turn goes on; else the turn is forgotten (its agent too) and, if an
+        AI is to move again, the match kicked (run once more after this job)."""
+        match = self.store.get(match_id)
+        with self._lock:
+            turn = self._turns.get(match_id)
+        to_move = match.ai_to_move() is not None
+        if to_move and turn is not None and turn.key == (match.state.turn, match.state.to_move):
+            return True
+        self._end_turn(match_id)
+        if to_move:
+            self.kick(match_id)
+        return False
 
     def _step(self, match_id: str) -> Generator[None, None, bool]:
         """Search (in slices) and commit one step of the AI to move; False when
