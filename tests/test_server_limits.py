@@ -231,6 +231,21 @@ def test_serve_options_give_the_limits() -> None:
             parse_rate(bad)
 
 
+def test_serve_options_give_the_ai_caps_and_pool() -> None:
+    """--ai-searches, --ai-searches-per-owner, --ai-trees-mb, --pool and --ray-address, through the JSON that
+    --workers processes read; a pool that is neither is refused naming both."""
+    _, parsers = build_parsers()
+    given = limits_from(parsers["serve"].parse_args(
+        ["--ai-searches", "8", "--ai-searches-per-owner", "1", "--ai-trees-mb", "64", "--pool", "ray",
+         "--ray-address", "10.0.0.5:6379"]))
+    assert (given.ai.searches, given.ai.owner_searches, given.ai.trees_mb) == (8, 1, 64)
+    assert (given.pool, given.ray_address) == ("ray", "10.0.0.5:6379")
+    assert Limits.from_json(given.to_json()) == given
+    for bad in (["--pool", "threads"], ["--ai-searches", "0"], ["--ai-trees-mb", "8"]):
+        with pytest.raises(SystemExit):
+            parsers["serve"].parse_args(bad)
+
+
 # open matches per client and their expiry ----------------------------------------------------------------
 def test_the_open_match_flood_is_capped_and_real_games_stay_listed(db_url: str) -> None:  # noqa: F811
     """Issue 28 item 6: one client made 4,000 open matches in 45 s and hid every real game."""
