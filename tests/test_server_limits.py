@@ -160,7 +160,9 @@ KINDS = {  # kind: the request, given a match of ["me", "open"] and its token
                                                                "seats": ["me", "me"]}),
     "join": lambda c, m: c.post(f"/api/matches/{m['id']}/join"),
     "move": lambda c, m: c.post(f"/api/matches/{m['id']}/resign", json={"token": m["token"]}),
-    "hint": lambda c, m: c.get(f"/api/matches/{m['id']}/hint", params={"token": m["token"]}),
+    # a hint refused (no seat's token) counts all the same, and answers at once: a searched one waits for the AI's
+    # worker, and the bucket would refill meanwhile
+    "hint": lambda c, m: c.get(f"/api/matches/{m['id']}/hint", params={"token": "no-seat"}),
 }
 
 
@@ -232,6 +234,21 @@ def test_serve_options_give_the_limits() -> None:
     for bad in ("moves=5/10", "move=5", "move=-1/10", "move=5/0", "move=x/1"):
         with pytest.raises(ValueError, match="move=|the kind is one of"):
             parse_rate(bad)
+
+
+def test_serve_options_give_the_ai_caps_and_pool() -> None:
+    """--ai-searches, --ai-searches-per-owner, --ai-trees-mb, --pool and --ray-address, through the JSON that
+    --workers processes read; a pool that is neither is refused naming both."""
+    _, parsers = build_parsers()
+    given = limits_from(parsers["serve"].parse_args(
+        ["--ai-searches", "8", "--ai-searches-per-owner", "1", "--ai-trees-mb", "64", "--pool", "ray",
+         "--ray-address", "10.0.0.5:6379"]))
+    assert (given.ai.searches, given.ai.owner_searches, given.ai.trees_mb) == (8, 1, 64)
+    assert (given.pool, given.ray_address) == ("ray", "10.0.0.5:6379")
+    assert Limits.from_json(given.to_json()) == given
+    for bad in (["--pool", "threads"], ["--ai-searches", "0"], ["--ai-trees-mb", "8"]):
+        with pytest.raises(SystemExit):
+            parsers["serve"].parse_args(bad)
 
 
 # open matches per client and their expiry ----------------------------------------------------------------

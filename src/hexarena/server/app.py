@@ -3,7 +3,7 @@ middlewares at its doors and its error answers.
 
 Route handlers that touch the database or the rules are plain functions,
 run by FastAPI in its thread pool, so the event loop only carries
-WebSockets; the AI searches in its own threads (:mod:`.thinker`).
+WebSockets; the AI searches in worker processes (:mod:`.searchers`) fed by its scheduler (:mod:`.thinker`).
 """
 
 from __future__ import annotations

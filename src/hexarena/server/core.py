@@ -9,7 +9,6 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from hexarena.ai import hint as ai_hint
 from hexarena.ai.solutions import proof_text
 from hexarena.games.base import State
 
@@ -25,6 +24,7 @@ from .live import Hub
 from .mail import MailSettings
 from .notices import Mailer
 from .scoring import Scorer, costly, digest, is_result, needs_scoring
+from .searchers import Pool
 from .review import Reviews
 from .seeks import Seeks
 from .store import Match, Refused, Store, TimedOut, account_topic, new_token, seat_kind
@@ -51,8 +51,9 @@ class Server:
         self.hub = Hub()
         self.seeks = Seeks(self.store, self.limits, self.hub.publish, lambda to, seek: self.on_challenge(to, seek),
                            self.changed)
-        self.thinker = Thinker(self.store, self.changed, ai_workers)
-        self.reviews = Reviews(self.store, self.thinker.scheduler)
+        pool = Pool(ai_workers, self.limits.pool, self.limits.ray_address)
+        self.thinker = Thinker(self.store, self.changed, caps=self.limits.ai, pool=pool)
+        self.reviews = Reviews(self.store, self.thinker.scheduler, pool)
         self.scorer = Scorer(self.scored, self.limits.scoring_seconds, workers=self.limits.scoring_workers)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
         self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
@@ -247,10 +248,11 @@ class Server:
         self.mailer.your_move(to, match.id, match.state.game.name, opponent)
 
     def hint(self, match_id: str, token: str, account: Account | None = None, ply: int | None = None,
-             line: list[str] | None = None) -> dict[str, Any]:
+             line: list[str] | None = None, client: str = "") -> dict[str, Any]:
         """The AI's suggestion for the seat to move: in a match going on, to that seat's player (never in a rated
         match nor between two people: :mod:`.fair`); in a finished match, to anyone, at any ``ply`` of its replay and
-        after any ``line`` of moves from there."""
+        after any ``line`` of moves from there (searched on the AI's pool in the share of ``account``, else of the
+        address ``client``)."""
         match = self.store.get(match_id)
         check_help(match, "hints")
         if match.state.is_over():
@@ -262,7 +264,8 @@ class Server:
             if (ply is not None and ply != match.ply) or line:
                 raise Refused(403, "hints at earlier plies or in other lines are for finished games")
             state = match.state
-        move, rate = ai_hint(state.copy(), level=HINT_LEVEL)
+        owner = account_topic(account.id) if account is not None else f"client:{client}"
+        move, rate = self.thinker.hint(state.copy(), HINT_LEVEL, owner)
         return {"move": move, "rate": rate, "proof": proof_text(state)}
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 MiB = 1 << 20
+POOLS = ("local", "ray")  # where the AI searches (:mod:`.searchers`)
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,16 @@ RATED = (  # (method, path, kind): the requests each kind counts
 @dataclass(frozen=True)
 class AICaps:
     """The most AI matches at once: AI against AI on the server, and with an AI
-    seat per client address (not over, changed within ``active_seconds``)."""
+    seat per client address (not over, changed within ``active_seconds``); the
+    most searches holding a tree at once, server-wide and per owner (an account,
+    else a client address), and the memory all their trees may take together."""
 
     ai_vs_ai: int = 4
     per_client: int = 8
     active_seconds: float = 3600.0
+    searches: int = 32
+    owner_searches: int = 2
+    trees_mb: int = 256
 
 
 def processors() -> int:
@@ -83,6 +89,8 @@ class Limits:
     secure_cookies: bool = False          # the session cookie only over HTTPS (behind a proxy that terminates it)
     open_seeks: int = 10                  # seeks and challenges one account may have open at once (429)
     seek_hours: float = 72.0              # a seek or challenge nobody accepted expires after this
+    pool: str = "local"                   # where the AI searches: "local" processes or "ray" actors
+    ray_address: str | None = None        # with pool "ray": the cluster (None: a local Ray started by the server)
     judge_seconds: float = 5.0            # how often the server looks for players out of time (0: only at start-up
     # and on a late move, for tests that judge by hand; the command line needs a positive number)
     watchers: int = 100                   # spectators' live connections to one match at once, per process
@@ -149,6 +157,19 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--max-ai-per-client", type=count(0), default=d.ai.per_client, metavar="N",
                     help=f"unfinished matches against the AI per client address, active in the last hour "
                          f"(default {d.ai.per_client}; 429 beyond)")
+    sp.add_argument("--ai-searches", type=count(1), default=d.ai.searches, metavar="N",
+                    help=f"AI searches holding a tree at once on the server, the rest wait (default {d.ai.searches})")
+    sp.add_argument("--ai-searches-per-owner", type=count(1), default=d.ai.owner_searches, metavar="N",
+                    help=f"of which one account (else client address) holds at most N (default "
+                         f"{d.ai.owner_searches})")
+    sp.add_argument("--ai-trees-mb", type=count(16), default=d.ai.trees_mb, metavar="MB",
+                    help=f"the memory all those searches' trees may take together, each at most its share "
+                         f"(default {d.ai.trees_mb})")
+    sp.add_argument("--pool", choices=POOLS, default=d.pool,
+                    help="where the AI searches: local worker processes (default), or Ray actors on the cluster "
+                         "of --ray-address, so AI capacity grows by adding machines")
+    sp.add_argument("--ray-address", default=None, metavar="HOST:PORT",
+                    help="with --pool ray: the Ray cluster to join (default: a local Ray started by the server)")
     sp.add_argument("--secure-cookies", action="store_true",
                     help="send the session cookies only over HTTPS (serving behind a proxy that terminates it)")
     sp.add_argument("--max-open-seeks", type=count(1), default=d.open_seeks, metavar="N",
@@ -178,9 +199,11 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(body_bytes=args.max_body, rates={**RATES, **dict(args.rate)}, open_matches=args.max_open_matches,
                   open_hours=args.open_seat_hours, websockets=args.max_websockets, watchers=args.max_watchers,
                   forwarded_allow_ips=args.forwarded_allow_ips,
-                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client), scoring_seconds=args.scoring_seconds,
-                  scoring_workers=args.scoring_workers, secure_cookies=args.secure_cookies,
-                  open_seeks=args.max_open_seeks, seek_hours=args.seek_hours, judge_seconds=args.judge_seconds,
+                  ai=AICaps(args.max_ai_vs_ai, args.max_ai_per_client, searches=args.ai_searches,
+                                owner_searches=args.ai_searches_per_owner, trees_mb=args.ai_trees_mb),
+                  scoring_seconds=args.scoring_seconds, scoring_workers=args.scoring_workers,
+                  secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
+                  judge_seconds=args.judge_seconds, pool=args.pool, ray_address=args.ray_address,
                   address_accounts=args.max_accounts_per_address, address_seeks=args.max_open_seeks_per_address)
 
 

@@ -1,7 +1,7 @@
 """Reviews of finished matches with the AI (docs/server.md, "Review"): the first ask starts one in the background,
-on the AI's scheduler (fair with the AI seats' searches), every later ask reads its progress, and once done it is
-kept in the ``reviews`` table for the match's moves and result.  No web framework here: the route is in
-:mod:`.routes.matches`.
+on the AI's scheduler and worker pool (fair with the AI seats' searches), every later ask reads its progress,
+and once done it is kept in the ``reviews`` table for the match's moves and result.  No web framework here: the
+route is in :mod:`.routes.matches`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select
 
-from hexarena.ai.review import reviewing
 from hexarena.games.base import State
 from hexarena.record_writer import at
 
@@ -20,7 +19,8 @@ from .schema import reviews
 from .fair import check_help
 from .scoring import digest
 from .store import Refused, Store
-from .thinker import Scheduler
+from .searchers import Pool, Review
+from .thinker import SLICE_SECONDS, Scheduler, current_lane
 
 REVIEW_LEVEL = 5       # the AI level that searches each position
 REVIEW_SECONDS = 0.5   # the most a position is searched
@@ -28,10 +28,10 @@ KEY = "review:"        # the scheduler's key of a match's review (a match id nev
 
 
 class Reviews:
-    """The reviews of ``store``'s matches, searched on ``scheduler``."""
+    """The reviews of ``store``'s matches, searched on ``pool`` in turns that ``scheduler`` gives."""
 
-    def __init__(self, store: Store, scheduler: Scheduler, seconds: float = REVIEW_SECONDS) -> None:
-        self.store, self.scheduler, self.seconds = store, scheduler, seconds
+    def __init__(self, store: Store, scheduler: Scheduler, pool: Pool, seconds: float = REVIEW_SECONDS) -> None:
+        self.store, self.scheduler, self.pool, self.seconds = store, scheduler, pool, seconds
         self._lock = threading.Lock()
         self._running: dict[tuple[str, str], int] = {}  # (match, digest) -> positions searched so far
 
@@ -58,14 +58,14 @@ class Reviews:
         return {"status": "running", "progress": round(min(done, total) / total, 3), "plies": []}
 
     def _review(self, key: tuple[str, str], state: State) -> Generator[None, None, None]:
-        """The review job: searched in slices, its progress counted, kept when done."""
+        """The review job: searched in slices on the pool, its progress counted, kept when done."""
         try:
-            steps = reviewing(state, REVIEW_LEVEL, seconds=self.seconds, slice_seconds=0.25)
+            steps = self.pool.run(current_lane(), Review(state, REVIEW_LEVEL, self.seconds, SLICE_SECONDS))
             while True:
                 try:
                     searched = next(steps)
                 except StopIteration as done:
-                    self._keep(key, [p.shown() for p in done.value])
+                    self._keep(key, done.value[0])
                     return
                 if searched is not None:
                     with self._lock:

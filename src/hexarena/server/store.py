@@ -294,6 +294,17 @@ class Store:
             rows = conn.execute(select(matches.c.id, matches.c.seats).where(matches.c.over.is_(False))).all()
         return [r.id for r in rows if any(seat_agent(s) is not None for s in r.seats)]
 
+    def owner(self, match: Match) -> str:
+        """Whose share of AI time ``match``'s searches take: the account seated in it against the AI
+        ("account:ID"; not the AI's own), else the client address that created it ("client:ADDRESS")."""
+        seated = next((a for a, kind in zip(match.accounts, match.seats, strict=True)
+                       if a is not None and seat_agent(kind) is None), None)
+        if seated is not None:
+            return account_topic(seated)
+        with self.engine.connect() as conn:
+            client = conn.execute(select(match_clients.c.client).where(match_clients.c.match_id == match.id)).scalar()
+        return f"client:{client or ''}"
+
     # writing ---------------------------------------------------------------
     def create(self, state: State, seats: list[str], token_seats: list[int], token: str, client: str = "",
                caps: AICaps | None = None, account: int | None = None) -> Match:

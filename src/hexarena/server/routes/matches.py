@@ -81,10 +81,10 @@ async def resign(match_id: str, body: ResignPost, server: ServerDep, account: Ac
 
 
 @router.get("/{match_id}/hint")
-def hint(match_id: str, server: ServerDep, account: AccountDep, token: str = "", ply: int | None = None,
-         move: Annotated[list[str] | None, Query()] = None) -> Response:
+def hint(match_id: str, server: ServerDep, account: AccountDep, client: ClientDep, token: str = "",
+         ply: int | None = None, move: Annotated[list[str] | None, Query()] = None) -> Response:
     """The AI's suggestion; in a finished match at any ``ply`` and after the line of ``move``s from there."""
-    return reply(server.hint(match_id, token, account, ply, move))
+    return reply(server.hint(match_id, token, account, ply, move, client))
 
 
 @router.post("/{match_id}/preview")
