@@ -363,3 +363,26 @@ def test_an_older_servers_guess_is_scored_again_at_start_up(tmp_path) -> None:
     with TestClient(create_app(db)):
         kept = until(lambda: [f for f in stored(db, made["id"]) if f["scores"] is not None], "not scored again")
     assert [f["scores"] for f in kept] == [state.scores()]
+
+
+@pytest.mark.slow  # a local Ray starts (10-20 s) and its actor loads the scoring's kernels
+def test_scorings_run_on_ray_with_the_pool_ray(slow_game) -> None:
+    """With ``--pool ray`` the scorings run in Ray actors (a local Ray instance here): the exact scores come, and a
+    scoring over its time is stopped and says so."""
+    ray = pytest.importorskip("ray")
+    small = finished_lhexus(4, 0.6)
+    done: dict[str, dict[str, Any]] = {}
+    ray.init(num_cpus=1, include_dashboard=False)
+    scorer = scoring.Scorer(lambda key, _state, fields: done.update({key: fields}), workers=1,
+                            backend=scoring.RayScoring)
+    try:
+        scorer.request("small", small)
+        until(lambda: "small" in done, "no scores from the Ray actor", 240)
+        assert done["small"]["scores"] == small.scores() and "error" not in done["small"]
+        scorer.seconds = 0.01
+        scorer.request("slow", slow_game)
+        until(lambda: "slow" in done, "the slow scoring was never stopped", 240)
+        assert done["slow"]["error"] == "the exact scoring took over 0.01 s and was stopped"
+    finally:
+        scorer.shutdown()
+        ray.shutdown()

@@ -23,7 +23,7 @@ from .limits import Limits
 from .live import Hub
 from .mail import MailSettings
 from .notices import Mailer
-from .scoring import Scorer, costly, digest, is_result, needs_scoring
+from .scoring import ProcessWorker, RayScoring, Scorer, costly, digest, is_result, needs_scoring
 from .searchers import Pool
 from .review import Reviews
 from .seeks import Seeks
@@ -54,7 +54,8 @@ class Server:
         pool = Pool(ai_workers, self.limits.pool, self.limits.ray_address)
         self.thinker = Thinker(self.store, self.changed, caps=self.limits.ai, pool=pool)
         self.reviews = Reviews(self.store, self.thinker.scheduler, pool)
-        self.scorer = Scorer(self.scored, self.limits.scoring_seconds, workers=self.limits.scoring_workers)
+        self.scorer = Scorer(self.scored, self.limits.scoring_seconds, workers=self.limits.scoring_workers,
+                             backend=RayScoring if self.limits.pool == "ray" else ProcessWorker)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
         self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
 

@@ -166,8 +166,8 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
                     help=f"the memory all those searches' trees may take together, each at most its share "
                          f"(default {d.ai.trees_mb})")
     sp.add_argument("--pool", choices=POOLS, default=d.pool,
-                    help="where the AI searches: local worker processes (default), or Ray actors on the cluster "
-                         "of --ray-address, so AI capacity grows by adding machines")
+                    help="where the AI searches and the exact scorings run: local worker processes (default), or Ray "
+                         "actors on the cluster of --ray-address, so capacity grows by adding machines")
     sp.add_argument("--ray-address", default=None, metavar="HOST:PORT",
                     help="with --pool ray: the Ray cluster to join (default: a local Ray started by the server)")
     sp.add_argument("--secure-cookies", action="store_true",

@@ -467,15 +467,81 @@ def serve_jobs(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.nice(WORKER_NICE)  # the requests first
     for line in sys.stdin:
-        try:
-            job = json.loads(line)
-            result = warm_up() if job.get("warm") else final_fields(state_of(job))
-        except MemoryError:
-            result = {"error": f"the exact scoring needed over {memory_mb} MB"}
-        except Exception as e:
-            result = {"error": f"the scoring failed: {e}"}
-        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.write(json.dumps(answer(json.loads(line), memory_mb)) + "\n")
         sys.stdout.flush()
+
+
+def answer(job: dict[str, Any], memory_mb: int) -> dict[str, Any]:
+    """A worker's answer to ``job``: the final fields, ``{}`` for a warm job, or ``{"error": why}``."""
+    try:
+        return warm_up() if job.get("warm") else final_fields(state_of(job))
+    except MemoryError:
+        return {"error": f"the exact scoring needed over {memory_mb} MB"}
+    except Exception as e:
+        return {"error": f"the scoring failed: {e}"}
+
+
+class RayScoring:
+    """A scoring lane's worker as a Ray actor (``hexarena serve --pool ray``: the cluster ``ray.init`` joined),
+    made at its first job and again after one it did not survive; a job over its time is stopped by killing the
+    actor, as a process's."""
+
+    def __init__(self, memory_mb: int = SCORING_MEMORY_MB) -> None:
+        self.memory_mb = memory_mb
+        self._actor: Any = None
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def score(self, job: dict[str, Any], seconds: float) -> dict[str, Any]:
+        import ray
+        from ray.exceptions import GetTimeoutError, RayActorError
+
+        actor = self._start()
+        try:
+            result: dict[str, Any] = ray.get(actor.answer.remote(job, self.memory_mb), timeout=seconds)
+            return result
+        except GetTimeoutError:
+            self._kill()
+            return {"error": f"the exact scoring took over {seconds:g} s and was stopped"}
+        except RayActorError as e:
+            self._kill()
+            if self._stopped:
+                raise Stopped("the scorer was stopped") from None
+            return {"error": f"the scoring actor ended: {e}"}
+
+    def warm(self) -> None:
+        self.score(WARM_JOB, SCORING_SECONDS)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+        self._kill()
+
+    def _start(self) -> Any:
+        import ray
+
+        with self._lock:
+            if self._stopped:
+                raise Stopped("the scorer was stopped")
+            if self._actor is None:
+                self._actor = ray.remote(num_cpus=0)(ScoringActor).remote()  # light, and bounded in time
+            return self._actor
+
+    def _kill(self) -> None:
+        with self._lock:
+            actor, self._actor = self._actor, None
+        if actor is not None:
+            import ray
+
+            with suppress(Exception):
+                ray.kill(actor)
+
+
+class ScoringActor:
+    """What a :class:`RayScoring` actor runs: :func:`answer`."""
+
+    def answer(self, job: dict[str, Any], memory_mb: int) -> dict[str, Any]:
+        return answer(job, memory_mb)
 
 
 if __name__ == "__main__":
