@@ -295,6 +295,20 @@ def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move
         store.close()
 
 
+def test_a_warmed_pool_has_loaded_each_games_search_before_any_move():
+    """``hexarena serve`` warms its AI workers at start (Pool.warm): each lane's worker starts at once and makes
+    a short search of each game, in the background, so a player's first AI move waits for no loading."""
+    pool = Pool(2)
+    try:
+        assert [lane.pid() for lane in pool.lanes] == [None, None]  # nothing started before warm
+        pool.warm(("projective-hex", "hex-pushpin"))
+        assert until(lambda: [pool.call(lane, ("made",)) for lane in range(2)] == [2, 2], 120), \
+            "the workers did not search both games"
+        assert all(lane.pid() is not None for lane in pool.lanes)
+    finally:
+        pool.shutdown()
+
+
 def test_an_ai_against_ai_match_gives_its_search_slot_back_after_each_turn(tmp_path):
     """One search slot, two ai:1 against ai:1 matches: each turn is a job of its own, so they take turns
     (neither holds the slot to its game's end)."""

@@ -251,6 +251,7 @@ def test_the_thinking_seconds_tick_and_restart_with_the_next_ai_turn(page, serve
     page.clock.install()
     page.goto(server + "/")
     page.wait_for_selector(".gametabs .tab")
+    page.wait_for_load_state("networkidle")  # the lobby's answers in: a late one would reset the server time's offset
     line = """async (m) => { const t = await import('/static/thinking.js');
         const old = document.querySelector('#thinking'); const el = t.thinkingLine(m);
         old ? old.replaceWith(el) : document.body.append(el); return [el.textContent, t.said(m)]; }"""

@@ -24,6 +24,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+import hexarena
+
 from .clocks import Clock
 from .core import JUDGE_TOPIC, Server
 from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, retry_after
@@ -53,12 +55,13 @@ class App(FastAPI):
 
 
 def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPORTS,
-               limits: Limits | None = None, mail: MailSettings | None = None, clock: Clock | None = None
-               ) -> FastAPI:
+               limits: Limits | None = None, mail: MailSettings | None = None, clock: Clock | None = None,
+               warm_ai: bool = False) -> FastAPI:
     """The web app on the database ``db_url`` (an SQLAlchemy URL), showing the analysis reports in
     ``reports_dir``, with ``limits`` at every door (the defaults if None), mailing as ``mail`` says (nothing
     if None), judging time by ``clock`` (None: the real time, or ``$HEXARENA_CLOCK_OFFSET_FILE``'s,
-    :func:`.clocks.clock_from_env`)."""
+    :func:`.clocks.clock_from_env`); with ``warm_ai`` (``hexarena serve``), the AI's workers start at once and
+    load every game's search in the background, so no player's first AI move waits for that."""
     server = Server(db_url, ai_workers, limits, mail, clock)
 
     @asynccontextmanager
@@ -68,6 +71,8 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
         await run_in_threadpool(server.thinker.resume)
         await run_in_threadpool(server.resume_scoring)  # what a stop left unscored
         await run_in_threadpool(server.judge)  # what ran out while the server was down
+        if warm_ai:
+            server.thinker.pool.warm(hexarena.GAMES)
         if server.limits.judge_seconds:
             tasks.append(asyncio.create_task(judging(server)))
         try:
@@ -123,7 +128,7 @@ def app_from_env() -> FastAPI:
     limits = Limits.from_json(os.environ[LIMITS_ENV]) if os.environ.get(LIMITS_ENV) else None
     mail = MailSettings.from_json(os.environ[MAIL_ENV]) if os.environ.get(MAIL_ENV) else None
     return create_app(os.environ[DB_ENV], reports_dir=os.environ.get(REPORTS_ENV, REPORTS), limits=limits,
-                      mail=mail)
+                      mail=mail, warm_ai=True)
 
 
 def add_limits(app: FastAPI, limits: Limits) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from hexarena import load
 from hexarena.ai import Agent, AgentSpec, parse_agent
 from hexarena.ai.mcts import MCTSAgent
 from hexarena.ai.review import reviewing
@@ -38,6 +39,7 @@ WORKER_NICE = 10       # how much nicer a worker is than the requests
 STEP_SECONDS = 600.0   # the most a slice may take (a cold numba compile included) before its worker is stopped
 POLL_SECONDS = 0.5     # how often a lane waiting for its worker checks the worker is alive
 RESTARTS = 3           # the most times a task starts again on a new worker before it fails
+WARM_SECONDS, WARM_NODES = 0.01, 4096  # a warm-up search per game (Pool.warm): its kernels loaded, little else
 Reply = tuple[str, Any, float]  # ("yield" | "return", value, seconds searched in the slice)
 
 
@@ -304,6 +306,7 @@ class Pool:
                                   for _ in range(lanes)]
         self._ids = itertools.count()
         self._locks = [threading.Lock() for _ in range(lanes)]
+        self._closed = False
 
     def call(self, lane: int, request: tuple[Any, ...]) -> Any:
         with self._locks[lane]:
@@ -335,7 +338,29 @@ class Pool:
         with suppress(WorkerLost):
             self.call(lane, ("forget", turn))
 
+    def warm(self, games: tuple[str, ...]) -> None:
+        """Start every lane's worker now and load ``games``' search kernels into it, in the background (a thread
+        per lane, a short search per game between the lane's slices), so the first AI move of each game waits
+        for no loading (seconds per game) once a server has been up a moment."""
+        for lane in range(len(self.lanes)):
+            threading.Thread(target=self._warm, args=(lane, games), name=f"hexarena-ai-warm-{lane}",
+                             daemon=True).start()
+
+    def _warm(self, lane: int, games: tuple[str, ...]) -> None:
+        for name in games:
+            if self._closed:
+                return
+            turn = f"warm:{name}"
+            try:
+                for _ in self.run(lane, TurnSearch(turn, "ai:1", WARM_NODES, load(name).new_state(), WARM_SECONDS,
+                                                   None, WARM_SECONDS)):
+                    pass
+                self.forget(lane, turn)
+            except Exception:  # a later search of the game loads it (and says why it fails)
+                log.exception("hexarena: warming the AI worker for %s failed", name)
+
     def shutdown(self) -> None:
+        self._closed = True
         for lane in self.lanes:
             lane.stop()
         self._starter.shutdown()
