@@ -6,7 +6,6 @@ a time budget, its result kept."""
 from __future__ import annotations
 
 import os
-import random
 import signal
 import statistics
 import subprocess
@@ -33,6 +32,7 @@ from hexarena.server.searchers import Pool, TurnSearch, Worker
 from hexarena.server.thinker import Scheduler, Thinker
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_processes import HEXARENA, free_port
+from tests.test_server_scoring import finished_lhexus
 from tests.waits import joined, read_line
 
 BIG = {"game": "projective-hex", "options": {"size": 16}}
@@ -482,18 +482,8 @@ def test_ai_1_answers_under_an_ai_flood(client):
 
 # a costly final scoring ---------------------------------------------------------------
 def dense_lhexus(fill: float, seed: int = 1) -> State:
-    """A base-10 Lhexus game by legal play: Black grows and places stones at random until ``fill`` of the board
-    is taken while White only passes, then both pass."""
-    state = hexarena.load("lhexus", size=10).new_state()
-    rng = random.Random(seed)
-    n = state.game.topology.ncells
-    state.play(state.game.topology.names[n // 2])
-    state.play("decline")
-    while not state.is_over():
-        taken = int((state.game.stones(state.array) > 0).sum())
-        moves = [m for m in state.legal_moves() if m != "end"] if state.to_move == 1 and taken < fill * n else []
-        state.play(rng.choice(moves) if moves else "end")
-    return state
+    """A base-10 Lhexus game by legal play, Black filling ``fill`` of the board while White passes."""
+    return finished_lhexus(10, fill, seed)
 
 
 def test_a_final_scoring_is_kept(tmp_path):
