@@ -329,6 +329,20 @@ def test_websockets_per_address_are_capped(sqlite_url: str) -> None:
             assert receive_json(again)["id"] == mid
 
 
+def test_live_sockets_opened_too_often_are_refused_at_the_handshake(sqlite_url: str) -> None:
+    """Issue 42 item 8: 640 sockets from 20 addresses, refused and opened again as fast as the attacker could
+    (about 460 handshakes a second), slowed everyone; the openings per address are rate-limited ("live")."""
+    with app_client(sqlite_url, rates={**RATES, "live": Rate(2, 60)}) as client:
+        mid = new_match(client, ["me", "me"]).json()["id"]
+        for _ in range(2):
+            with client.websocket_connect(f"/api/matches/{mid}/live") as ws:
+                assert receive_json(ws)["id"] == mid
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect("/api/account/live"):
+            pass
+        assert refused.value.code == 4429 and "too many requests (live)" in refused.value.reason
+        assert new_match(client, ["me", "me"]).status_code == 200  # other kinds are not touched
+
+
 # imported fields --------------------------------------------------------------------------------------
 def one_move_record() -> dict[str, Any]:
     state = hexarena.load("projective-hex", **SMALL).new_state()

@@ -94,27 +94,31 @@ class Buckets:
 
 
 class RateLimit:
-    """429 with ``Retry-After`` for a client address over its rate of creations, imports, joins, moves or
-    hints, before the request's body is read."""
+    """429 with ``Retry-After`` for a client address over its rate of creations, imports, joins, moves,
+    hints ... (:data:`~.limits.RATED`), before the request's body is read; a WebSocket opened too often is closed
+    at its handshake (code 4429)."""
 
     def __init__(self, app: ASGIApp, buckets: Buckets) -> None:
         self.app, self.buckets = app, buckets
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        kind = rated_kind(scope) if scope["type"] == "http" else None
+        kind = rated_kind(scope) if scope["type"] in ("http", "websocket") else None
         if kind is not None:
             wait = self.buckets.take(kind, client_address(scope))
             if wait:
                 rate = self.buckets.rates[kind]
                 message = (f"too many requests ({kind}): at most {rate.count} per {rate.seconds:g} s from one "
                            f"address; retry in {max(1, math.ceil(wait))} s")
+                if scope["type"] == "websocket":  # refused at the handshake (an HTTP 403), before any work
+                    await receive()
+                    return await send({"type": "websocket.close", "code": 4429, "reason": message[:120]})
                 return await refuse(429, message, retry_after(wait))(scope, receive, send)
         await self.app(scope, receive, send)
 
 
 def rated_kind(scope: Scope) -> str | None:
-    """The limited kind of an HTTP request, or None."""
-    method, path = scope["method"], scope["path"]
+    """The limited kind of an HTTP request or a WebSocket's opening ("WS"), or None."""
+    method, path = scope.get("method", "WS"), scope["path"]
     return next((kind for m, pattern, kind in RATED if m == method and pattern.fullmatch(path)), None)
 
 

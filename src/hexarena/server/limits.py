@@ -35,11 +35,11 @@ class Rate:
 # a fast hot-seat game posts a few moves a second, the browser tests about 20 matches in a minute).
 RATES = {"create": Rate(30, 60), "import": Rate(20, 60), "join": Rate(30, 60), "move": Rate(300, 30),
          "hint": Rate(20, 60), "register": Rate(10, 3600), "login": Rate(30, 300), "seek": Rate(30, 60),
-         "chat": Rate(20, 60), "preview": Rate(600, 60),
+         "chat": Rate(20, 60), "preview": Rate(600, 60), "live": Rate(120, 60),
          # failed logins (not requests: counted after the password is checked) for one name from one address,
          # and for any names from one address; never per name alone, so nobody elsewhere can lock a player out
          "failed": Rate(10, 300), "failed_all": Rate(100, 3600)}
-RATED = (  # (method, path, kind): the requests each kind counts
+RATED = (  # (method, path, kind): the requests each kind counts ("WS": a WebSocket's opening handshake)
     ("POST", re.compile(r"/api/matches"), "create"),
     ("POST", re.compile(r"/api/matches/import"), "import"),
     ("POST", re.compile(r"/api/matches/[^/]+/join"), "join"),
@@ -50,6 +50,7 @@ RATED = (  # (method, path, kind): the requests each kind counts
     ("POST", re.compile(r"/api/account/login"), "login"),
     ("POST", re.compile(r"/api/seeks(?:/[^/]+/accept)?"), "seek"),
     ("POST", re.compile(r"/api/matches/[^/]+/chat"), "chat"),
+    ("WS", re.compile(r"/api/(?:matches/[^/]+|account)/live"), "live"),  # opening a live socket
 )
 
 

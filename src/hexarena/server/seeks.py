@@ -43,6 +43,8 @@ SEEKER = aliased(ratings)  # the author's rating in the seek's game
 SEEKER_RATING = func.coalesce(SEEKER.c.rating, NEW_RATING)
 # established: a rating in the seek's game that is no longer provisional (as on the leaderboards)
 ESTABLISHED = case((SEEKER.c.rd <= PROVISIONAL_RD, 1), else_=0)
+# a seek's turn among those of the address it was posted from (1: its newest), over the seeks the filters leave
+ADDRESS_TURN = func.row_number().over(partition_by=seeks.c.client, order_by=seeks.c.created.desc())
 LISTING = select(*SEEK_FIELDS, SEEKER.c.rating.label("rating"), ESTABLISHED.label("established")).select_from(
     seeks.join(AUTHOR, AUTHOR.c.id == seeks.c.author_id).outerjoin(TARGET, TARGET.c.id == seeks.c.to_id)
     .outerjoin(SEEKER, (SEEKER.c.account_id == seeks.c.author_id) & (SEEKER.c.game == seeks.c.game)))
@@ -163,7 +165,9 @@ class Seeks:
 
     def listing(self, account: Account, game: str | None = None, rating: str | None = None) -> list[dict[str, Any]]:
         """The seeks not expired: the challenges to and from ``account`` and its own seeks, newest first, then
-        the others' open seeks, established players' first, each part newest first, at most :data:`LISTED` in all.
+        the others' open seeks, established players' first, each part by turns between the addresses they were
+        posted from (every address's newest, then every address's second newest, ...: :data:`ADDRESS_TURN`), at
+        most :data:`LISTED` in all, so many seeks from a few addresses never push another address's off the list.
         ``game``: only that game's (400 for an unknown one); ``rating`` (``MIN-MAX``): only others' seeks whose
         author's rating in the seek's game is in the range (a player without one counts as 1500).  The filters
         are in the query, before the cap on the length."""
@@ -176,7 +180,7 @@ class Seeks:
             others = others.where(SEEKER_RATING.between(*rating_range(rating)))
         with self.store.engine.connect() as conn:
             rows = list(conn.execute(query.where(mine).order_by(seeks.c.created.desc()).limit(LISTED)).mappings())
-            rows += conn.execute(others.order_by(ESTABLISHED.desc(), seeks.c.created.desc())
+            rows += conn.execute(others.order_by(ESTABLISHED.desc(), ADDRESS_TURN, seeks.c.created.desc())
                                  .limit(LISTED - len(rows))).mappings()
         return [listed(r) for r in rows]
 
