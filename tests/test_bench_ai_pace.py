@@ -21,7 +21,7 @@ def test_a_game_is_timed_turn_by_turn_and_kept(tmp_path, capsys):
     assert ai_pace.main(args) == 0
     (row,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert row["game"] == "palago" and row["level"] == 1 and len(row["turn_seconds"]) == len(row["turn_steps"])
-    assert sum(row["turn_steps"]) == row["plies"] and max(row["turn_steps"]) == 2 and max(row["turn_seconds"]) < 8
+    assert sum(row["turn_steps"]) == row["plies"] and max(row["turn_steps"]) == 2  # how fast: the bench's own table
     assert "palago #0" in capsys.readouterr().out
     assert ai_pace.main(args) == 0
     table = capsys.readouterr().out
