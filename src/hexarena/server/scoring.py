@@ -156,7 +156,7 @@ def record_of(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # the worker process ------------------------------------------------------------
-WORKER_NICE = 10  # how much nicer the scoring process is than the server
+WORKER_NICE = 10  # how much nicer a worker process (a scoring's, the AI's) is than the server
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 
@@ -428,6 +428,19 @@ def _read_line(stream: IO[str], deadline: float) -> str | None:
     return None
 
 
+def bound_process(memory_mb: int | None) -> None:
+    """Make this worker process :data:`WORKER_NICE` nicer and cap its address space at ``memory_mb`` (Linux;
+    None: no cap)."""
+    with suppress(AttributeError, OSError):
+        os.nice(WORKER_NICE)
+    if memory_mb is not None:
+        with suppress(ImportError, ValueError, OSError):
+            import resource
+
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def die_with_parent() -> None:
     """Ask Linux to kill this process when the server that started it dies (even by SIGKILL), so a
     scoring never outlives its server; elsewhere, the closed stdin ends it after the job in hand."""
@@ -461,11 +474,7 @@ def state_of(job: dict[str, Any]) -> State:
 def serve_jobs(memory_mb: int) -> None:
     """The worker's loop: a job a line in, a result a line out."""
     die_with_parent()
-    import resource
-
-    limit = memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    os.nice(WORKER_NICE)  # the requests first
+    bound_process(memory_mb)  # the requests first
     for line in sys.stdin:
         sys.stdout.write(json.dumps(answer(json.loads(line), memory_mb)) + "\n")
         sys.stdout.flush()

@@ -1,5 +1,5 @@
 """The AI's searches off the web process (docs/server.md "Fair AI time and costly scoring"): a pool of worker
-processes, one per lane of the :class:`~.thinker.Scheduler`, each within an address-space cap, 10 nicer than the
+processes, one per lane of the :class:`~.thinker.Scheduler`, each within an address-space cap, nicer than the
 requests and dying with its server; or, with ``--pool ray``, Ray actors, so AI capacity grows by adding machines.
 
 The scheduler still chooses which slice runs next: a job runs a :class:`Task` through :meth:`Pool.run`, which
@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Generator
@@ -30,12 +29,11 @@ from hexarena.ai.review import reviewing
 from hexarena.games.base import State
 
 from .limits import POOLS
-from .scoring import die_with_parent
+from .scoring import bound_process, die_with_parent
 
 log = logging.getLogger("hexarena.server")
 
 WORKER_MB = 2048       # a worker's address space cap (its trees are bounded by --ai-trees-mb; numba maps a lot)
-WORKER_NICE = 10       # how much nicer a worker is than the requests
 STEP_SECONDS = 600.0   # the most a slice may take (a cold numba compile included) before its worker is stopped
 POLL_SECONDS = 0.5     # how often a lane waiting for its worker checks the worker is alive
 RESTARTS = 3           # the most times a task starts again on a new worker before it fails
@@ -152,19 +150,6 @@ class Worker:
             self.tasks.pop(task, None)
             raise
         return "yield", value, time.perf_counter() - begin
-
-
-def bound_process(memory_mb: int | None) -> None:
-    """Make this process :data:`WORKER_NICE` nicer and cap its address space at ``memory_mb`` (Linux; None: no
-    cap)."""
-    with suppress(AttributeError, OSError):
-        os.nice(WORKER_NICE)
-    if memory_mb is not None:
-        with suppress(ImportError, ValueError, OSError):
-            import resource
-
-            limit = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def serve_requests(conn: Connection, memory_mb: int) -> None:
