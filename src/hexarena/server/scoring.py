@@ -539,11 +539,16 @@ class RayScoring:
     def _kill(self) -> None:
         with self._lock:
             actor, self._actor = self._actor, None
-        if actor is not None:
-            import ray
+        kill_actor(actor)
 
-            with suppress(Exception):
-                ray.kill(actor)
+
+def kill_actor(actor: Any) -> None:
+    """Kill a Ray actor (None: nothing), whatever state it is in."""
+    if actor is not None:
+        import ray
+
+        with suppress(Exception):
+            ray.kill(actor)
 
 
 class ScoringActor:

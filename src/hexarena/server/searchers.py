@@ -29,7 +29,7 @@ from hexarena.ai.review import reviewing
 from hexarena.games.base import State
 
 from .limits import POOLS
-from .scoring import bound_process, die_with_parent
+from .scoring import bound_process, die_with_parent, kill_actor
 
 log = logging.getLogger("hexarena.server")
 
@@ -265,11 +265,7 @@ class RayLane:
 
     def stop(self) -> None:
         actor, self._actor = self._actor, None
-        if actor is not None:
-            import ray
-
-            with suppress(Exception):
-                ray.kill(actor)
+        kill_actor(actor)
 
 
 class Pool:
