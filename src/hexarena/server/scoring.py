@@ -156,7 +156,9 @@ def record_of(state: State, final: dict[str, Any] | None) -> dict[str, Any]:
 
 
 # the worker process ------------------------------------------------------------
-WORKER_NICE = 10  # how much nicer a worker process (a scoring's, the AI's) is than the server
+WORKER_NICE = 5  # how much nicer a worker process (a scoring's, the AI's) is than the server: the requests
+# first (3 to 1), yet beside other work (nice 0) a quarter of a core, not 10's tenth (a hint's first search,
+# loading its game's kernels, then took over 30 s)
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 

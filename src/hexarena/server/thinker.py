@@ -40,6 +40,7 @@ from hexarena.games.base import State
 
 from . import clocks
 from .limits import AICaps, MiB
+from .scoring import WORKER_NICE
 from .searchers import Hint, Pool, TurnSearch
 from .store import Match, Refused, Store
 
@@ -47,7 +48,7 @@ log = logging.getLogger("hexarena.server")
 
 SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a chunk of numba work may add 0.05 s)
 NODE_BYTES = 36  # a tree node's size (:class:`~hexarena.ai.mcts.MCTSAgent`)
-AI_NICE = 10  # how much nicer the AI threads are than the requests'
+AI_NICE = WORKER_NICE  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
 SHUTDOWN_SECONDS = 5.0  # the most shutdown waits for a lane's slice in progress
 HINT_WAIT_SECONDS = 30.0  # the most a hint request waits for the AI's answer (503 after)
