@@ -220,3 +220,23 @@ def test_review_graph_and_a_scratch_line(page, server):  # noqa: F811
     assert call(server, "GET", f"/api/matches/{mid}") == before  # the match untouched
     page.click("#scratch-exit")
     page.wait_for_function("v => document.querySelector('#board').dataset.view === String(v)", arg=view)
+
+
+SLOW_MOVES = """(() => { const f = window.fetch;
+  window.fetch = async (...a) => { const r = await f(...a);
+    if (String(a[0]).endsWith('/moves')) await new Promise((done) => setTimeout(done, 1500));
+    return r; }; })()"""
+
+
+def test_no_click_is_dropped_while_a_move_is_in_flight(page, server):  # noqa: F811
+    """The live socket shows a move before its POST answers: the board takes no click until the answer (a click
+    meanwhile was dropped in silence, and a quick player's next move was lost), then the next move plays."""
+    page.add_init_script(SLOW_MOVES)
+    open_match(page, server, "projective-hex", {"size": 3}, ["me", "me"])
+    st = wait_ready(page)
+    click_cell(page, page.eval_on_selector("#board polygon.target", "p => p.dataset.cell"))
+    st = wait_ply(page, st["ply"])  # from the socket, while the POST's answer is held back
+    assert st["active"] is False, "the board took clicks while the move was in flight"
+    st = wait_ready(page)
+    click_cell(page, page.eval_on_selector("#board polygon.target", "p => p.dataset.cell"))
+    assert wait_ply(page, st["ply"])["ply"] == "2"

@@ -101,6 +101,7 @@ export function showMatch(root, id) {
     if (st.busy) return;
     st.busy = true;
     error("");
+    render();
     try {
       const m = await fn();
       if (m && m.id !== undefined) accept(m);
@@ -109,6 +110,7 @@ export function showMatch(root, id) {
       error(e.message);
     } finally {
       st.busy = false;
+      render();
     }
   }
 
@@ -137,6 +139,7 @@ export function showMatch(root, id) {
   async function extend(line, mv) {
     if (st.busy) return;
     st.busy = true;
+    render();
     try {
       await line.add(mv);
       st.scratchHint = null;
@@ -320,12 +323,13 @@ export function showMatch(root, id) {
     const v = boardView(m);
     const replay = st.view !== null;
     const targets = v.targets || [];
+    const pick = st.busy ? null : v.onPick || null; // a move in flight: no click until its answer (none dropped)
     peek.hide();
-    renderBoard(board, v.pos.svg, { targets, pictures: v.pos.pictures || [], onPick: v.onPick || null, hintCell: cellOf(v.hint, v.pos),
-      onHover: v.onPick ? peek.hover : null, onRefused: v.onPick ? refuse : null, title: built(m, v) });
+    renderBoard(board, v.pos.svg, { targets, pictures: v.pos.pictures || [], onPick: pick, hintCell: cellOf(v.hint, v.pos),
+      onHover: pick ? peek.hover : null, onRefused: pick ? refuse : null, title: built(m, v) });
     board.classList.toggle("replay", replay && !st.scratch);
     board.classList.toggle("scratch", !!st.scratch);
-    board.classList.toggle("active", !!v.onPick);
+    board.classList.toggle("active", !!pick);
     Object.assign(board.dataset, { ply: String(m.ply), view: v.view, over: String(!!m.over), thinking: String(!!m.thinking),
       staged: String(v.line ? v.line.moves.length : 0) });
     reviewGraph(m);
