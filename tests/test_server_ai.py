@@ -119,6 +119,53 @@ def test_time_is_shared_between_owners_before_their_matches():
         scheduler.shutdown()
 
 
+def test_a_cancelled_job_ends_waiting_or_after_its_slice_and_is_closed():
+    """cancel: a waiting job goes at once and never runs, a running one ends after its slice and is closed (what
+    it holds is let go), and a kick of it meanwhile is dropped too."""
+    scheduler = Scheduler(workers=1, searches=1)
+    started: list[str] = []
+    closed: list[str] = []
+
+    def endless(key: str):  # noqa: ANN202
+        started.append(key)
+        try:
+            while True:
+                time.sleep(0.01)
+                yield
+        finally:
+            closed.append(key)
+
+    try:
+        scheduler.kick("running", lambda: endless("running"))
+        scheduler.kick("waiting", lambda: endless("waiting"))  # no search slot left: it waits
+        scheduler.kick("running", lambda: endless("again"))
+        assert until(lambda: started, 2.0), "the first job never ran"
+        scheduler.cancel("waiting")
+        assert scheduler.busy() == 1
+        scheduler.cancel("running")
+        assert until(lambda: scheduler.busy() == 0, 2.0), "the cancelled job kept running"
+        time.sleep(0.05)
+        assert started == ["running"] and closed == ["running"], "a cancelled job ran (again), or was not closed"
+    finally:
+        scheduler.shutdown()
+
+
+def test_a_worker_drops_a_task_given_up():
+    worker, closed = Worker(), []
+
+    def task():  # noqa: ANN202
+        try:
+            yield 1
+            yield 2
+        finally:
+            closed.append(True)
+
+    worker.tasks[7] = task()
+    assert worker.call(("step", 7))[:2] == ("yield", 1)
+    worker.call(("drop", 7))
+    assert closed == [True] and 7 not in worker.tasks
+
+
 def test_a_matchs_ai_time_is_its_seated_accounts_else_its_creators_address(db_url):  # noqa: F811
     """The owner whose share a match's searches take: the account seated against the AI, else the address."""
     server = Server(db_url)
@@ -345,6 +392,24 @@ def test_a_hint_is_searched_by_a_worker_in_its_owners_share(tmp_path):
         move, rate = play.hint(state, 1, "client:b")
         assert move in state.legal_moves() and 0 <= rate <= 1
         assert len(log) < 8000, "the hint waited for the long jobs"
+    finally:
+        play.shutdown()
+        store.close()
+
+
+def test_a_hint_nobody_waits_for_is_dropped(tmp_path, monkeypatch):
+    """A hint request that gave up (503) leaves no job behind: cancelled, not searched once a slot frees."""
+    monkeypatch.setattr(thinker, "HINT_WAIT_SECONDS", 0.3)
+    store, _ = ai_match(tmp_path, ["ai:1", "human"])
+    play = Thinker(store, lambda match_id: None, workers=1, caps=AICaps(searches=1))
+    state = hexarena.load("projective-hex", size=8).new_state()
+    log: list[str] = []
+    try:
+        play.scheduler.kick("long", lambda: sliced(log, "long", 100_000), owner="client:a")  # holds the slot
+        assert until(lambda: log, 5.0), "the long job did not start"
+        with pytest.raises(thinker.Refused, match="no answer within 0.3 s"):
+            play.hint(state, 1, "client:b")
+        assert play.scheduler.busy() == 1, "the hint's job waits on after its 503"
     finally:
         play.shutdown()
         store.close()

@@ -125,7 +125,8 @@ class Worker:
         return self.agents[turn]
 
     def call(self, request: tuple[Any, ...]) -> Any:
-        """One request: ("start", id, task), ("step", id) -> :data:`Reply`, ("forget", turn) or ("made",)."""
+        """One request: ("start", id, task), ("step", id) -> :data:`Reply`, ("drop", id) (a task given up),
+        ("forget", turn) or ("made",)."""
         kind = request[0]
         if kind == "start":
             self.tasks[request[1]] = request[2].begin(self)
@@ -135,9 +136,14 @@ class Worker:
         if kind == "forget":
             self.agents.pop(request[1], None)
             return None
+        if kind == "drop":
+            task = self.tasks.pop(request[1], None)
+            if task is not None:
+                task.close()
+            return None
         if kind == "made":
             return self.made
-        raise ValueError(f"unknown request {kind!r}: start, step, forget or made")
+        raise ValueError(f"unknown request {kind!r}: start, step, drop, forget or made")
 
     def _step(self, task: int) -> Reply:
         begin = time.perf_counter()
@@ -307,12 +313,21 @@ class Pool:
                     spent += seconds
                     if kind == "return":
                         return value, spent
-                    yield value
+                    try:
+                        yield value
+                    except GeneratorExit:  # given up (a hint nobody waits for): the worker drops its tree
+                        self.forget_task(lane, task_id)
+                        raise
             except WorkerLost as lost:
                 restarts += 1
                 if restarts > RESTARTS:
                     raise
                 log.warning("hexarena: %s; its search starts again", lost)
+
+    def forget_task(self, lane: int, task_id: int) -> None:
+        """Drop task ``task_id`` from ``lane``'s worker (a worker lost meanwhile has none)."""
+        with suppress(WorkerLost):
+            self.call(lane, ("drop", task_id))
 
     def forget(self, lane: int, turn: str) -> None:
         """Drop AI turn ``turn``'s agent from ``lane``'s worker (a worker lost meanwhile has none)."""

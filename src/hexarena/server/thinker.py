@@ -78,6 +78,7 @@ class Job:
     admitted: bool = False
     lane: int | None = None
     running: bool = False
+    cancelled: bool = False
 
 
 @dataclass
@@ -132,6 +133,20 @@ class Scheduler:
                 self._again[key] = (owner or key, start)
                 return
             self._queue(key, owner or key, start())
+
+    def cancel(self, key: str) -> None:
+        """Drop ``key``'s job (and a kick of it meanwhile): at once if it waits, after its slice if it runs;
+        its generator is closed, so what it holds in a worker goes too."""
+        with self._cv:
+            self._again.pop(key, None)
+            job = self._active.get(key)
+            if job is None:
+                return
+            job.cancelled = True
+            if job.running:
+                return
+            self._end(job)
+        job.steps.close()
 
     def busy(self) -> int:
         """Jobs waiting, ready or running."""
@@ -204,9 +219,11 @@ class Scheduler:
                 job.vtime += spent
                 self._owners[job.owner].vtime += spent
                 job.running = False
-                if done:
+                if done or job.cancelled:
                     self._end(job)
                 self._cv.notify_all()
+            if job.cancelled:
+                job.steps.close()
 
     def _end(self, job: Job) -> None:
         """Drop a finished job (its owner's share too once it has none), start it again if kicked meanwhile."""
@@ -294,10 +311,12 @@ class Thinker:
             except Exception as e:  # the request says why
                 answer.put(str(e))
 
-        self.scheduler.kick(f"hint:{next(self._hints)}", job, owner)
+        key = f"hint:{next(self._hints)}"
+        self.scheduler.kick(key, job, owner)
         try:
             found = answer.get(timeout=HINT_WAIT_SECONDS)
         except queue.Empty:
+            self.scheduler.cancel(key)  # nobody waits for it any more
             raise Refused(503, f"no hint: the AI is busy, no answer within {HINT_WAIT_SECONDS:g} s; "
                                "ask again later") from None
         if isinstance(found, str):
