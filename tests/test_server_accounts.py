@@ -387,3 +387,24 @@ def test_an_address_that_signed_in_goes_first_then_the_fewest_failures(app) -> N
         assert login(at_address(client, "10.0.0.2"), f"nobody{n}", "a wrong guess") == 401
     ranks = [accounts.rank(a) for a in ("10.0.0.1", "10.0.0.3", "10.0.0.2")]
     assert ranks[0] == -1 and ranks[1] == 0 and 2.9 < ranks[2] <= 3
+
+
+def test_two_turns_in_flight_per_key_when_asked() -> None:
+    """per_key=2: a key's third waits even with a slot free, and another key takes that slot."""
+    async def scenario() -> tuple[list[str], int]:
+        turns, started, release = FairTurns(3, per_key=2), [], asyncio.Event()
+
+        async def job(name: str) -> None:
+            async with turns.turn(name[0]):
+                started.append(name)
+                await release.wait()
+
+        tasks = [asyncio.create_task(job(name)) for name in ("a0", "a1", "a2", "a3", "b4")]
+        while len(started) < 3:
+            await asyncio.sleep(0.001)
+        waiting = turns.waiting()
+        release.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), 20)
+        return started, waiting
+
+    assert asyncio.run(scenario()) == (["a0", "a1", "b4", "a2", "a3"], 2)

@@ -6,6 +6,7 @@ PostgreSQL, and the security headers of every response."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import select
 import socket
@@ -28,7 +29,8 @@ from hexarena.cli import build_parsers
 from hexarena.record_writer import at
 from hexarena.server import create_app
 from hexarena.server import migrations
-from hexarena.server.guards import Buckets
+from hexarena.server.core import Server
+from hexarena.server.guards import CALLER, Buckets, NameCaller
 from hexarena.server.limits import RATES, Limits, Rate, limits_from, parse_rate
 from hexarena.server.schema import match_clients, matches
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
@@ -430,3 +432,40 @@ def test_the_pages_hold_no_inline_script_style_or_handler() -> None:
         assert not re.search(r"<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:", text, re.IGNORECASE), page
         scripts = re.findall(r"<script([^>]*)>(.*?)</script>", text, re.DOTALL)
         assert scripts and all(" src=" in attrs and not body.strip() for attrs, body in scripts), page
+
+
+def test_threaded_store_work_takes_fair_turns_by_client_address(sqlite_url: str) -> None:
+    """One address's 60 slow database calls (more than the threads) never keep another address's call
+    waiting behind them: each address has at most two in the threads, and the addresses take turns."""
+    server = Server(sqlite_url)
+    gate = threading.Event()
+
+    async def call(address: str, work: Any) -> Any:
+        CALLER.set(address)
+        return await server.call(work, heavy=True)
+
+    async def scenario() -> str:
+        flood = [asyncio.create_task(call("198.51.100.1", lambda: gate.wait(20))) for _ in range(60)]
+        await asyncio.sleep(0.05)
+        try:
+            return await asyncio.wait_for(call("203.0.113.9", lambda: "served"), 10)
+        finally:
+            gate.set()
+            await asyncio.wait_for(asyncio.gather(*flood), 20)
+
+    try:
+        assert asyncio.run(scenario()) == "served"
+    finally:
+        gate.set()
+        server.close()
+
+
+def test_a_request_names_its_address_for_the_store_turns() -> None:
+    seen: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(CALLER.get())
+
+    asyncio.run(NameCaller(app)({"type": "http", "client": ("203.0.113.5", 4000)}, None, None))
+    asyncio.run(NameCaller(app)({"type": "lifespan"}, None, None))
+    assert seen == ["203.0.113.5", "server"]

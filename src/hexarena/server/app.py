@@ -28,7 +28,7 @@ import hexarena
 
 from .clocks import Clock
 from .core import JUDGE_TOPIC, Server
-from .guards import BodyLimit, Buckets, RateLimit, SecurityHeaders, retry_after
+from .guards import BodyLimit, Buckets, NameCaller, RateLimit, SecurityHeaders, retry_after
 from .http import error, validation_message
 from .limits import Limits
 from .live import listen
@@ -133,7 +133,9 @@ def app_from_env() -> FastAPI:
 
 def add_limits(app: FastAPI, limits: Limits) -> None:
     """The middlewares that refuse before a route runs, outermost last: the client's address from a trusted
-    proxy, then the rate per address (429), then the body's size (413)."""
+    proxy, then the rate per address (429), then the body's size (413), then the address named for the fair
+    turns at the database (:data:`~.guards.CALLER`)."""
+    app.add_middleware(NameCaller)
     app.add_middleware(BodyLimit, most=limits.body_bytes)
     app.add_middleware(RateLimit, buckets=Buckets(limits.rates))
     if limits.forwarded_allow_ips:

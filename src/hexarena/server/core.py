@@ -18,7 +18,7 @@ from .accounts import Account, Accounts
 from .changes import check_ply, check_turn, play_line, play_turn, position, seats_of, undo_back
 from .chat import Chat, check_text, guest_label
 from .fair import check_help, help_closed, within_turn
-from .guards import Sockets
+from .guards import CALLER, FairTurns, Sockets
 from .limits import Limits
 from .live import Hub
 from .mail import MailSettings
@@ -32,6 +32,7 @@ from .thinker import Thinker
 from .view import board_object, match_object
 
 HINT_LEVEL = 5
+STORE_TURNS = 10  # threaded store calls at once (the PostgreSQL pool's size; the AI and the clocks use the rest)
 JUDGE_TOPIC = "judge:"  # the hub's topic that wakes the judging loop (a running clock changed)
 
 
@@ -56,6 +57,7 @@ class Server:
         self.reviews = Reviews(self.store, self.thinker.scheduler, pool)
         self.scorer = Scorer(self.scored, self.limits.scoring_seconds, workers=self.limits.scoring_workers,
                              backend=RayScoring if self.limits.pool == "ray" else ProcessWorker)
+        self.store_turns = FairTurns(STORE_TURNS, per_key=2)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
         self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
 
@@ -63,9 +65,12 @@ class Server:
         """Run store ``work``: on SQLite inline on the event loop (a local file,
         about a millisecond, one writer at a time anyway: thread hops cost more
         than they save) unless it is ``heavy`` (:meth:`heavy`: replaying moves,
-        a costly game); on PostgreSQL in a thread (network round trips, row locks)."""
+        a costly game); on PostgreSQL in a thread (network round trips, row locks).  Threaded work takes
+        fair turns per client address (:data:`STORE_TURNS` at once, 2 per address, round robin), so one
+        address's flood of requests never queues another's behind it in the threads."""
         if self.store.postgres or heavy:
-            return await run_in_threadpool(work, *args)
+            async with self.store_turns.turn(CALLER.get()):
+                return await run_in_threadpool(work, *args)
         return work(*args)
 
     def heavy(self, match_id: str) -> bool:

@@ -12,9 +12,10 @@ import asyncio
 import math
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -34,6 +35,22 @@ def client_address(scope: Scope) -> str:
     """The client's address (the proxy's X-Forwarded-For where ``Limits.forwarded_allow_ips`` trusts it)."""
     client = scope.get("client")
     return str(client[0])[:MAX_ADDRESS] if client else "unknown"
+
+
+CALLER: ContextVar[str] = ContextVar("caller", default="server")  # the address a request came from
+
+
+class NameCaller:
+    """Name the request's client address in :data:`CALLER` for the work it asks of the server (whose turns at
+    the database it takes: :class:`FairTurns`); work of the server's own (the AI, the clocks) is "server"."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            CALLER.set(client_address(scope))
+        await self.app(scope, receive, send)
 
 
 def refuse(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -226,18 +243,18 @@ class Sockets:
 
 
 class FairTurns:
-    """Turns at a costly job (a password hash): at most ``slots`` jobs at once, at most one in flight per key (a
-    client address), and the keys waiting served in turn (round robin), so the many requests of one key (or of
-    40) never keep another key waiting behind all of them.  ``rank(key)`` puts keys first: the lowest rank waiting
-    is served first (the accounts rank an address by its recent failed logins, so a flood of wrong passwords
-    waits behind an address that has not failed), round robin among equals.  The waiting holds no thread; safe
-    across threads and event loops."""
+    """Turns at a costly job (a password hash, a database call): at most ``slots`` jobs at once, at most
+    ``per_key`` in flight per key (a client address), and the keys waiting served in turn (round robin), so the
+    many requests of one key (or of 40) never keep another key waiting behind all of them.  ``rank(key)`` puts
+    keys first: the lowest rank waiting is served first (the accounts rank an address by its recent failed
+    logins, so a flood of wrong passwords waits behind an address that has not failed), round robin among
+    equals.  The waiting holds no thread; safe across threads and event loops."""
 
-    def __init__(self, slots: int = 2, rank: Callable[[str], float] = lambda key: 0.0) -> None:
-        self.slots, self.rank = slots, rank
+    def __init__(self, slots: int = 2, rank: Callable[[str], float] = lambda key: 0.0, per_key: int = 1) -> None:
+        self.slots, self.rank, self.per_key = slots, rank, per_key
         self._lock = threading.Lock()
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()  # keys in turn order
-        self._busy: set[str] = set()
+        self._busy: Counter[str] = Counter()  # per key, its turns in flight
 
     def waiting(self) -> int:
         """How many turns are waiting."""
@@ -262,16 +279,18 @@ class FairTurns:
             self._done(key)
 
     def _serve(self) -> None:
-        """Start the turns due (the lock held): of the keys with none in flight, the lowest ranked, the first in
-        turn order among equals; a key with more waiting goes to the back of the order."""
-        free = [key for key in self._waiting if key not in self._busy]
-        free.sort(key=self.rank)  # a stable sort: turn order among equal ranks
-        for key in free[:max(0, self.slots - len(self._busy))]:
+        """Start the turns due (the lock held): of the keys below ``per_key`` in flight, the lowest ranked, the
+        first in turn order among equals; a key with more waiting goes to the back of the order."""
+        while self._busy.total() < self.slots:
+            free = [key for key in self._waiting if self._busy[key] < self.per_key]
+            if not free:
+                return
+            key = min(free, key=self.rank)  # the first of the lowest: turn order among equal ranks
             queue = self._waiting.pop(key)
             ticket = queue.popleft()
             if queue:
                 self._waiting[key] = queue
-            self._busy.add(key)
+            self._busy[key] += 1
             ticket.get_loop().call_soon_threadsafe(_wake, ticket)
 
     def _leave(self, key: str, ticket: asyncio.Future[None]) -> None:
@@ -288,7 +307,9 @@ class FairTurns:
     def _done(self, key: str) -> None:
         """``key``'s turn ended: its next waits behind the other keys waiting."""
         with self._lock:
-            self._busy.discard(key)
+            self._busy[key] -= 1
+            if self._busy[key] <= 0:
+                del self._busy[key]
             if key in self._waiting:
                 self._waiting.move_to_end(key)
             self._serve()
