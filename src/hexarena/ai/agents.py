@@ -232,6 +232,14 @@ class AgentSpec:
             raise ValueError(f"agent {quoted(self.text)} does not search: the agents that search are {kinds}")
         return searcher(seed=seed, **self.options)
 
+    def make_player(self, seed: int | None) -> tuple[Agent, Searcher | None]:
+        """A fresh agent, and the same agent as a :class:`Searcher` where its kind searches (its moves then come
+        with a value: ``hint``), else None."""
+        if self.searches:
+            searcher = self.make_searcher(seed)
+            return searcher, searcher
+        return self.make(seed), None
+
 
 def parse_agent(text: str) -> AgentSpec:
     """The AgentSpec of ``text``; ValueError (one line naming what is allowed) if malformed."""

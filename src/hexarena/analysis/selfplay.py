@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
 import hexarena
-from ..ai import Agent, AgentSpec, Searcher, parse_agent
+from ..ai import parse_agent
 from ..ai.solutions import forget_searches
 from .drama import clarity_of
 from .provenance import provenance
@@ -44,15 +44,6 @@ class GameResult(TypedDict):
     seconds: float
     cpu_seconds: NotRequired[float]  # absent in runs written before it was kept
     provenance: NotRequired[dict[str, Any]]  # the code that played it (provenance.provenance); absent in older runs
-
-
-def seat_agent(spec: AgentSpec, seed: int) -> tuple[Agent, Searcher | None]:
-    """An agent of ``spec`` made with ``seed``, and the same agent as a :class:`~hexarena.ai.Searcher` where it
-    searches (its moves then have a value), else None."""
-    if spec.searches:
-        searcher = spec.make_searcher(seed)
-        return searcher, searcher
-    return spec.make(seed), None
 
 
 def without_timing(result: GameResult) -> dict[str, Any]:
@@ -95,7 +86,7 @@ def play_task(task: GameTask) -> GameResult:
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
     by_seat = (0, 1) if a_seat == 0 else (1, 0)  # seat -> agent (0 = A, 1 = B)
-    seated = [seat_agent(specs[by_seat[seat]], task.seeds[by_seat[seat]]) for seat in (0, 1)]
+    seated = [specs[by_seat[seat]].make_player(task.seeds[by_seat[seat]]) for seat in (0, 1)]
     state = hexarena.load(task.game, **task.options).new_state()
     moves: list[str] = []
     legal: list[int] = []
