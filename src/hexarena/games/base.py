@@ -65,7 +65,9 @@ class Game(Notation, ABC):
 
     Every other hook and attribute has a default a game may override (the
     notation, scores, the front ends' and the lab's hooks, the solvers',
-    position texts, ``MCTS`` settings): docs/design.md, "Adding a game".
+    the research interfaces', position texts, ``MCTS`` settings), declared
+    here so generic code reads them as attributes: docs/design.md, "The game
+    contract" and "Adding a game".
     """
 
     name: ClassVar[str]
