@@ -85,7 +85,7 @@ class Hint:
         agent = parse_agent(f"ai:{self.level}").make_searcher(seed=None)
         agent.limit(self.max_nodes)
         move, rate = yield from agent.hinting(self.state, self.slice_seconds)
-        return move, rate
+        return str(move), float(rate)  # plain Python values for the reply's JSON
 
 
 @dataclass(frozen=True)
