@@ -12,7 +12,7 @@ import pytest
 import hexarena
 from hexarena.ai import agent, hint, parse_agent
 from hexarena.ai.arena import match
-from hexarena.ai.mcts import LEVELS, VARIANTS, MCTSAgent
+from hexarena.ai.mcts import LEVELS, VARIANTS, MCTSAgent, drain
 from hexarena.cli import main
 from hexarena.games.base import HEADER, STEP, TO_MOVE, TURN, WINNER, Game
 from hexarena.kernels import kernel_set, njit
@@ -375,6 +375,20 @@ def test_hint_gives_a_legal_move_and_a_rate():
     rows = agent("mcts", simulations=300, seed=1).stats(state)
     assert sorted(r[0] for r in rows) == sorted(state.legal_moves())
     assert sum(r[1] for r in rows) == 300 and rows[0][1] >= rows[-1][1]
+
+
+def test_a_searching_kind_makes_the_searcher_the_server_drives():
+    """``make_searcher``: bounded by ``limit``, searching in slices (``hinting``), its tree kept for the next move
+    (``root_visits``, ``root_rates``); a kind that does not search is refused, naming those that do."""
+    state = hexarena.load("projective-hex", size=3, opening="none").new_state()
+    searcher = parse_agent("mcts:enhanced:sims=400:solutions=off").make_searcher(seed=1)
+    searcher.limit(4096)
+    move, rate = drain(searcher.hinting(state, slice_seconds=0.01))
+    assert move in state.legal_moves() and 0.0 <= rate <= 1.0 and searcher.root_rates(state)
+    state.play(move)
+    assert searcher.root_visits(state) > 0  # the chosen move's subtree, kept for the next search
+    with pytest.raises(ValueError, match="agent 'random' does not search: the agents that search are mcts, ai"):
+        parse_agent("random").make_searcher(seed=1)
 
 
 def test_time_budget():

@@ -90,8 +90,27 @@ def test_a_complete_game_needs_only_its_hooks():
         def planes(self, s, player):
             return np.zeros((1, 1), dtype=np.float32)
 
-    s = OneCell().initial_array()
-    assert s.tolist() == [0, -1, 1, 0, 0, 0, 0, 0]
+    game = OneCell()
+    assert game.initial_array().tolist() == [0, -1, 1, 0, 0, 0, 0, 0]
+    assert (game.OBSERVATION_FORM, game.max_game_length, game.width, game.COSTLY_SCORES) == ("grid", None, 1, False)
+    assert game.rgb(game.new_state()) is None
+    with pytest.raises(ValueError, match="no position text for 'one-cell': the game has no write_position"):
+        game.write_position(game.initial_array())
+
+
+def looked_up_on_a_game(call: ast.Call) -> bool:
+    """Whether ``call`` is ``getattr``/``hasattr`` of a game (``game``, ``state.game``, ``type(game)``, ...)."""
+    if not (isinstance(call.func, ast.Name) and call.func.id in ("getattr", "hasattr") and call.args):
+        return False
+    return re.search(r"\bgame\)?$", ast.unparse(call.args[0])) is not None
+
+
+def test_generic_code_reads_game_hooks_declared_on_game():
+    """Every hook or attribute the library reads of a game is declared on Game with a default: no getattr."""
+    calls = [(path, node) for path in sorted(PACKAGE.rglob("*.py")) for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Call)]
+    found = [f"{path.relative_to(PACKAGE)}:{call.lineno}" for path, call in calls if looked_up_on_a_game(call)]
+    assert found == []
 
 
 def test_error_types_in_the_spirit_of_python_chess():

@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
-from .games import GAMES, AmbiguousMove, Game, IllegalMove, MalformedMove, NothingToUndo, State, game_class, load
+from .games import (GAMES, AmbiguousMove, Game, IllegalMove, MalformedMove, NothingToUndo, State, game_class, load,
+                    register)
 from .records import from_record
 
 __version__ = "0.1.0"
 __all__ = ["GAMES", "Game", "IllegalMove", "MalformedMove", "AmbiguousMove", "NothingToUndo", "State", "load",
-           "game_class", "from_record", "__version__"]
+           "game_class", "register", "from_record", "__version__"]

@@ -95,16 +95,16 @@ def edges(topo: Topology) -> np.ndarray:
     return out
 
 
-def default_form(game) -> str:
-    """The form the interop environments use for ``game``: "grid", unless
-    the game sets ``OBSERVATION_FORM = "graph"`` (boards a grid fits badly,
-    such as an open plane of tiles).
+def default_form(game: Game) -> str:
+    """The form the interop environments use for ``game``: its
+    ``Game.OBSERVATION_FORM``, "grid" unless the game sets "graph" (boards a
+    grid fits badly, such as an open plane of tiles).
 
     >>> import hexarena
     >>> default_form(hexarena.load("projective-hex"))
     'grid'
     """
-    form = getattr(game, "OBSERVATION_FORM", "grid")
+    form = game.OBSERVATION_FORM
     if form not in FORMS:
         raise ValueError(f"{game.name}: OBSERVATION_FORM {form!r} is not one of {', '.join(FORMS)}")
     return form

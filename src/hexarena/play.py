@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, TextIO
+from typing import TextIO
 
-from .ai import compile_notice, hint, hint_note, parse_agent, take_back
+from .ai import Agent, Searcher, compile_notice, hint, hint_note, parse_agent, take_back
 from .games.base import Game, IllegalMove, NothingToUndo, State
 from .info import rules_text
 from .records import read_file
@@ -25,12 +25,13 @@ class PlayError(ValueError):
     """A terminal game that cannot start: an unknown opponent."""
 
 
-def opponent(spec: str, seed: int | None) -> Any:
-    """The program named by ``--vs`` (an agent spec): None for ``human``."""
+def opponent(spec: str, seed: int | None) -> tuple[Agent, Searcher | None] | None:
+    """The program named by ``--vs`` (an agent spec: :meth:`~hexarena.ai.AgentSpec.make_player`), None for
+    ``human``."""
     if spec == "human":
         return None
     try:
-        return parse_agent(spec).make(seed)
+        return parse_agent(spec).make_player(seed)
     except ValueError as e:
         raise PlayError(f"--vs: {e}; or human (hot-seat)") from None
 
@@ -38,8 +39,11 @@ def opponent(spec: str, seed: int | None) -> Any:
 class Session:
     """One terminal game: the state, the program (if any) and the prompt's commands."""
 
-    def __init__(self, state: State, bot: Any, vs: str, human_seat: int, hints: bool, out: TextIO) -> None:
-        self.state, self.bot, self.vs, self.human_seat = state, bot, vs, human_seat
+    def __init__(self, state: State, program: tuple[Agent, Searcher | None] | None, vs: str, human_seat: int,
+                 hints: bool, out: TextIO) -> None:
+        self.bot: Agent | None = program[0] if program else None
+        self.searcher: Searcher | None = program[1] if program else None  # the program again where it searches
+        self.state, self.vs, self.human_seat = state, vs, human_seat
         self.hints, self.out = hints, out
         self.changed = True  # the board changed since it was last shown
         self._name_players()
@@ -101,10 +105,11 @@ class Session:
 
     def program_moves(self) -> None:
         """The program's move, announced before and after it thinks."""
-        if hasattr(self.bot, "hint"):
+        assert self.bot is not None  # the program's turn
+        if self.searcher is not None:
             self.prepare()
             self.say(f"{self.vs} is thinking...")
-            move, rate = self.bot.hint(self.state)
+            move, rate = self.searcher.hint(self.state)
             note = f" ({hint_note(self.state, rate)})"
         else:
             move, note = self.bot.choose(self.state), ""
@@ -214,6 +219,5 @@ def play_terminal(game: Game, vs: str, human_first: bool, seed: int | None, hint
                   out: TextIO, inp: TextIO, state: State | None = None) -> int:
     """Run a game at the terminal (from ``state``, e.g. a loaded record); the exit code.
     Raises PlayError for an unknown opponent."""
-    bot = opponent(vs, seed)
-    session = Session(state or game.new_state(), bot, vs, 0 if human_first else 1, hints, out)
+    session = Session(state or game.new_state(), opponent(vs, seed), vs, 0 if human_first else 1, hints, out)
     return session.run(inp)

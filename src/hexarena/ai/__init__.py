@@ -50,12 +50,12 @@ from typing import Any
 
 from ..compiling import mark_said
 from ..games.base import Game, NothingToUndo, State
-from .agents import KINDS, Agent, AgentSpec, RandomAgent, agent, parse_agent
+from .agents import KINDS, Agent, AgentSpec, RandomAgent, Searcher, agent, parse_agent
 from .mcts import COMPILE_SECONDS, MCTSAgent, search_notice, search_ready
 from .solutions import proof_text
 
-__all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "agent", "compile_notice", "hint", "hint_note", "parse_agent",
-           "take_back"]
+__all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "Searcher", "agent", "compile_notice", "hint", "hint_note",
+           "parse_agent", "take_back"]
 
 _announced: set[str] = set()  # games whose AI this process has prepared (numba compiles on first use)
 

@@ -31,7 +31,7 @@ ValueError: bad agent 'minimax' (unknown agent kind 'minimax'): agents are rando
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,16 +40,35 @@ from .mcts import LEVELS, NO_POLICY, VARIANTS, MCTSAgent, config_of
 
 
 class Agent(Protocol):
+    """What every front end asks of an agent (the terminal, the lab, OpenSpiel's bots): its name and its move
+    in a position (the state unchanged)."""
+
     name: str
 
     def choose(self, state: State) -> str: ...
 
 
 class Searcher(Agent, Protocol):
-    """An agent of a kind that searches (``Kind.searches``): ``hint`` gives its
-    move and the win rate it sees for the player to move."""
+    """An agent of a kind that searches (``Kind.searches``), as the server drives it (:mod:`hexarena.server.searchers`).
+
+    ``hint`` gives its move and the win rate it sees for the player to move; ``hinting`` is the same search in
+    slices, for a scheduler that interleaves searches: a generator that yields after each slice of about
+    ``slice_seconds`` of searching (what it has found so far kept between slices) and returns the move and the
+    rate, searching at most ``max_seconds`` on top of its budget.  ``limit`` bounds every later search (its
+    tree's nodes, the :func:`time.perf_counter` moment it ends by).  It keeps its tree between the steps of a
+    turn and the moves of a game (tree reuse), which ``root_visits`` and ``root_rates`` read without
+    searching."""
 
     def hint(self, state: State) -> tuple[str, float]: ...
+
+    def hinting(self, state: State, slice_seconds: float | None = None,
+                max_seconds: float | None = None) -> Generator[None, None, tuple[str, float]]: ...
+
+    def limit(self, max_nodes: int, until: float | None = None) -> None: ...
+
+    def root_visits(self, state: State) -> int: ...
+
+    def root_rates(self, state: State) -> list[float] | None: ...
 
 
 class RandomAgent:
@@ -76,7 +95,18 @@ class Kind:
     options: tuple[str, ...]
     forms: str
     parse: Callable[[str | None], dict[str, Any]]  # None: the spec has no ":ARGUMENT"
-    searches: bool  # its agents search: ``hint(state)`` gives a move and its value
+    searcher: Callable[..., Searcher] | None = None  # the factory as a Searcher's, for a kind whose agents search
+
+    @property
+    def searches(self) -> bool:
+        """Its agents search: ``hint(state)`` gives a move and its value (:class:`Searcher`)."""
+        return self.searcher is not None
+
+
+def searching_kind(factory: Callable[..., Searcher], options: tuple[str, ...], forms: str,
+                   parse: Callable[[str | None], dict[str, Any]]) -> Kind:
+    """A kind whose agents are :class:`Searcher` s made by ``factory``."""
+    return Kind(factory, options, forms, parse, searcher=factory)
 
 
 LEVEL_WORDS = {str(n): n for n in LEVELS}
@@ -140,12 +170,11 @@ def _positive(value: str, kind: type, key: str) -> int | float:
 
 
 KINDS: dict[str, Kind] = {
-    "random": Kind(RandomAgent, (), "random", _no_argument, searches=False),
-    "mcts": Kind(MCTSAgent, MCTS_OPTIONS,
-                 "mcts:LEVEL (LEVEL 1..10), mcts:VARIANT[:sims=N|:seconds=S][:solutions=off][:key=value...] with "
-                 "VARIANT one of "
-                 f"{', '.join(VARIANTS)} (also VARIANT{NO_POLICY})", _mcts, searches=True),
-    "ai": Kind(MCTSAgent, MCTS_OPTIONS, "ai[:LEVEL] (mcts:LEVEL; ai alone: ai:5)", _level, searches=True),
+    "random": Kind(RandomAgent, (), "random", _no_argument),
+    "mcts": searching_kind(MCTSAgent, MCTS_OPTIONS,
+                           "mcts:LEVEL (LEVEL 1..10), mcts:VARIANT[:sims=N|:seconds=S][:solutions=off][:key=value...] "
+                           f"with VARIANT one of {', '.join(VARIANTS)} (also VARIANT{NO_POLICY})", _mcts),
+    "ai": searching_kind(MCTSAgent, MCTS_OPTIONS, "ai[:LEVEL] (mcts:LEVEL; ai alone: ai:5)", _level),
 }
 FORMS = [kind.forms for kind in KINDS.values()]
 USAGE = f"agents are {', '.join(FORMS[:-1])}, or {FORMS[-1]}"
@@ -193,6 +222,23 @@ class AgentSpec:
 
     def make(self, seed: int | None) -> Agent:
         return agent(self.kind, seed, **self.options)
+
+    def make_searcher(self, seed: int | None) -> Searcher:
+        """:meth:`make` for a kind whose agents search (the server's AI seats and hints); ValueError naming
+        those kinds for another."""
+        searcher = KINDS[self.kind].searcher
+        if searcher is None:
+            kinds = ", ".join(name for name, kind in KINDS.items() if kind.searches)
+            raise ValueError(f"agent {quoted(self.text)} does not search: the agents that search are {kinds}")
+        return searcher(seed=seed, **self.options)
+
+    def make_player(self, seed: int | None) -> tuple[Agent, Searcher | None]:
+        """A fresh agent, and the same agent as a :class:`Searcher` where its kind searches (its moves then come
+        with a value: ``hint``), else None."""
+        if self.searches:
+            searcher = self.make_searcher(seed)
+            return searcher, searcher
+        return self.make(seed), None
 
 
 def parse_agent(text: str) -> AgentSpec:

@@ -551,6 +551,11 @@ class MCTSAgent:
         return (None if sims is None else max(-(-sims // share), sims - simulations),
                 None if secs is None else max(secs / share, secs - seconds))
 
+    def limit(self, max_nodes: int, until: float | None = None) -> None:
+        """Bound every later search: its tree to ``max_nodes`` nodes (a full tree stops growing, not searching),
+        its end to the :func:`time.perf_counter` moment ``until`` (None: no such moment)."""
+        self.max_nodes, self.until = max_nodes, until
+
     def root_visits(self, state: State) -> int:
         """Visits already in the tree for ``state`` (tree reuse), without searching."""
         tree = self._reuse(state)

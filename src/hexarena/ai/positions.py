@@ -107,7 +107,7 @@ def action_maps(game: Game, perms: np.ndarray) -> np.ndarray:
     placement or push goes to the image cell; other actions stay)."""
     k, n = perms.shape
     out = np.tile(np.arange(game.num_actions, dtype=np.int32), (k, 1))
-    width = getattr(game, "width", 1)  # Hex Pushpin: actions per cell (placement, then pushes)
+    width = game.width  # actions per cell (Hex Pushpin: a placement, then pushes)
     for j in range(k):
         for a in range(n * width):
             out[j, a] = perms[j, a // width] * width + a % width

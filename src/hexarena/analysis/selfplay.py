@@ -11,13 +11,11 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkable
+from typing import Any, NotRequired, TypedDict, cast
 
 import hexarena
 from ..ai import parse_agent
-from ..ai.agents import Searcher
 from ..ai.solutions import forget_searches
-from ..games.base import State
 from .drama import clarity_of
 from .provenance import provenance
 
@@ -46,14 +44,6 @@ class GameResult(TypedDict):
     seconds: float
     cpu_seconds: NotRequired[float]  # absent in runs written before it was kept
     provenance: NotRequired[dict[str, Any]]  # the code that played it (provenance.provenance); absent in older runs
-
-
-@runtime_checkable
-class RootRater(Protocol):
-    """A searching agent that tells the win rates of the moves its last search rated
-    (:meth:`hexarena.ai.mcts.MCTSAgent.root_rates`)."""
-
-    def root_rates(self, state: State) -> list[float] | None: ...
 
 
 def without_timing(result: GameResult) -> dict[str, Any]:
@@ -96,7 +86,7 @@ def play_task(task: GameTask) -> GameResult:
     specs = [parse_agent(a) for a in task.agents]
     a_seat = task.a_seat
     by_seat = (0, 1) if a_seat == 0 else (1, 0)  # seat -> agent (0 = A, 1 = B)
-    agents = [specs[by_seat[seat]].make(task.seeds[by_seat[seat]]) for seat in (0, 1)]
+    seated = [specs[by_seat[seat]].make_player(task.seeds[by_seat[seat]]) for seat in (0, 1)]
     state = hexarena.load(task.game, **task.options).new_state()
     moves: list[str] = []
     legal: list[int] = []
@@ -114,11 +104,11 @@ def play_task(task: GameTask) -> GameResult:
     while (mover := state.to_move) is not None:  # None once the game is over
         legal.append(len(state.legal_actions()))
         movers.append(mover)
-        agent = agents[mover]
-        if specs[by_seat[mover]].searches:
-            move, value = cast(Searcher, agent).hint(state)
+        agent, searcher = seated[mover]
+        if searcher is not None:
+            move, value = searcher.hint(state)
             values.append(round(float(value), 6))
-            rates = agent.root_rates(state) if isinstance(agent, RootRater) else None
+            rates = searcher.root_rates(state)
             clarity.append(None if rates is None else clarity_of(rates))
         else:
             move = agent.choose(state)

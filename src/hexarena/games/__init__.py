@@ -20,12 +20,31 @@ _REGISTRY: dict[str, tuple[str, str]] = {
 }
 ALIASES: dict[str, str] = {"lambo": "palago"}
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
+_REGISTERED: dict[str, type[Game]] = {}  # games from outside the package (register)
+
+
+def register(cls: type[Game]) -> None:
+    """Make the Game subclass ``cls``, defined outside this package, known by its ``name`` to :func:`load`,
+    :func:`game_class`, records and the interop adapters (``hexarena.interop.openspiel.register`` for
+    pyspiel), as a game of ``GAMES`` is; ``GAMES`` itself, what the server, the command line and the lab offer,
+    stays the shipped games.  Registering the same class again changes nothing; ValueError for a name taken by
+    another game, TypeError for what is not a concrete Game subclass."""
+    if not (isinstance(cls, type) and issubclass(cls, Game) and isinstance(getattr(cls, "name", None), str)):
+        raise TypeError(f"register takes a Game subclass with a name, got {cls!r}")
+    taken = _REGISTERED.get(cls.name)
+    if taken is cls:
+        return
+    if taken is not None or cls.name in _REGISTRY or cls.name in ALIASES:
+        raise ValueError(f"a game called {quoted(cls.name)} is known already; games: {', '.join(GAMES)}")
+    _REGISTERED[cls.name] = cls
 
 
 def game_class(name: str) -> type[Game]:
-    """The Game subclass called ``name`` (or an alias); ValueError otherwise."""
+    """The Game subclass called ``name`` (or an alias, or a :func:`register` ed name); ValueError otherwise."""
     if not isinstance(name, str):
         raise ValueError(f"a game's name is a string, got {type(name).__name__}; games: {', '.join(GAMES)}")
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     key = ALIASES.get(name, name)
     if key not in _REGISTRY:
         raise ValueError(f"unknown game {quoted(name)}; games: {', '.join(GAMES)}")
@@ -39,4 +58,4 @@ def load(name: str, /, **options: Any) -> Game:
 
 
 __all__ = ["GAMES", "Game", "IllegalMove", "MalformedMove", "AmbiguousMove", "NothingToUndo", "State", "load",
-           "game_class"]
+           "game_class", "register"]

@@ -38,7 +38,7 @@ from .notation import Notation
 from .options import Option, shown, validated
 
 if TYPE_CHECKING:  # numba: loaded on use, not by `import hexarena`
-    from .position import Positions
+    from .position import Head, Positions
 
 __all__ = ["DRAW", "HEADER", "PLY", "STEP", "TO_MOVE", "TURN", "WINNER", "IllegalMove", "MalformedMove",
            "AmbiguousMove", "NothingToUndo", "Option", "Game", "State", "quoted", "RESIGN"]
@@ -65,7 +65,9 @@ class Game(Notation, ABC):
 
     Every other hook and attribute has a default a game may override (the
     notation, scores, the front ends' and the lab's hooks, the solvers',
-    position texts, ``MCTS`` settings): docs/design.md, "Adding a game".
+    the research interfaces', position texts, ``MCTS`` settings), declared
+    here so generic code reads them as attributes: docs/design.md, "The game
+    contract" and "Adding a game".
     """
 
     name: ClassVar[str]
@@ -93,6 +95,15 @@ class Game(Notation, ABC):
     SLOW_TO_COMPILE: ClassVar[bool] = False  # minutes of numba compiling: `hexarena warmup` starts it first
     CELL_CODES: ClassVar[int] = 8  # what a cell may hold, as the ``identity`` kernel codes it, is below this
     POSITION_FIELDS: ClassVar[tuple[str, ...]] = ()  # the NAME=VALUE fields of the game's position text
+    # the observation the research interfaces give by default (hexarena.observe.default_form): "grid", or "graph"
+    # for a board a grid fits badly (an open plane of tiles)
+    OBSERVATION_FORM: ClassVar[str] = "grid"
+    # an upper bound on one game's atomic moves where 4 * num_actions is none (hexarena.interop.max_game_length);
+    # None: that bound holds
+    max_game_length: int | None = None
+    # actions per cell: action a < ncells * width is cell a // width's (a placement, then pushes: Hex Pushpin), so
+    # a board symmetry maps it to the image cell's (hexarena.ai.positions.action_maps); the others stay
+    width: int = 1
     topology: Topology
     tables: tuple  # a NamedTuple that the kernels read; each game declares its own (``tables: Tables``)
     num_actions: int
@@ -282,6 +293,22 @@ class Game(Notation, ABC):
     def record_extra(self, s: np.ndarray) -> dict[str, Any]:
         """Game-specific facts a record keeps (e.g. who took which colour)."""
         return {}
+
+    def rgb(self, state: State, player: int = 0, radius: float = 12.0) -> np.ndarray | None:
+        """The game's own picture of ``state`` as ``uint8[H, W, 3]`` (a cell's circumradius ``radius`` pixels),
+        or None (the default): :func:`hexarena.render.raster.rgb` colours the cells from their planes."""
+        return None
+
+    # position text (docs/notation.md, "Position text") ---------------------
+    def write_position(self, s: np.ndarray) -> tuple[str, dict[str, str]]:
+        """The board word and the ``NAME=VALUE`` fields (of ``POSITION_FIELDS``) of ``s``'s position text;
+        ValueError for a game that has none (the default)."""
+        raise ValueError(f"no position text for {self.name!r}: the game has no write_position")
+
+    def read_position(self, head: Head) -> np.ndarray:
+        """The array of the position text read into ``head`` (PositionTextError naming what is wrong);
+        ValueError for a game that has none (the default)."""
+        raise ValueError(f"no position text for {self.name!r}: the game has no read_position")
 
     # observations ---------------------------------------------------------
     def planes(self, s: np.ndarray, player: int) -> np.ndarray:

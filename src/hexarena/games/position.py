@@ -31,7 +31,7 @@ The text is ``BOARD MOVER TURN STEP PLY [NAME=VALUE ...]`` (docs/notation.md,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -256,17 +256,9 @@ class Head:
         return s
 
 
-def hook(game: Game, name: str) -> Callable:
-    """The game's ``write_position`` or ``read_position``; ValueError for a game that has no position text."""
-    found = getattr(game, name, None)
-    if found is None:
-        raise ValueError(f"no position text for {game.name!r}: the game has no {name}")
-    return found
-
-
 def write_text(game: Game, s: np.ndarray, ending: tuple[int, bool] | None = None) -> str:
     """The position text of ``s`` (and of its ending off the rules: ``(player, on_time)``)."""
-    board, fields = hook(game, "write_position")(s)
+    board, fields = game.write_position(s)
     w = int(s[WINNER])
     mover = str(int(s[TO_MOVE]) + 1) if w < 0 else {v: k for k, v in RESULTS.items()}[w]
     words = [board, mover, str(int(s[TURN])), str(int(s[STEP])), str(int(s[PLY]))]
@@ -299,7 +291,6 @@ def read_text(game: Game, text: str) -> Head:
                                 f"finished game: 1-0, 0-1 or 1/2-1/2")
     head = Head(board, int(mover) - 1 if mover in ("1", "2") else -1, RESULTS.get(mover, -1),
                 _counter(words[2], "turn", 1), _counter(words[3], "step", 0), _counter(words[4], "ply", 0))
-    hook(game, "read_position")
     allowed = (*game.POSITION_FIELDS, *ENDINGS)
     for word in words[5:]:
         name, eq, value = word.partition("=")
@@ -324,7 +315,7 @@ def read_state(game: Game, text: str, state_class: type[State]) -> State:
     """:meth:`Game.from_position_text <hexarena.games.base.Game.from_position_text>` (``state_class`` is
     :class:`~hexarena.games.base.State`, which imports this module)."""
     head = read_text(game, text)
-    state = state_class(game, hook(game, "read_position")(head))
+    state = state_class(game, game.read_position(head))
     if head.ending is not None:
         state.resign(*head.ending)
     return state

@@ -14,8 +14,8 @@ AGENTS = ("player_0", "player_1")  # the agents of the PettingZoo interfaces: th
 def max_game_length(game: Game) -> int:
     """An upper bound on the atomic moves of one game.
 
-    A game may state its own bound as ``game.max_game_length`` (an int);
-    otherwise the bound is ``4 * num_actions``, which covers every placement
+    A game may state its own bound as ``Game.max_game_length`` (an int);
+    where it is None (the default) the bound is ``4 * num_actions``, which covers every placement
     game whose cells fill up (each cell once, plus a pass, ``end`` or
     opening answer between placements).
 
@@ -23,5 +23,5 @@ def max_game_length(game: Game) -> int:
     >>> max_game_length(hexarena.load("projective-hex", size=2))
     60
     """
-    own = getattr(game, "max_game_length", None)
-    return int(own) if own is not None else 4 * game.num_actions
+    own = game.max_game_length
+    return own if own is not None else 4 * game.num_actions

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -458,19 +458,21 @@ def _game_type(name: str) -> pyspiel.GameType:
     )
 
 
-def register() -> list[str]:
-    """Register every hexarena game with pyspiel (once); their names.
+def register(names: Sequence[str] = GAMES) -> list[str]:
+    """Register the hexarena games ``names`` with pyspiel (each once; importing this module registers every game
+    of ``GAMES``, and a game from outside the package, :func:`hexarena.register` ed, is registered by calling this
+    with its name); their pyspiel names.
 
     pyspiel gets a class per game (a registered closure crashes the
     interpreter at exit in open-spiel 2.0.2)."""
     known = set(pyspiel.registered_names())
-    for name in GAMES:
+    for name in names:
         if spiel_name(name) not in known:
             _GAME_TYPES[name] = _game_type(name)
             cls = type(f"HexarenaGame_{name.replace('-', '_')}", (HexarenaGame,), {"NAME": name})
             globals()[cls.__name__] = cls  # importable by name: pickling finds it
             pyspiel.register_game(_GAME_TYPES[name], cls)
-    return [spiel_name(name) for name in GAMES]
+    return [spiel_name(name) for name in names]
 
 
 _GAME_TYPES: dict[str, pyspiel.GameType] = {}

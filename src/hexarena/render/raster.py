@@ -74,8 +74,8 @@ def inside_hexagon(u: np.ndarray, v: np.ndarray, radius: float) -> np.ndarray:
 def rgb(state: State, player: int = 0, radius: float = 12.0) -> np.ndarray:
     """``uint8[H, W, 3]``: the board of ``state`` as an image, a cell's
     circumradius ``radius`` pixels (the game's own picture where it has one)."""
-    own = getattr(state.game, "rgb", None)
-    return own(state, player, radius) if own is not None else plane_image(state, player, radius)
+    own = state.game.rgb(state, player, radius)
+    return own if own is not None else plane_image(state, player, radius)
 
 
 def plane_image(state: State, player: int = 0, radius: float = 12.0) -> np.ndarray:

@@ -59,7 +59,7 @@ GUESSED_FAILURE = "the scoring process ended (out of memory?)"
 
 def costly(game: Game | type[Game]) -> bool:
     """True when ``game``'s exact scores may take long (``Game.COSTLY_SCORES``)."""
-    return bool(getattr(game, "COSTLY_SCORES", False))
+    return game.COSTLY_SCORES
 
 
 def needs_scoring(state: State) -> bool:

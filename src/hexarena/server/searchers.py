@@ -23,8 +23,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from hexarena import load
-from hexarena.ai import Agent, AgentSpec, parse_agent
-from hexarena.ai.mcts import MCTSAgent
+from hexarena.ai import AgentSpec, Searcher, parse_agent
 from hexarena.ai.review import reviewing
 from hexarena.games.base import State
 
@@ -68,14 +67,9 @@ class TurnSearch:
 
     def begin(self, worker: Worker) -> Generator[None, None, str]:
         agent = worker.agent(self.turn, parse_agent(self.spec))
-        if isinstance(agent, MCTSAgent):
-            agent.max_nodes = self.max_nodes
-            agent.until = None if self.until is None else time.perf_counter() + self.until
-        hinting = getattr(agent, "hinting", None)
-        if hinting is None:  # an agent that does not search in slices: one slice
-            return agent.choose(self.state)
-        move, _rate = yield from hinting(self.state, self.slice_seconds, self.seconds)
-        return str(move)
+        agent.limit(self.max_nodes, None if self.until is None else time.perf_counter() + self.until)
+        move, _rate = yield from agent.hinting(self.state, self.slice_seconds, self.seconds)
+        return move
 
 
 @dataclass(frozen=True)
@@ -88,10 +82,10 @@ class Hint:
     slice_seconds: float
 
     def begin(self, worker: Worker) -> Generator[None, None, tuple[str, float]]:
-        agent = MCTSAgent(level=self.level)
-        agent.max_nodes = self.max_nodes
+        agent = parse_agent(f"ai:{self.level}").make_searcher(seed=None)
+        agent.limit(self.max_nodes)
         move, rate = yield from agent.hinting(self.state, self.slice_seconds)
-        return str(move), float(rate)
+        return str(move), float(rate)  # plain Python values for the reply's JSON
 
 
 @dataclass(frozen=True)
@@ -114,13 +108,13 @@ class Worker:
 
     def __init__(self) -> None:
         self.tasks: dict[int, Generator[Any, None, Any]] = {}
-        self.agents: dict[str, Agent] = {}
+        self.agents: dict[str, Searcher] = {}
         self.made = 0  # agents made: a turn's steps share one
 
-    def agent(self, turn: str, spec: AgentSpec) -> Agent:
-        """The agent of AI turn ``turn`` (its earlier steps' agent, else a new one)."""
+    def agent(self, turn: str, spec: AgentSpec) -> Searcher:
+        """The agent of AI turn ``turn`` (its earlier steps' agent, with the tree they grew, else a new one)."""
         if turn not in self.agents:
-            self.agents[turn] = spec.make(seed=None)
+            self.agents[turn] = spec.make_searcher(seed=None)
             self.made += 1
         return self.agents[turn]
 
