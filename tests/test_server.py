@@ -19,7 +19,8 @@ from sqlalchemy import select
 import hexarena
 from hexarena.server import create_app
 from hexarena.server.schema import matches, moves
-from hexarena.server.store import Refused, seat_kind
+from hexarena.server.errors import Refused
+from hexarena.server.store.seats import seat_kind
 from tests.waits import receive_json
 
 PG = os.environ.get("HEXARENA_TEST_PG")
@@ -107,7 +108,7 @@ def settled(client: TestClient, match_id: str, timeout: float = 60) -> dict:
 def rows(client: TestClient, match_id: str) -> tuple[list, list]:
     """The stored rows of a match."""
     store = client.app.state.server.store
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         m = [tuple(r) for r in conn.execute(select(matches).where(matches.c.id == match_id))]
         mv = [tuple(r) for r in conn.execute(select(moves).where(moves.c.match_id == match_id).order_by(moves.c.ply))]
     return m, mv

@@ -14,7 +14,7 @@ from ..accounts import Account, Accounts
 from ..core import Server
 from ..deps import CSRF, SESSION, AccountDep, ClientDep, ServerDep, SignedIn
 from ..http import reply
-from ..store import account_topic
+from ..store.notify import account_topic
 from .bodies import PasswordChange, PasswordCheck, SignIn
 from .matches import push, refuse
 
@@ -66,7 +66,7 @@ def logout(request: Request, server: ServerDep, _account: SignedIn) -> Response:
 
 @router.get("")
 def me(server: ServerDep, account: SignedIn) -> Response:
-    with server.store.engine.connect() as conn:
+    with server.store.db.engine.connect() as conn:
         ratings = rating.account_ratings(conn, account.id)
     return reply({"name": account.name, "ratings": ratings, **server.mailer.address(account.id)})
 

@@ -14,7 +14,7 @@ from hexarena import learn
 from hexarena.games.base import State
 
 from ..http import reply
-from ..store import Refused
+from ..errors import Refused
 from ..view import board_object
 from .bodies import AnswerPost
 

@@ -17,7 +17,9 @@ from ..deps import AccountDep, ClientDep, ServerDep
 from ..http import download, dumps, reply
 from ..live import Hub, Watch
 from ..scoring import record_of
-from ..store import Match, Refused, new_token
+from ..errors import Refused
+from ..store.matches import Match
+from ..store.seats import new_token
 from ..view import shown_fields
 from .bodies import Import, MovePost, NewMatch, PreviewPost, ResignPost, TurnPost, UndoPost
 
@@ -40,20 +42,25 @@ async def import_(body: Import, server: ServerDep, client: ClientDep, account: A
 async def listing(server: ServerDep, which: str = Query("", alias="list")) -> Response:
     if which not in ("open", "recent"):
         raise Refused(400, "list must be 'open' or 'recent'")
-    return reply(await server.call(server.store.listing, which))
+    return reply(await server.call(server.store.lookups.listing, which))
 
 
 @router.post("/{match_id}/join")
 async def join(match_id: str, server: ServerDep, account: AccountDep) -> Response:
     token = new_token()
-    seat = await server.call(server.store.join, match_id, token, account.id if account else None)
+    seat = await server.call(server.store.joins.join, match_id, token, account.id if account else None)
     server.changed(match_id)
     return reply({"seat": seat, "token": token})
 
 
 @router.get("/{match_id}")
 async def get(match_id: str, server: ServerDep) -> Response:
-    return reply(await server.call(lambda: server.object(server.store.get(match_id)), heavy=server.heavy(match_id)))
+    return reply(await server.call(match_object, server, match_id, heavy=server.heavy(match_id)))
+
+
+def match_object(server: Server, match_id: str) -> dict[str, Any]:
+    """The match object of ``match_id`` as stored now."""
+    return server.object(server.store.matches.get(match_id))
 
 
 @router.post("/{match_id}/moves")
@@ -101,7 +108,7 @@ async def analysis(match_id: str, server: ServerDep) -> Response:
 
 @router.get("/{match_id}/position")
 def at(match_id: str, ply: int, server: ServerDep) -> Response:
-    match = server.store.get(match_id)
+    match = server.store.matches.get(match_id)
     state = position(match, ply)
     shown = shown_fields(state, server.final_of(match) if state is match.state else None)
     return reply({"ply": ply, "svg": shown["svg"], "status": shown["status"]})
@@ -113,14 +120,14 @@ def file_name(match: Match, ext: str) -> str:
 
 @router.get("/{match_id}/record.json")
 def record_json(match_id: str, server: ServerDep) -> Response:
-    match = server.store.get(match_id)
+    match = server.store.matches.get(match_id)
     return download(dumps(record_of(match.state, server.final_of(match))) + "\n", "application/json",
                     file_name(match, "json"))
 
 
 @router.get("/{match_id}/record.txt")
 def record_txt(match_id: str, server: ServerDep) -> Response:
-    match = server.store.get(match_id)
+    match = server.store.matches.get(match_id)
     return download(match.state.record_text() + "\n", "text/plain; charset=utf-8", file_name(match, "txt"))
 
 
@@ -140,7 +147,7 @@ async def live(ws: WebSocket, match_id: str, server: ServerDep, client: ClientDe
                                           f"its players always get in")
         watch = server.hub.watch(match_id)
         try:
-            await push(ws, server.hub, watch, lambda: server.call(lambda: server.object(server.store.get(match_id)),
+            await push(ws, server.hub, watch, lambda: server.call(match_object, server, match_id,
                                                                   heavy=server.heavy(match_id)))
         except WebSocketDisconnect:
             pass
@@ -158,7 +165,7 @@ async def seated(server: Server, match_id: str, token: str, account: Account | N
     if not token and account is None:
         return False
     try:
-        match = await server.call(server.store.get, match_id)
+        match = await server.call(server.store.matches.get, match_id)
     except Refused:
         return False
     return bool(match.seats_of(token, account.id if account else None))

@@ -13,7 +13,7 @@ from .. import rating
 from ..core import Server
 from ..deps import ServerDep
 from ..http import reply
-from ..store import Refused
+from ..errors import Refused
 
 router = APIRouter(prefix="/api/leaderboard", tags=["ratings"])
 
@@ -22,7 +22,7 @@ def read(server: Server, board: Any, game: str) -> list[dict[str, Any]]:
     """``board`` (:func:`.rating.leaderboard` or :func:`.rating.ladder`) of ``game``; 404 for an unknown game."""
     if game not in hexarena.GAMES:
         raise Refused(404, f"no game {game[:64]!r}; games: {', '.join(hexarena.GAMES)}")
-    with server.store.engine.connect() as conn:
+    with server.store.db.engine.connect() as conn:
         return board(conn, game)
 
 

@@ -11,7 +11,7 @@ from hexarena.games.options import shown
 
 from .. import reports
 from ..http import reply
-from ..store import Refused
+from ..errors import Refused
 
 
 def reports_router(root: Path) -> APIRouter:

@@ -21,7 +21,7 @@ def profile(server: Server, name: str) -> dict[str, Any]:
     finished, newest first)."""
     found = server.accounts.profile(name)
     matches = lists.summaries(server.store, found["id"], over=None, limit=lists.PROFILE)
-    with server.store.engine.connect() as conn:
+    with server.store.db.engine.connect() as conn:
         ratings = {"ratings": rating.account_ratings(conn, found["id"]), "history": rating.history(conn, found["id"]),
                    "against_ai": rating.against_ai(conn, found["id"]), "conduct": rating.conduct(conn, found["id"])}
     return {"name": found["name"], "joined": found["joined"], "ai_level": found["ai_level"], **ratings,
