@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 import hexarena
-from hexarena.server import create_app
+from hexarena.server import create_app, models
 from hexarena.server.schema import matches, moves
 from hexarena.server.errors import Refused
 from hexarena.server.store.seats import seat_kind
@@ -296,6 +296,7 @@ def test_hint_suggests_a_legal_move_to_the_seat_to_move(client: TestClient) -> N
     r = client.get(f"/api/matches/{made['id']}/hint", params={"token": made["token"]})
     assert r.status_code == 200
     hint = r.json()
+    models.Hint.model_validate(hint)  # as its response model names it
     assert hint["move"] in get(client, made["id"])["legal_moves"] and 0 <= hint["rate"] <= 1
 
 

@@ -16,6 +16,7 @@ from ..core import Server
 from ..deps import AccountDep, ClientDep, ServerDep
 from ..http import download, dumps, reply
 from ..live import Hub, Watch
+from ..models import Hint, Joined, MatchCreated, MatchListed, MatchObject, Position, Preview, Review
 from ..scoring import record_of
 from ..errors import Refused
 from ..store.matches import Match
@@ -26,26 +27,26 @@ from .bodies import Import, MovePost, NewMatch, PreviewPost, ResignPost, TurnPos
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
-@router.post("")
+@router.post("", response_model=MatchCreated)
 async def create(body: NewMatch, server: ServerDep, client: ClientDep, account: AccountDep) -> Response:
     return reply(await server.call(lambda: server.create(new_state(body.game, body.options), body.seats, client,
                                                          account)))
 
 
-@router.post("/import")
+@router.post("/import", response_model=MatchCreated)
 async def import_(body: Import, server: ServerDep, client: ClientDep, account: AccountDep) -> Response:
     return reply(await server.call(lambda: server.create(from_record(body.record), body.seats, client, account),
                                    heavy=True))
 
 
-@router.get("")
+@router.get("", response_model=list[MatchListed])
 async def listing(server: ServerDep, which: str = Query("", alias="list")) -> Response:
     if which not in ("open", "recent"):
         raise Refused(400, "list must be 'open' or 'recent'")
     return reply(await server.call(server.store.lookups.listing, which))
 
 
-@router.post("/{match_id}/join")
+@router.post("/{match_id}/join", response_model=Joined)
 async def join(match_id: str, server: ServerDep, account: AccountDep) -> Response:
     token = new_token()
     seat = await server.call(server.store.joins.join, match_id, token, account.id if account else None)
@@ -53,7 +54,7 @@ async def join(match_id: str, server: ServerDep, account: AccountDep) -> Respons
     return reply({"seat": seat, "token": token})
 
 
-@router.get("/{match_id}")
+@router.get("/{match_id}", response_model=MatchObject)
 async def get(match_id: str, server: ServerDep) -> Response:
     return reply(await server.call(match_object, server, match_id, heavy=server.heavy(match_id)))
 
@@ -63,50 +64,50 @@ def match_object(server: Server, match_id: str) -> dict[str, Any]:
     return server.object(server.store.matches.get(match_id))
 
 
-@router.post("/{match_id}/moves")
+@router.post("/{match_id}/moves", response_model=MatchObject)
 async def move(match_id: str, body: MovePost, server: ServerDep, account: AccountDep) -> Response:
     return reply(await server.call(server.move, match_id, body.move, body.token, body.ply, account,
                                    heavy=server.heavy(match_id)))
 
 
-@router.post("/{match_id}/turn")
+@router.post("/{match_id}/turn", response_model=MatchObject)
 async def turn(match_id: str, body: TurnPost, server: ServerDep, account: AccountDep) -> Response:
     """Every step of one turn, applied all together or not at all."""
     return reply(await server.call(server.turn, match_id, body.moves, body.token, body.ply, account,
                                    heavy=server.heavy(match_id)))
 
 
-@router.post("/{match_id}/undo")
+@router.post("/{match_id}/undo", response_model=MatchObject)
 async def undo(match_id: str, body: UndoPost, server: ServerDep, account: AccountDep) -> Response:
     return reply(await server.call(server.undo, match_id, body.token, body.ply, account,
                                    heavy=server.heavy(match_id)))
 
 
-@router.post("/{match_id}/resign")
+@router.post("/{match_id}/resign", response_model=MatchObject)
 async def resign(match_id: str, body: ResignPost, server: ServerDep, account: AccountDep) -> Response:
     return reply(await server.call(server.resign, match_id, body.token, account, heavy=server.heavy(match_id)))
 
 
-@router.get("/{match_id}/hint")
+@router.get("/{match_id}/hint", response_model=Hint)
 def hint(match_id: str, server: ServerDep, account: AccountDep, client: ClientDep, token: str = "",
          ply: int | None = None, move: Annotated[list[str] | None, Query()] = None) -> Response:
     """The AI's suggestion; in a finished match at any ``ply`` and after the line of ``move``s from there."""
     return reply(server.hint(match_id, token, account, ply, move, client))
 
 
-@router.post("/{match_id}/preview")
+@router.post("/{match_id}/preview", response_model=Preview)
 async def preview(match_id: str, body: PreviewPost, server: ServerDep) -> Response:
     """The board after the match's first ``ply`` moves and then ``moves``; nothing is changed."""
     return reply(await server.call(server.preview, match_id, body.ply, body.moves, heavy=server.heavy(match_id)))
 
 
-@router.get("/{match_id}/analysis")
+@router.get("/{match_id}/analysis", response_model=Review)
 async def analysis(match_id: str, server: ServerDep) -> Response:
     """A finished match reviewed with the AI, every ply: started by the first ask, then its progress."""
     return reply(await server.call(server.reviews.get, match_id, heavy=server.heavy(match_id)))
 
 
-@router.get("/{match_id}/position")
+@router.get("/{match_id}/position", response_model=Position)
 def at(match_id: str, ply: int, server: ServerDep) -> Response:
     match = server.store.matches.get(match_id)
     state = position(match, ply)

@@ -14,6 +14,7 @@ from ..core import Server
 from ..deps import ServerDep
 from ..http import reply
 from ..errors import Refused
+from ..models import Leader, Rung
 
 router = APIRouter(prefix="/api/leaderboard", tags=["ratings"])
 
@@ -26,13 +27,13 @@ def read(server: Server, board: Any, game: str) -> list[dict[str, Any]]:
         return board(conn, game)
 
 
-@router.get("/{game}")
+@router.get("/{game}", response_model=list[Leader])
 async def leaderboard(game: str, server: ServerDep) -> Response:
     """The game's top 50 established players (rating deviation at most 110), best first."""
     return reply(await server.call(read, server, rating.leaderboard, game))
 
 
-@router.get("/{game}/ai")
+@router.get("/{game}/ai", response_model=list[Rung])
 async def ladder(game: str, server: ServerDep) -> Response:
     """The AI levels' ratings in the game, level 1 first."""
     return reply(await server.call(read, server, rating.ladder, game))

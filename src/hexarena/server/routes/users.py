@@ -11,6 +11,7 @@ from .. import lists, rating
 from ..core import Server
 from ..deps import ServerDep
 from ..http import reply
+from ..models import Profile
 
 router = APIRouter(prefix="/api/users", tags=["users"])
 
@@ -28,6 +29,6 @@ def profile(server: Server, name: str) -> dict[str, Any]:
             "matches": matches}
 
 
-@router.get("/{name}")
+@router.get("/{name}", response_model=Profile)
 async def user(name: str, server: ServerDep) -> Response:
     return reply(await server.call(profile, server, name))
