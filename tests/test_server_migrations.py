@@ -247,9 +247,9 @@ def test_stores_starting_at_once_on_one_database_all_come_up(db_url: str) -> Non
     stores, errors, stuck = open_stores(db_url, 3)
     try:
         assert errors == [] and stuck == [] and len(stores) == 3
-        with stores[0].engine.connect() as conn:
+        with stores[0].db.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD]
-        assert differences(stores[1].engine) == []
+        assert differences(stores[1].db.engine) == []
     finally:
         for s in stores:
             s.close()
