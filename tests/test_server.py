@@ -18,8 +18,8 @@ from sqlalchemy import select
 
 import hexarena
 from hexarena.server import create_app, models
-from hexarena.server.schema import matches, moves
 from hexarena.server.errors import Refused
+from hexarena.server.schema import matches, moves
 from hexarena.server.store.seats import seat_kind
 from tests.waits import receive_json
 
