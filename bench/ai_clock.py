@@ -32,7 +32,8 @@ from rich.progress import Progress
 import hexarena
 from hexarena.ai.mcts import MCTSAgent
 from hexarena.server import clocks
-from hexarena.server.store import Match, Store
+from hexarena.server.store import Store
+from hexarena.server.store.matches import Match
 from hexarena.server.thinker import Thinker
 
 OUT = Path(__file__).resolve().parent / "results" / "ai_clock.jsonl"
@@ -114,7 +115,7 @@ class Bench:
 
     def changed(self, match_id: str) -> None:
         """As the server's: note the change, wake the judge, let an AI to move think."""
-        match, watch = self.store.cached(match_id), self.watches.get(match_id)
+        match, watch = self.store.matches.cached(match_id), self.watches.get(match_id)
         if match is not None and watch is not None:
             watch.seen(match)
         self.woken.set()
@@ -125,15 +126,15 @@ class Bench:
         state = hexarena.load(game).new_state()
         ai_seat = index % 2
         seats = [f"ai:{level}", OPPONENT] if ai_seat == 0 else [OPPONENT, f"ai:{level}"]
-        with self.store.write() as conn:
-            match = self.store.insert_match(conn, state, seats, [None, None], "bench", [None, None], control)
-        self.store.remember(match)
+        with self.store.db.write() as conn:
+            match = self.store.matches.insert(conn, state, seats, [None, None], "bench", [None, None], control)
+        self.store.matches.remember(match)
         watch = self.watches[match.id] = Watch(match, ai_seat)
         begin = time.perf_counter()
         self.changed(match.id)
         while not watch.done.is_set():
             self.judge()
-        final = self.store.get(match.id)
+        final = self.store.matches.get(match.id)
         del self.watches[match.id]
         return Result(game, index, level, clock_name(control), ai_seat, final.state.winner(), final.state.timed_out,
                       round(watch.least, 3), round(watch.overshoot, 3), round(watch.extra, 3), watch.turns,
@@ -142,12 +143,13 @@ class Bench:
 
     def judge(self) -> None:
         """Wait for a change or the nearest deadline (as the server's judge loop), then flag who ran out."""
-        nearest = self.store.nearest_deadline()
-        wait = JUDGE_SECONDS if nearest is None else min(JUDGE_SECONDS, max(0.05, nearest - self.store.clock() + 0.01))
+        nearest = self.store.lookups.nearest_deadline()
+        wait = JUDGE_SECONDS if nearest is None else \
+            min(JUDGE_SECONDS, max(0.05, nearest - self.store.db.clock() + 0.01))
         self.woken.wait(wait)
         self.woken.clear()
-        for match_id in self.store.expired():
-            if self.store.flag(match_id) is not None:
+        for match_id in self.store.lookups.expired():
+            if self.store.writes.flag(match_id) is not None:
                 self.changed(match_id)
 
     def close(self) -> None:

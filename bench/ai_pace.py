@@ -91,16 +91,16 @@ class Bench:
 
     def changed(self, match_id: str) -> None:
         """As the server's: note the change, let the AI to move think."""
-        match, watch = self.store.cached(match_id), self.watches.get(match_id)
+        match, watch = self.store.matches.cached(match_id), self.watches.get(match_id)
         if match is not None and watch is not None:
             watch.seen((match.state.turn, match.state.to_move), match.state.is_over())
         self.thinker.kick(match_id)
 
     def start(self, state: State, seats: list[str]) -> str:
         """A new match from ``state`` with ``seats`` ("ai:LEVEL" or "human"), watched, its AI thinking: its id."""
-        with self.store.write() as conn:
-            match = self.store.insert_match(conn, state, seats, [None, None], "bench", [None, None], None)
-        self.store.remember(match)
+        with self.store.db.write() as conn:
+            match = self.store.matches.insert(conn, state, seats, [None, None], "bench", [None, None], None)
+        self.store.matches.remember(match)
         self.watches[match.id] = Watch((state.turn, state.to_move))
         self.thinker.kick(match.id)
         return match.id
@@ -110,7 +110,7 @@ class Bench:
         match_id = self.start(hexarena.load(game).new_state(), [f"ai:{level}", f"ai:{level}"])
         watch = self.watches[match_id]
         watch.done.wait()
-        final = self.store.get(match_id)
+        final = self.store.matches.get(match_id)
         del self.watches[match_id]
         return Result(game, index, level, final.state.winner(), final.ply, watch.seconds, watch.step_counts)
 

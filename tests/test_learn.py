@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 import hexarena
 from hexarena.learn import Lesson, check, course, position, sample_state
-from hexarena.server import create_app
+from hexarena.server import create_app, models
 
 LESSONS = [(g, x) for g in hexarena.GAMES for x in course(g).lessons]
 
@@ -78,6 +79,7 @@ def client(tmp_path_factory) -> Iterator[TestClient]:
 
 def test_the_index_lists_every_game_with_a_picture(client):
     rows = client.get("/api/learn").json()
+    TypeAdapter(list[models.CourseCard]).validate_python(rows)  # as its response model names it
     assert [r["name"] for r in rows] == list(hexarena.GAMES)
     assert all(r["svg"].startswith("<svg") and r["tagline"] for r in rows)
     assert sum(r["first"] for r in rows) == 1

@@ -17,9 +17,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 import hexarena
-from hexarena.server import create_app
+from hexarena.server import create_app, models
+from hexarena.server.errors import Refused
 from hexarena.server.schema import matches, moves
-from hexarena.server.store import Refused, seat_kind
+from hexarena.server.store.seats import seat_kind
 from tests.waits import receive_json
 
 PG = os.environ.get("HEXARENA_TEST_PG")
@@ -107,7 +108,7 @@ def settled(client: TestClient, match_id: str, timeout: float = 60) -> dict:
 def rows(client: TestClient, match_id: str) -> tuple[list, list]:
     """The stored rows of a match."""
     store = client.app.state.server.store
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         m = [tuple(r) for r in conn.execute(select(matches).where(matches.c.id == match_id))]
         mv = [tuple(r) for r in conn.execute(select(moves).where(moves.c.match_id == match_id).order_by(moves.c.ply))]
     return m, mv
@@ -295,6 +296,7 @@ def test_hint_suggests_a_legal_move_to_the_seat_to_move(client: TestClient) -> N
     r = client.get(f"/api/matches/{made['id']}/hint", params={"token": made["token"]})
     assert r.status_code == 200
     hint = r.json()
+    models.Hint.model_validate(hint)  # as its response model names it
     assert hint["move"] in get(client, made["id"])["legal_moves"] and 0 <= hint["rate"] <= 1
 
 

@@ -168,8 +168,8 @@ def test_a_matchs_ai_time_is_its_seated_accounts_else_its_creators_address(db_ur
         state = hexarena.load("projective-hex", **SMALL).new_state()
         guest = server.create(state.copy(), ["me", "ai:1"], client="203.0.113.7")
         signed_in = server.create(state.copy(), ["me", "ai:1"], client="203.0.113.7", account=ann)
-        assert server.store.owner(server.store.get(guest["id"])) == "client:203.0.113.7"
-        assert server.store.owner(server.store.get(signed_in["id"])) == f"account:{ann.id}"
+        assert server.store.lookups.owner(server.store.matches.get(guest["id"])) == "client:203.0.113.7"
+        assert server.store.lookups.owner(server.store.matches.get(signed_in["id"])) == f"account:{ann.id}"
     finally:
         server.close()
 
@@ -272,17 +272,17 @@ def test_the_steps_of_an_ai_turn_share_one_agent(tmp_path):
     """Lisbon, ai:3 against itself in the worker processes: one agent a turn, whatever its stones, so a turn's
     steps share its tree and its budget (MCTSAgent.step_budget)."""
     store = Store(f"sqlite:///{tmp_path / 'h.db'}")
-    with store.write() as conn:
-        match = store.insert_match(conn, hexarena.load("lisbon").new_state(), ["ai:3", "ai:3"], [None, None], "",
-                                   [None, None])
-    store.remember(match)
+    with store.db.write() as conn:
+        match = store.matches.insert(conn, hexarena.load("lisbon").new_state(), ["ai:3", "ai:3"], [None, None], "",
+                                     [None, None])
+    store.matches.remember(match)
     play = Thinker(store, lambda match_id: None)
     try:
         play.kick(match.id)
-        assert until(lambda: store.get(match.id).ply >= 12, 60), "the AI did not play"
+        assert until(lambda: store.matches.get(match.id).ply >= 12, 60), "the AI did not play"
         play.scheduler.shutdown()  # no more moves; the workers still answer
         made = sum(play.pool.call(lane, ("made",)) for lane in range(len(play.pool.lanes)))
-        turns = store.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
+        turns = store.matches.get(match.id).state.turn  # turns 2, 3 and 4 have two stones each
     finally:
         play.shutdown()
         store.close()
@@ -308,10 +308,10 @@ def test_each_tree_holds_at_most_its_share_of_the_trees_memory(tmp_path):
 def ai_match(tmp_path: Path, seats: list[str], size: int = 5) -> tuple[Store, str]:
     """A store with a match of projective-hex (of ``size``) between ``seats``."""
     store = Store(f"sqlite:///{tmp_path / 'h.db'}")
-    with store.write() as conn:
-        match = store.insert_match(conn, hexarena.load("projective-hex", size=size).new_state(), seats,
-                                   [None, None], "", [None, None])
-    store.remember(match)
+    with store.db.write() as conn:
+        match = store.matches.insert(conn, hexarena.load("projective-hex", size=size).new_state(), seats,
+                                     [None, None], "", [None, None])
+    store.matches.remember(match)
     return store, match.id
 
 
@@ -324,11 +324,11 @@ def test_a_worker_killed_mid_search_is_started_again_and_the_match_gets_its_move
         play.kick(match_id)
         assert until(lambda: play.scheduler.admitted() == [match_id], 10), "the search was not admitted"
         time.sleep(1.0)  # into the search (5 s)
-        assert store.get(match_id).ply == 0, "the move came before the kill"
+        assert store.matches.get(match_id).ply == 0, "the move came before the kill"
         pids = [lane.pid() for lane in play.pool.lanes]
         for pid in filter(None, pids):
             os.kill(pid, signal.SIGKILL)
-        assert until(lambda: store.get(match_id).ply == 1, 60), "no move after the workers were killed"
+        assert until(lambda: store.matches.get(match_id).ply == 1, 60), "no move after the workers were killed"
         assert "its search starts again" in caplog.text
         assert any(lane.pid() not in pids for lane in play.pool.lanes), "no worker was started again"
     finally:
@@ -356,17 +356,22 @@ def test_an_ai_against_ai_match_gives_its_search_slot_back_after_each_turn(tmp_p
     store = Store(f"sqlite:///{tmp_path / 'h.db'}")
     ids = []
     for _ in range(2):
-        with store.write() as conn:
-            match = store.insert_match(conn, hexarena.load("projective-hex", size=8).new_state(), ["ai:1", "ai:1"],
-                                       [None, None], "", [None, None])
-        store.remember(match)
+        with store.db.write() as conn:
+            match = store.matches.insert(conn, hexarena.load("projective-hex", size=8).new_state(), ["ai:1", "ai:1"],
+                                         [None, None], "", [None, None])
+        store.matches.remember(match)
         ids.append(match.id)
     play = Thinker(store, lambda match_id: None, caps=AICaps(searches=1, owner_searches=1))
     try:
         for match_id in ids:
             play.kick(match_id)
-        assert until(lambda: all(store.get(m).ply >= 4 for m in ids), 60), [store.get(m).ply for m in ids]
-        assert not any(store.get(m).state.is_over() for m in ids), "one match played to its end before the other"
+
+        def plies() -> list[int]:
+            return [store.matches.get(m).ply for m in ids]
+
+        assert until(lambda: all(p >= 4 for p in plies()), 60), plies()
+        assert not any(store.matches.get(m).state.is_over() for m in ids), \
+            "one match played to its end before the other"
     finally:
         play.shutdown()
         store.close()
@@ -418,7 +423,7 @@ def test_the_ai_plays_on_ray(tmp_path):
     try:
         assert play.pool.kind == "ray" and ray.is_initialized()
         play.kick(match_id)
-        assert until(lambda: store.get(match_id).ply == 1, 300), "no move from the Ray actor"
+        assert until(lambda: store.matches.get(match_id).ply == 1, 300), "no move from the Ray actor"
         assert play.pool.call(0, ("made",)) == 1, "the actor did not make the agent"
     finally:
         play.shutdown()
@@ -442,15 +447,15 @@ class Turns:
         for lane in range(len(self.thinker.pool.lanes)):  # each worker's search compiled (or loaded) first
             drain(self.thinker.pool.run(lane, TurnSearch("warm", "ai:1", 1000, state.copy(), 0.01, None, 0.01)))
         self.control = {"initial": 60, "increment": 0}
-        with self.store.write() as conn:
-            match = self.store.insert_match(conn, state, seats, [None, None], "", [None, None], self.control)
-        self.store.remember(match)
+        with self.store.db.write() as conn:
+            match = self.store.matches.insert(conn, state, seats, [None, None], "", [None, None], self.control)
+        self.store.matches.remember(match)
         self.offset, self.turns, self.steps = offset, [], 0
         self.running = match.timing, match.state.to_move
         self.thinker.kick(match.id)
 
     def changed(self, match_id: str) -> None:
-        match = self.store.cached(match_id)
+        match = self.store.matches.cached(match_id)
         assert match is not None
         (timing, seat), self.steps = self.running, self.steps + 1
         if match.timing.turn_started == timing.turn_started:

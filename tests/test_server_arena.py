@@ -22,7 +22,7 @@ from hexarena.server.core import JUDGE_TOPIC, Server
 from hexarena.server.limits import Limits
 from hexarena.record_writer import at
 from hexarena.server.schema import match_players, matches, moves, ratings, seeks
-from hexarena.server.store import Refused
+from hexarena.server.errors import Refused
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, register
 from tests.waits import WAIT, joined, receive_json
@@ -293,7 +293,7 @@ def flood(client: TestClient, clock: FakeClock, game: str, count: int = 500) -> 
     one address."""
     server = server_of(client)
     author = server.accounts.register("flood", "correct horse").id
-    with server.store.write() as conn:
+    with server.store.db.write() as conn:
         conn.execute(insert(seeks), [
             {"id": f"flood{n}", "author_id": author, "to_id": None, "game": game, "options": {}, "clock": None,
              "client": "203.0.113.7",
@@ -304,7 +304,7 @@ def flood(client: TestClient, clock: FakeClock, game: str, count: int = 500) -> 
 def rate(client: TestClient, name: str, game: str, rating: float, rd: float) -> None:
     """Give ``name`` a rating in ``game``."""
     server = server_of(client)
-    with server.store.write() as conn:
+    with server.store.db.write() as conn:
         conn.execute(insert(ratings).values(account_id=server.accounts.profile(name)["id"], game=game, rating=rating,
                                             rd=rd, volatility=0.06, games=20, updated=at(time.time())))
 
@@ -409,7 +409,7 @@ def test_two_accepts_at_once_make_one_match(db_url, clock) -> None:  # noqa: F81
             t.start()
         joined(threads)
         assert len(results) == 2 and results.count(409) == 1
-        with server.store.engine.connect() as conn:
+        with server.store.db.engine.connect() as conn:
             assert len(conn.execute(select(matches)).all()) == 1
     finally:
         server.close()
@@ -492,7 +492,7 @@ def test_the_judge_flags_once_across_processes(db_url, clock) -> None:  # noqa: 
             t.start()
         joined(threads)
         assert sorted(flagged[0] + flagged[1]) == sorted(found)
-        with servers[0].store.engine.connect() as conn:
+        with servers[0].store.db.engine.connect() as conn:
             assert conn.execute(select(matches.c.timed_out)).scalars().all() == [0, 0, 0]
     finally:
         for s in servers:
@@ -640,7 +640,7 @@ def test_an_imported_record_keeps_its_loss_on_time_and_its_resignation(arena) ->
         ended.resign(1, on_time=on_time)
         made = ann.post("/api/matches/import", json={"record": ended.record(), "seats": ["me", "me"]},
                         headers=csrf(ann)).json()
-        server_of(ann).store._cache.clear()  # read back from the database
+        server_of(ann).store.matches._cache.clear()  # read back from the database
         m = ann.get(f"/api/matches/{made['id']}").json()
         assert (m["over"], m["winner"], m["timed_out"], m["resigned"]) == (
             True, 0, ended.timed_out, ended.resigned)

@@ -279,11 +279,11 @@ def age(client: TestClient, match_id: str, hours: float) -> None:
     match, which may be remembered after the update, is taken for the stored one)."""
     store = client.app.state.server.store
     stamp = at(time.time() - hours * 3600)
-    with store.engine.begin() as conn:
+    with store.db.engine.begin() as conn:
         conn.execute(update(matches).where(matches.c.id == match_id).values(created=stamp,
                                                                             version=matches.c.version + 1))
         conn.execute(update(match_clients).where(match_clients.c.match_id == match_id).values(created=stamp))
-    store._cache.clear()
+    store.matches._cache.clear()
 
 
 def test_open_seats_expire(db_url: str) -> None:  # noqa: F811
@@ -303,7 +303,7 @@ def test_a_database_of_the_older_schema_gains_its_creators_table(db_url: str) ->
     with app_client(db_url) as client:
         waiting = new_match(client, ["me", "open"]).json()["id"]
         new_match(client, ["me", "me"])
-        engine = client.app.state.server.store.engine
+        engine = client.app.state.server.store.db.engine
         migrations.downgrade(engine, "0001")  # as before issue 28 (and migrations)
         with engine.begin() as conn:
             conn.execute(text("DROP TABLE alembic_version"))

@@ -23,7 +23,7 @@ from hexarena.server import create_app
 from hexarena.server.limits import Limits, limits_from
 from hexarena.server.live import Hub, listen
 from hexarena.server.schema import chat
-from hexarena.server.store import NOTIFY_CHANNEL
+from hexarena.server.store.notify import NOTIFY_CHANNEL
 from tests.test_server import SMALL, db_url, fresh_pg  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, play_online
 from tests.test_server_chat import say

@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, select, update
 from hexarena.server import create_app
 from hexarena.server.mail import MailSettings, Smtp, add_mail_arguments, mail_from, message, parse_smtp, send
 from hexarena.server.schema import accounts, notices
-from hexarena.server.store import token_hash
+from hexarena.server.store.seats import token_hash
 from tests.test_server import SMALL, db_url  # noqa: F401 (a fixture)
 from tests.test_server_accounts import csrf, play_online, register
 from tests.test_server_processes import free_port

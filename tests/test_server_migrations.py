@@ -143,9 +143,9 @@ def test_a_baseline_database_keeps_its_matches_and_gains_their_creators(db_url: 
     engine.dispose()
     store = Store(db_url)
     try:
-        assert revision(store.engine) == HEAD and differences(store.engine) == []
-        after = legacy_rows(store.engine)
-        with store.engine.connect() as conn:
+        assert revision(store.db.engine) == HEAD and differences(store.db.engine) == []
+        after = legacy_rows(store.db.engine)
+        with store.db.engine.connect() as conn:
             clients = [tuple(r) for r in conn.execute(sa.select(
                 match_clients.c.match_id, match_clients.c.client, match_clients.c.waiting, match_clients.c.created,
             ).order_by(match_clients.c.match_id))]
@@ -154,8 +154,8 @@ def test_a_baseline_database_keeps_its_matches_and_gains_their_creators(db_url: 
                            ("old1", "", False, "2026-11-02T10:00:00.000+00:00"),
                            ("old2", "", False, "2026-11-03T10:00:00.000+00:00")]
         for match_id, texts in stored.items():
-            assert store.get(match_id).state.moves() == texts
-        assert [m["id"] for m in store.listing("open")] == ["old0"]
+            assert store.matches.get(match_id).state.moves() == texts
+        assert [m["id"] for m in store.lookups.listing("open")] == ["old0"]
     finally:
         store.close()
 
@@ -170,13 +170,13 @@ def test_a_database_of_the_last_release_upgrades_in_place_and_keeps_every_match(
     engine.dispose()
     store = Store(db_url)
     try:
-        assert revision(store.engine) == HEAD and differences(store.engine) == []
-        assert legacy_rows(store.engine) == before
-        with store.engine.connect() as conn:
+        assert revision(store.db.engine) == HEAD and differences(store.db.engine) == []
+        assert legacy_rows(store.db.engine) == before
+        with store.db.engine.connect() as conn:
             assert [tuple(r) for r in conn.execute(sa.select(matches.c.rated, matches.c.clock, matches.c.deadline)
                                                    )] == [(False, None, None)] * 3
         for match_id, texts in stored.items():
-            match = store.get(match_id)
+            match = store.matches.get(match_id)
             assert match.state.moves() == texts and match.players == [None, None]
     finally:
         store.close()
@@ -247,9 +247,9 @@ def test_stores_starting_at_once_on_one_database_all_come_up(db_url: str) -> Non
     stores, errors, stuck = open_stores(db_url, 3)
     try:
         assert errors == [] and stuck == [] and len(stores) == 3
-        with stores[0].engine.connect() as conn:
+        with stores[0].db.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all() == [HEAD]
-        assert differences(stores[1].engine) == []
+        assert differences(stores[1].db.engine) == []
     finally:
         for s in stores:
             s.close()

@@ -136,22 +136,23 @@ def test_a_draw_moves_both_toward_each_other(db_url) -> None:  # noqa: F811
     """Glicko-2 for a draw between a 1662 player and a new one, through the ending transaction's settle."""
     store = Store(db_url)
     try:
-        with store.write() as conn:
+        with store.db.write() as conn:
             ids = [conn.execute(accounts.insert().values(name=n, name_key=n, created="2026-01-01T00:00:00+00:00"))
                    .inserted_primary_key[0] for n in ("dee", "eve")]
-        with store.write() as conn:
+        with store.db.write() as conn:
             conn.execute(ratings.insert().values(account_id=ids[0], game=GAME, rating=WON.rating, rd=WON.rd,
                                                  volatility=WON.volatility, games=1, updated="2026"))
         drawn = SimpleNamespace(is_over=lambda: True, winner=lambda: None, movers=lambda: [0, 1, 0],
                                 game=SimpleNamespace(name=GAME))
-        match_id = store.create(hexarena.load(GAME, **SMALL).new_state(), ["human", "human"], [0, 1], "t").id
-        with store.write() as conn:
-            shown = rating.settle(conn, store.postgres, match_id, ids, drawn, "2026-01-02T00:00:00+00:00")
+        start = hexarena.load(GAME, **SMALL).new_state()
+        match_id = store.new_matches.create(start, ["human", "human"], [0, 1], "t").id
+        with store.db.write() as conn:
+            shown = rating.settle(conn, store.db.postgres, match_id, ids, drawn, "2026-01-02T00:00:00+00:00")
         high, low = rate(WON, [(NEW, 0.5)]), rate(NEW, [(WON, 0.5)])
         assert shown == [rating.change(WON.rating, WON.rd, high.rating, high.rd),
                          rating.change(1500, 350, low.rating, low.rd)]
         assert high.rating < WON.rating and low.rating > 1500
-        with store.engine.connect() as conn:
+        with store.db.engine.connect() as conn:
             assert sorted(r.score for r in conn.execute(select(rating_changes))) == [0.5, 0.5]
     finally:
         store.close()
@@ -207,7 +208,7 @@ def test_the_leaderboard_lists_established_players_best_first(arena) -> None:
         resign(loser, match_id)
     assert ann.get(f"/api/leaderboard/{GAME}").json() == []  # all provisional
     server = server_of(ann)
-    with server.store.write() as conn:
+    with server.store.db.write() as conn:
         conn.execute(update(ratings).values(rd=100.0))
     board = ann.get(f"/api/leaderboard/{GAME}").json()
     assert [r["name"] for r in board] == ["ann", "cyd", "bob"]  # cyd lost to a stronger ann: less

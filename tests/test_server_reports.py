@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from hexarena.analysis import lab
-from hexarena.server import create_app
+from hexarena.server import create_app, models
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +33,7 @@ def client(reports, tmp_path):
 def test_reports_are_listed_and_shown(client):
     listed = client.get("/api/reports")
     assert listed.status_code == 200
+    TypeAdapter(list[models.ReportListed]).validate_python(listed.json())  # as its response model names it
     [entry] = listed.json()
     assert entry["name"] == "ph-openings" and entry["game"] == "projective-hex" and entry["games"] == 2
     assert entry["sets"] == ["opening=none", "opening=swap"] and entry["html"] == "/reports/ph-openings"

@@ -10,6 +10,7 @@ from typing import Any
 import hexarena
 from fastapi.testclient import TestClient
 from hexarena.ai.review import BLUNDER, Ply, drain, reviewing
+from hexarena.server import models
 from tests.test_server import SMALL, client, create, db_url, get, play  # noqa: F401 (fixtures)
 
 
@@ -33,6 +34,7 @@ def test_a_review_starts_once_reports_progress_and_is_kept(client: TestClient) -
         assert 0 <= review["progress"] <= 1 and review["plies"] == []
         time.sleep(0.1)
         review = client.get(f"/api/matches/{match_id}/analysis").json()
+    models.Review.model_validate(review)  # as its response model names it
     plies = review["plies"]
     assert [p["move"] for p in plies] == obj["moves"] and [p["ply"] for p in plies] == list(range(obj["ply"]))
     state = hexarena.load("projective-hex", **SMALL).new_state()

@@ -26,7 +26,10 @@ from . import clocks
 from .guards import Buckets, FairTurns
 from .limits import Limits
 from .schema import accounts, match_players, matches, seeks, sessions
-from .store import Refused, Store, token_seats
+from .errors import Refused
+from .store.database import Database
+from .store.matches import seat_account
+from .store.seats import token_seats
 
 NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 AI_PREFIX = "ai-"  # the AI levels' accounts are ai-1 ... ai-10: no person's name starts so
@@ -71,16 +74,16 @@ def session_id(cookie: str) -> str:
 
 
 class Accounts:
-    """The accounts of ``store``'s database."""
+    """The accounts in ``db``."""
 
-    def __init__(self, store: Store, limits: Limits | None = None) -> None:
-        self.store, self.limits = store, limits or Limits()
+    def __init__(self, db: Database, limits: Limits | None = None) -> None:
+        self.db, self.limits = db, limits or Limits()
         self.failures = Buckets(self.limits.rates)  # its "failed" and "failed_all" kinds
         self._signed_in: OrderedDict[str, None] = OrderedDict()  # addresses that signed in lately, newest last
         self.hashing = FairTurns(HASHING_SLOTS, self.rank)
         # On SQLite (one process: every session ends through this object) the sessions read are kept, so a
         # request costs no query; on PostgreSQL another process may end one, so each request reads it.
-        self._known: dict[str, Account] | None = None if store.postgres else {}
+        self._known: dict[str, Account] | None = None if db.postgres else {}
 
     def rank(self, client: str) -> float:
         """``client``'s place at hashing: its recent failed logins, less one if it signed in lately (a returning
@@ -100,12 +103,12 @@ class Accounts:
         409 for a name taken (ignoring case), 429 beyond ``address_accounts`` from ``client`` in 24 hours."""
         name, password = check_name(name), check_password(password)
         digest = hashed(password)
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             if conn.execute(select(accounts.c.id).where(accounts.c.name_key == name.lower())).first():
                 raise Refused(409, f"the name {name!r} is taken")
             self._check_address(conn, client)
             new = conn.execute(insert(accounts).values(name=name, name_key=name.lower(), password=digest,
-                                                       created=at(self.store.clock()),
+                                                       created=at(self.db.clock()),
                                                        client=client)).inserted_primary_key
         assert new is not None
         self._signed_in_from(client)
@@ -117,9 +120,9 @@ class Accounts:
         most = self.limits.address_accounts
         if not client or not most:
             return
-        if self.store.postgres:
+        if self.db.postgres:
             conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:accounts:{client}"})
-        since = self.store.clock() - ACCOUNTS_PERIOD
+        since = self.db.clock() - ACCOUNTS_PERIOD
         made, oldest = conn.execute(select(func.count(), func.min(accounts.c.created)).where(
             accounts.c.client == client, accounts.c.created > at(since))).one()
         if made >= most:
@@ -149,7 +152,7 @@ class Accounts:
             raise Refused(401, "wrong name or password")
         key = name.lower()[:64]
         self._check_failures(name, key, client)
-        with self.store.engine.connect() as conn:
+        with self.db.engine.connect() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.password).where(
                 accounts.c.name_key == key, accounts.c.deleted.is_(False))).first()
         if not verify(row.password if row and row.password else UNKNOWN, password[:PASSWORD_LENGTHS[1]]) \
@@ -159,7 +162,7 @@ class Accounts:
             raise Refused(401, "wrong name or password")
         if HASHER.check_needs_rehash(row.password):
             digest = hashed(password)  # (hashed before the write lock: other writers do not wait for it)
-            with self.store.write() as conn:
+            with self.db.write() as conn:
                 conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=digest))
         self._signed_in_from(client)
         return Account(row.id, row.name)
@@ -167,7 +170,7 @@ class Accounts:
     def open_session(self, account: Account) -> tuple[str, str]:
         """A new session of ``account``: its cookie and CSRF token."""
         cookie, csrf, stamp = secrets.token_urlsafe(32), secrets.token_urlsafe(24), now()
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             conn.execute(insert(sessions).values(id=session_id(cookie), account_id=account.id, csrf=csrf,
                                                  created=stamp, seen=stamp))
         return cookie, csrf
@@ -180,7 +183,7 @@ class Accounts:
             return known
         query = select(accounts.c.id, accounts.c.name, sessions.c.csrf).join(sessions).where(
             sessions.c.id == key, accounts.c.deleted.is_(False))
-        with self.store.engine.connect() as conn:
+        with self.db.engine.connect() as conn:
             row = conn.execute(query).first()
         if row is None:
             return None
@@ -200,7 +203,7 @@ class Accounts:
     def close_session(self, cookie: str) -> None:
         if self._known is not None:
             self._known.pop(session_id(cookie), None)
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             conn.execute(delete(sessions).where(sessions.c.id == session_id(cookie)))
 
     def change_password(self, account: Account, old: Any, new: Any) -> None:
@@ -208,7 +211,7 @@ class Accounts:
         new = check_password(new)
         self._check(account, old)
         digest = hashed(new)
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             conn.execute(update(accounts).where(accounts.c.id == account.id).values(password=digest))
             conn.execute(delete(sessions).where(sessions.c.account_id == account.id,
                                                 sessions.c.csrf != account.csrf))
@@ -218,7 +221,7 @@ class Accounts:
         """Delete ``account`` (``password`` checked: 401): its sessions, seeks, password and address go; its
         matches stay, its seats showing :data:`DELETED`; its name is not given again."""
         self._check(account, password)
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             conn.execute(delete(sessions).where(sessions.c.account_id == account.id))
             conn.execute(delete(seeks).where((seeks.c.author_id == account.id) | (seeks.c.to_id == account.id)))
             conn.execute(update(accounts).where(accounts.c.id == account.id).values(
@@ -228,7 +231,7 @@ class Accounts:
         self._forget(account.id)
 
     def _check(self, account: Account, password: Any) -> None:
-        with self.store.engine.connect() as conn:
+        with self.db.engine.connect() as conn:
             digest = conn.execute(select(accounts.c.password).where(accounts.c.id == account.id)).scalar()
         if not (isinstance(password, str) and digest and verify(digest, password[:PASSWORD_LENGTHS[1]])):
             raise Refused(401, "wrong password")
@@ -237,7 +240,7 @@ class Accounts:
         """Give ``account`` the seats that the guest tokens ``held`` ((match id, token) pairs kept by this
         browser) hold, where no account sits yet; how many seats it got."""
         count = 0
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             for match_id, token in held[:500]:
                 count += self._adopt(conn, account, match_id, token)
         return count
@@ -252,7 +255,7 @@ class Accounts:
             match_players.c.match_id == match_id))}
         free = [s for s in token_seats(row.tokens, token) if s not in taken]
         if free:
-            self.store.seat_account(conn, match_id, free, account.id)
+            seat_account(conn, match_id, free, account.id)
             conn.execute(update(matches).where(matches.c.id == match_id).values(version=matches.c.version + 1))
         return len(free)
 
@@ -260,7 +263,7 @@ class Accounts:
         """The public face of account ``name``: its name and when it joined; 404 if none."""
         if not isinstance(name, str) or not NAME.fullmatch(name):
             raise Refused(404, f"no player {shown(name)}")
-        with self.store.engine.connect() as conn:
+        with self.db.engine.connect() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.created, accounts.c.ai_level).where(
                 accounts.c.name_key == name.lower(), accounts.c.deleted.is_(False))).first()
         if row is None:

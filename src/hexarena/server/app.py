@@ -35,7 +35,7 @@ from .live import listen
 from .mail import MailSettings
 from .routes import accounts, chat, email, games, learn, matches, ratings, seeks, users
 from .routes.reports import reports_router
-from .store import Refused
+from .errors import Refused
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("hexarena.server")
@@ -66,8 +66,8 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(listen(server.hub, server.store.listen_conninfo()))] \
-            if server.store.postgres else []
+        tasks = [asyncio.create_task(listen(server.hub, server.store.db.listen_conninfo()))] \
+            if server.store.db.postgres else []
         await run_in_threadpool(server.thinker.resume)
         await run_in_threadpool(server.resume_scoring)  # what a stop left unscored
         await run_in_threadpool(server.judge)  # what ran out while the server was down
@@ -114,7 +114,7 @@ async def judging(server: Server) -> None:
         try:
             await run_in_threadpool(server.judge)
             await run_in_threadpool(server.seeks.purge)
-            nearest = await run_in_threadpool(server.store.nearest_deadline)
+            nearest = await run_in_threadpool(server.store.lookups.nearest_deadline)
         except Exception:  # a lost database connection: judged again next time
             log.exception("hexarena: judging the clocks failed")
             continue

@@ -9,7 +9,8 @@ from hexarena.ai import take_back
 from hexarena.games.base import IllegalMove, State
 
 from .scoring import costly
-from .store import Match, Refused, game_of
+from .errors import Refused
+from .store.matches import Match, game_of
 
 
 def seats_of(match: Match, token: str | None, account: int | None = None) -> list[int]:

@@ -19,7 +19,11 @@ from hexarena.record_writer import now
 from .guards import Buckets
 from .limits import Rate
 from .schema import accounts, chat
-from .store import DELETED, Match, Refused, Store
+from .errors import Refused
+from .store.database import Database
+from .store.matches import Match
+from .store.notify import notify
+from .store.seats import DELETED
 
 LENGTH = 500              # characters a line may have at most
 SHOWN = 200               # the newest lines the match object shows
@@ -77,10 +81,10 @@ def guest_label(match: Match, seat: int) -> str:
 
 
 class Chat:
-    """The chat of ``store``'s matches: posting and the lines shown, cached by their count."""
+    """The chat of the matches in ``db``: posting and the lines shown, cached by their count."""
 
-    def __init__(self, store: Store, seat_rate: Rate = SEAT_RATE) -> None:
-        self.store = store
+    def __init__(self, db: Database, seat_rate: Rate = SEAT_RATE) -> None:
+        self.db = db
         self._seats = Buckets({"chat": seat_rate})
         self._lock = threading.Lock()
         self._lines: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
@@ -93,13 +97,13 @@ class Chat:
         if wait:
             raise Refused(429, f"too many chat lines from your seat: at most {self._seats.rates['chat']} "
                                f"(lines/seconds); retry in {int(wait) + 1} s", wait)
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             kept = conn.execute(select(func.count()).select_from(chat).where(chat.c.match_id == match.id)).scalar()
             if kept is not None and kept >= MOST:
                 raise Refused(409, f"this match's chat is full: {MOST} lines at most")
             conn.execute(insert(chat).values(match_id=match.id, seat=seat, account_id=match.accounts[seat], text=text,
                                              at=now()))
-            self.store.notify(conn, match.id)
+            notify(conn, match.id)
         return (kept or 0) + 1
 
     def lines(self, match: Match) -> list[dict[str, Any]]:
@@ -112,7 +116,7 @@ class Chat:
         if known is not None and known[0] == key:
             return known[1]
         query = LINES_OF.where(chat.c.match_id == match.id).order_by(chat.c.id.desc()).limit(SHOWN)
-        with self.store.engine.connect() as conn:
+        with self.db.engine.connect() as conn:
             rows = conn.execute(query).all()
         lines = [{"from": (DELETED if r.deleted else r.name) if r.name is not None else guest_label(match, r.seat),
                   "seat": r.seat, "text": r.text, "at": r.at} for r in reversed(rows)]

@@ -27,7 +27,12 @@ from .scoring import ProcessWorker, RayScoring, Scorer, costly, digest, is_resul
 from .searchers import Pool
 from .review import Reviews
 from .seeks import Seeks
-from .store import Match, Refused, Store, TimedOut, account_topic, new_token, seat_kind
+from .errors import Refused
+from .store import Store
+from .store.matches import Match
+from .store.notify import account_topic
+from .store.seats import new_token, seat_kind
+from .store.writes import TimedOut
 from .thinker import Thinker
 from .view import board_object, match_object
 
@@ -44,9 +49,9 @@ class Server:
         self.limits = limits or Limits()
         self.clock = clock or clocks.clock_from_env()  # the time clocks are judged by
         self.store = Store(db_url, self.limits.open_matches, self.limits.open_hours, self.clock)
-        self.accounts = Accounts(self.store, self.limits)
-        self.chat = Chat(self.store)
-        self.mailer = Mailer(self.store, mail)
+        self.accounts = Accounts(self.store.db, self.limits)
+        self.chat = Chat(self.store.db)
+        self.mailer = Mailer(self.store.db, mail)
         self.sockets = Sockets(self.limits.websockets)  # per client address
         self.watchers = Sockets(self.limits.watchers)  # spectators per match
         self.hub = Hub()
@@ -68,14 +73,14 @@ class Server:
         a costly game); on PostgreSQL in a thread (network round trips, row locks).  Threaded work takes
         fair turns per client address (:data:`STORE_TURNS` at once, 2 per address, round robin), so one
         address's flood of requests never queues another's behind it in the threads."""
-        if self.store.postgres or heavy:
+        if self.store.db.postgres or heavy:
             async with self.store_turns.turn(CALLER.get()):
                 return await run_in_threadpool(work, *args)
         return work(*args)
 
     def heavy(self, match_id: str) -> bool:
         """Whether work on ``match_id`` may be slow: not in this process's cache (a replay), or a costly game."""
-        known = self.store.cached(match_id)
+        known = self.store.matches.cached(match_id)
         return known is None or costly(known.state.game)
 
     def final_of(self, match: Match) -> dict[str, Any] | None:
@@ -83,11 +88,11 @@ class Server:
         if not needs_scoring(match.state):
             return None
         key = (match.id, match.ply, digest(match.state))
-        final = self._finals.get(key) or self.store.final(*key)
+        final = self._finals.get(key) or self.store.finals.get(*key)
         if not is_result(final):
             scoring_key = ":".join(map(str, key))
             if not self.scorer.pending(scoring_key):
-                self.scorer.request(scoring_key, match.state.copy(), self.store.creator(match.id))
+                self.scorer.request(scoring_key, match.state.copy(), self.store.lookups.creator(match.id))
             return None
         self._finals[key] = final
         if len(self._finals) > 200:
@@ -97,13 +102,13 @@ class Server:
     def resume_scoring(self) -> None:
         """Ask the scorer for every finished match's final scoring that is not stored (a server stopped while it
         was scoring or before it began): at start-up, so no read is needed."""
-        for match_id in self.store.unscored():
-            self.final_of(self.store.get(match_id))
+        for match_id in self.store.finals.unscored():
+            self.final_of(self.store.matches.get(match_id))
 
     def scored(self, key: str, _state: State, fields: dict[str, Any]) -> None:
         """The scorer's result for ``key`` (match:ply:digest): kept, and the match's watchers told."""
         match_id, ply, dig = key.split(":", 2)
-        self.store.save_final(match_id, int(ply), dig, fields)
+        self.store.finals.save(match_id, int(ply), dig, fields)
         self._finals[(match_id, int(ply), dig)] = fields
         self.hub.publish(match_id)
 
@@ -112,9 +117,9 @@ class Server:
         think, and a costly game that ended be scored (unasked: by a move, the AI's too, a loss on time, an
         import)."""
         self.hub.publish(match_id)
-        for account in self.store.accounts_of(match_id):
+        for account in self.store.matches.accounts_of(match_id):
             self.hub.publish(account_topic(account))
-        known = self.store.cached(match_id)
+        known = self.store.matches.cached(match_id)
         if known is not None and known.timing.deadline is not None:
             self.hub.publish(JUDGE_TOPIC)
         if known is not None:
@@ -136,8 +141,8 @@ class Server:
         """Flag every match whose player to move has run out of time (each judged again under its row lock, so
         once across processes) and tell their watchers; the matches flagged."""
         flagged = []
-        for match_id in self.store.expired():
-            if self.store.flag(match_id) is not None:
+        for match_id in self.store.lookups.expired():
+            if self.store.writes.flag(match_id) is not None:
                 flagged.append(match_id)
                 self.changed(match_id)
         return flagged
@@ -149,8 +154,8 @@ class Server:
         kinds = [seat_kind(s) for s in specs]
         mine = [i for i, k in enumerate(kinds) if k == "me"]
         token = new_token()
-        match = self.store.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client,
-                                  self.limits.ai, account.id if account else None)
+        match = self.store.new_matches.create(state, ["human" if k == "me" else k for k in kinds], mine, token, client,
+                                              self.limits.ai, account.id if account else None)
         self.changed(match.id)
         return {"id": match.id, "seats": mine, "token": token}
 
@@ -169,7 +174,7 @@ class Server:
     def post_chat(self, match_id: str, text: Any, token: str | None, account: Account | None = None
                   ) -> dict[str, Any]:
         """A player's chat line kept and pushed to the match's watchers: ``{"chat": the lines shown}``."""
-        match = self.store.get(match_id)
+        match = self.store.matches.get(match_id)
         seat = seats_of(match, token, account_id(account))[0]  # the lower seat for one holding both
         count = self.chat.post(match, seat, check_text(text))
         self.hub.publish(match_id)
@@ -202,7 +207,7 @@ class Server:
         """The board after ``match_id``'s first ``ply`` moves and then ``moves`` (staged steps, a move's effect,
         a scratch line; the match is not changed), with ``turn_done``: whether the steps ended the turn begun at
         ``ply``."""
-        match = self.store.get(match_id)
+        match = self.store.matches.get(match_id)
         at = match.ply if ply is None else ply
         start = position(match, at)
         if help_closed(match) is not None and moves and (at != match.ply or not within_turn(start, moves)):
@@ -232,7 +237,7 @@ class Server:
         ``movers``: the seats that moved (filled by ``apply``), whose opponent may be mailed its turn.  When the
         player to move had run out of time, their loss on time is stored instead (and told): 409."""
         try:
-            match = self.store.change(match_id, apply)
+            match = self.store.writes.change(match_id, apply)
         except TimedOut:
             self.changed(match_id)
             raise
@@ -259,7 +264,7 @@ class Server:
         match nor between two people: :mod:`.fair`); in a finished match, to anyone, at any ``ply`` of its replay and
         after any ``line`` of moves from there (searched on the AI's pool in the share of ``account``, else of the
         address ``client``)."""
-        match = self.store.get(match_id)
+        match = self.store.matches.get(match_id)
         check_help(match, "hints")
         if match.state.is_over():
             state = play_line(position(match, match.ply if ply is None else ply), line or [])

@@ -11,7 +11,7 @@ from starlette.requests import HTTPConnection
 from .accounts import Account
 from .core import Server
 from .guards import client_address
-from .store import Refused
+from .errors import Refused
 
 
 async def get_server(conn: HTTPConnection) -> Server:

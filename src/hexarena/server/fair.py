@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from hexarena.games.base import State
 
-from .store import Match, Refused
+from .errors import Refused
+from .store.matches import Match
 
 RATED = "a rated game is in progress"
 TWO_PEOPLE = "a game between two people is in progress"

@@ -14,7 +14,8 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from .schema import accounts, match_players, matches
-from .store import DELETED, Store, seat_name
+from .store import Store
+from .store.seats import DELETED, seat_name
 
 FINISHED = 20   # recent finished matches in "my games"
 PROFILE = 50    # matches on a profile
@@ -41,7 +42,7 @@ def summaries(store: Store, account: int, over: bool | None, limit: int | None =
     """The matches of ``account`` (``over``: only finished, only ongoing, or None: both; or those ``query``
     selects), newest change first."""
     query = QUERIES[(None if over is None else False, limit is not None)] if query is None else query
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         rows = [dict(r) for r in conn.execute(query, {"account": account, "over": over, "limit": limit}).mappings()]
         seated = seats_of(conn, [r["id"] for r in rows])
     return [summary(store, row, seated.get(row["id"], {}), account) for row in rows]
@@ -61,7 +62,7 @@ def summary(store: Store, row: dict[str, Any], seated: dict[int, tuple[int, str]
     players = [seat_name(kind, seated[i][1] if i in seated else None) for i, kind in enumerate(row.pop("seats"))]
     to_move = row["to_move"]
     if to_move is None and not row["over"]:  # stored before to_move was kept: read from the match itself
-        to_move = store.get(row["id"]).state.to_move
+        to_move = store.matches.get(row["id"]).state.to_move
     return {**row, "to_move": to_move, "players": players,
             "my_seats": sorted(i for i, (a, _) in seated.items() if a == account)}
 

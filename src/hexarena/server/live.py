@@ -2,8 +2,8 @@
 
 In one process a hub wakes every watcher of a topic (a match's id, an account's topic) on the event loop the
 watcher waits in; with PostgreSQL a listener per process turns other processes' NOTIFYs (sent by
-:class:`~hexarena.server.store.Store` in the same transaction as the change) into the same wake-ups.  Each change
-is read and serialised once for all the watchers of its topic (:meth:`Hub.snapshot`).
+:func:`~hexarena.server.store.notify.notify` in the same transaction as the change) into the same wake-ups.
+Each change is read and serialised once for all the watchers of its topic (:meth:`Hub.snapshot`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import psycopg
 
-from .store import NOTIFY_CHANNEL
+from .store.notify import NOTIFY_CHANNEL
 
 log = logging.getLogger("hexarena.server")
 

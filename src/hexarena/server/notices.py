@@ -25,7 +25,9 @@ from hexarena.record_writer import at, now
 
 from .mail import MailSettings, check_address, message, send
 from .schema import accounts, notices
-from .store import Refused, Store, token_hash
+from .errors import Refused
+from .store.database import Database
+from .store.seats import token_hash
 
 log = logging.getLogger("hexarena.server")
 
@@ -53,10 +55,10 @@ def claim(conn: Connection, account_id: int, subject: str, seconds: float) -> fl
 
 
 class Mailer:
-    """The notices of ``store``'s accounts, sent as ``settings`` say (nothing without an SMTP server)."""
+    """The notices of the accounts in ``db``, sent as ``settings`` say (nothing without an SMTP server)."""
 
-    def __init__(self, store: Store, settings: MailSettings | None = None, every: float = HOUR) -> None:
-        self.store, self.settings, self.every = store, settings or MailSettings(), every
+    def __init__(self, db: Database, settings: MailSettings | None = None, every: float = HOUR) -> None:
+        self.db, self.settings, self.every = db, settings or MailSettings(), every
         self.sent = 0  # mails handed to the SMTP server by this process
         self._queue: queue.Queue[Job | None] = queue.Queue(QUEUED)
         self._thread: threading.Thread | None = None
@@ -69,7 +71,7 @@ class Mailer:
     # addresses -----------------------------------------------------------------
     def address(self, account_id: int) -> dict[str, Any]:
         """``{"email", "email_verified"}`` of ``account_id`` (its owner's view)."""
-        with self.store.engine.connect() as conn:
+        with self.db.engine.connect() as conn:
             row = conn.execute(select(accounts.c.email, accounts.c.email_verified).where(
                 accounts.c.id == account_id)).one()
         return {"email": row.email, "email_verified": bool(row.email_verified)}
@@ -82,7 +84,7 @@ class Mailer:
             raise Refused(400, "email: a string (an address such as name@example.org), or null to clear it")
         address = self._checked(email) if email else None
         token = None
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             current = conn.execute(select(accounts.c.email, accounts.c.email_verified).where(
                 accounts.c.id == account_id)).one()
             if address is not None and current.email == address and current.email_verified:
@@ -113,7 +115,7 @@ class Mailer:
         link, 400 for an expired one (nothing changed)."""
         if not isinstance(token, str) or not 0 < len(token) <= 128:
             raise Refused(404, "no such verification link (it was used, replaced by a newer one, or mistyped)")
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.email).where(
                 accounts.c.email_token == token_hash(token), accounts.c.deleted.is_(False))).first()
             if row is None:
@@ -150,7 +152,7 @@ class Mailer:
     def _notice(self, account_id: int, subject: str, title: str, body: str) -> EmailMessage | None:
         """The mail of a notice to ``account_id``'s verified address, recorded as sent; None when it has
         none or the same notice went out within the hour."""
-        with self.store.write() as conn:
+        with self.db.write() as conn:
             address = conn.execute(select(accounts.c.email).where(
                 accounts.c.id == account_id, accounts.c.email_verified.is_(True),
                 accounts.c.deleted.is_(False))).scalar()

@@ -18,7 +18,8 @@ from hexarena.record_writer import at
 from .schema import reviews
 from .fair import check_help
 from .scoring import digest
-from .store import Refused, Store
+from .errors import Refused
+from .store import Store
 from .searchers import Pool, Review
 from .thinker import SLICE_SECONDS, Scheduler, current_lane
 
@@ -39,12 +40,12 @@ class Reviews:
         """``{"status": "done", "progress": 1, "plies": [...]}`` once reviewed, else ``{"status": "running",
         "progress": p, "plies": []}`` (started now if it was not); 409 while the game goes on (403 where
         :mod:`.fair` closes it)."""
-        match = self.store.get(match_id)
+        match = self.store.matches.get(match_id)
         check_help(match, "reviews")
         if not match.state.is_over():
             raise Refused(409, "a review is for a finished game: finish or resign it first")
         key = (match_id, digest(match.state))
-        with self.store.engine.connect() as conn:
+        with self.store.db.engine.connect() as conn:
             row = conn.execute(select(reviews).where(reviews.c.match_id == match_id)).first()
         if row is not None and row.digest == key[1]:
             return {"status": "done", "progress": 1.0, "plies": row.plies}
@@ -77,7 +78,7 @@ class Reviews:
 
     def _keep(self, key: tuple[str, str], plies: list[dict[str, Any]]) -> None:
         match_id, made = key
-        with self.store.write() as conn:
+        with self.store.db.write() as conn:
             conn.execute(delete(reviews).where(reviews.c.match_id == match_id))
             conn.execute(insert(reviews).values(match_id=match_id, digest=made, plies=plies,
-                                                created=at(self.store.clock())))
+                                                created=at(self.store.db.clock())))

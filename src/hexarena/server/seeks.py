@@ -22,7 +22,11 @@ from .accounts import Account
 from .limits import Limits
 from .rating import PROVISIONAL_RD
 from .schema import accounts, ratings, seeks
-from .store import Match, Refused, Store, account_topic, game_of, plain_options
+from .errors import Refused
+from .store import Store
+from .store.ai_caps import check_ai_caps
+from .store.matches import Match, game_of, plain_options
+from .store.notify import account_topic, notify
 
 COLOURS = ("first", "second", "random")  # the author's seat: first, second, or drawn at accept
 AUTHOR, TARGET = aliased(accounts), aliased(accounts)
@@ -67,7 +71,7 @@ class Seeks:
         self.publish, self.on_challenge, self.changed = publish, on_challenge, changed
 
     def now(self) -> str:
-        return at(self.store.clock())
+        return at(self.store.db.clock())
 
     def post(self, account: Account, game: Any, options: Any, clock: Any, rated: bool, colour: Any, to: Any,
              client: str = "") -> dict[str, Any]:
@@ -79,11 +83,11 @@ class Seeks:
         control = self._clock(clock)
         if colour not in COLOURS:
             raise Refused(400, f"colour {shown(colour)}: first, second or random")
-        seek_id, stamp = secrets.token_urlsafe(9), self.store.clock()
+        seek_id, stamp = secrets.token_urlsafe(9), self.store.db.clock()
         match = None
-        with self.store.write() as conn:
+        with self.store.db.write() as conn:
             to_id = self._target(conn, account, to)
-            level = next((lv for lv, ai in self.store.ai_accounts.items() if ai == to_id), None)
+            level = next((lv for lv, ai in self.store.matches.ai_accounts.items() if ai == to_id), None)
             if level is not None:
                 match = self._against_ai(conn, account, level, game, game_options, control, rated, colour, client)
                 seek = {"id": seek_id, "by": account.name, "game": game, "options": game_options, "clock": control,
@@ -96,10 +100,10 @@ class Seeks:
                     id=seek_id, author_id=account.id, to_id=to_id, game=game, options=game_options, clock=control,
                     rated=rated, colour=colour, created=at(stamp), expires=at(stamp + self.limits.seek_hours * 3600),
                     client=client))
-                self.store.notify(conn, None, [account.id, to_id])
+                notify(conn, None, [account.id, to_id])
                 seek = dict(conn.execute(seek_query().where(seeks.c.id == seek_id)).mappings().one())
         if match is not None:
-            self.store.remember(match)
+            self.store.matches.remember(match)
             self.changed(match.id)
             return seek
         self._told(account.id, to_id)
@@ -140,12 +144,12 @@ class Seeks:
 
     def _check_count(self, conn: Connection, account: Account) -> None:
         """429 when ``account`` already has ``open_seeks`` seeks open (on PostgreSQL its posts take turns)."""
-        if self.store.postgres:
+        if self.store.db.postgres:
             conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:seeks:{account.id}"})
         held, oldest = conn.execute(select(func.count(), func.min(seeks.c.expires)).where(
             seeks.c.author_id == account.id, seeks.c.expires > self.now())).one()
         if held >= self.limits.open_seeks:
-            wait = clocks.seconds(oldest) - self.store.clock()
+            wait = clocks.seconds(oldest) - self.store.db.clock()
             raise Refused(429, f"too many open seeks: you have {held}, the most one player may have; withdraw one "
                                f"or wait until one expires", wait)
 
@@ -155,13 +159,14 @@ class Seeks:
         most = self.limits.address_seeks
         if not client or not most:
             return
-        if self.store.postgres:
+        if self.store.db.postgres:
             conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"hexarena:seeks:{client}"})
         held, oldest = conn.execute(select(func.count(), func.min(seeks.c.expires)).where(
             seeks.c.client == client, seeks.c.expires > self.now())).one()
         if held >= most:
             raise Refused(429, f"too many open seeks from your address: {held}, the most one address may have; "
-                               f"withdraw one or wait until one expires", clocks.seconds(oldest) - self.store.clock())
+                               f"withdraw one or wait until one expires",
+                          clocks.seconds(oldest) - self.store.db.clock())
 
     def listing(self, account: Account, game: str | None = None, rating: str | None = None) -> list[dict[str, Any]]:
         """The seeks not expired: the challenges to and from ``account`` and its own seeks, newest first, then
@@ -178,7 +183,7 @@ class Seeks:
         others = query.where(seeks.c.to_id.is_(None), seeks.c.author_id != account.id)
         if rating is not None:
             others = others.where(SEEKER_RATING.between(*rating_range(rating)))
-        with self.store.engine.connect() as conn:
+        with self.store.db.engine.connect() as conn:
             rows = list(conn.execute(query.where(mine).order_by(seeks.c.created.desc()).limit(LISTED)).mappings())
             rows += conn.execute(others.order_by(ESTABLISHED.desc(), ADDRESS_TURN, seeks.c.created.desc())
                                  .limit(LISTED - len(rows))).mappings()
@@ -186,7 +191,7 @@ class Seeks:
 
     def concerning(self, account: int) -> dict[str, list[dict[str, Any]]]:
         """The live socket's part: the challenges to ``account``, and its own seeks and challenges."""
-        with self.store.engine.connect() as conn:
+        with self.store.db.engine.connect() as conn:
             rows = [dict(r) for r in conn.execute(CONCERNING, {"now": self.now(), "account": account}).mappings()]
         mine = [r.pop("author_id") == account for r in rows]
         return {"challenges": [r for r, m in zip(rows, mine, strict=True) if not m],
@@ -196,7 +201,7 @@ class Seeks:
         """Accept seek ``seek_id``: in one transaction the seek is deleted and the match made, both accounts
         seated, its clock started; the match's id.  409 if the seek is gone or expired, 400 for one's own, 403
         for a challenge to someone else."""
-        with self.store.write() as conn:
+        with self.store.db.write() as conn:
             row = self._locked(conn, seek_id)
             if row is None:
                 raise Refused(409, f"seek {seek_id!r} is gone: accepted, withdrawn, declined or expired")
@@ -209,8 +214,8 @@ class Seeks:
             if conn.execute(delete(seeks).where(seeks.c.id == seek_id)).rowcount != 1:
                 raise Refused(409, f"seek {seek_id!r} is gone: accepted, withdrawn, declined or expired")
             match = self._start(conn, row, account, client)
-            self.store.notify(conn, None, [row.author_id, row.to_id])
-        self.store.remember(match)
+            notify(conn, None, [row.author_id, row.to_id])
+        self.store.matches.remember(match)
         self._told(row.author_id, row.to_id)
         self.changed(match.id)
         return match.id
@@ -221,17 +226,17 @@ class Seeks:
         state = game_of(game, options).new_state()
         first = {"first": 0, "second": 1}.get(colour, secrets.randbelow(2))
         seats = ["human", f"ai:{level}"] if first == 0 else [f"ai:{level}", "human"]
-        self.store.check_caps(conn, seats, client, self.limits.ai)
+        check_ai_caps(conn, seats, client, self.limits.ai)
         held = [account.id, None] if first == 0 else [None, account.id]
-        return self.store.insert_match(conn, state, seats, [None, None], client, held, control, rated)
+        return self.store.matches.insert(conn, state, seats, [None, None], client, held, control, rated)
 
     def _start(self, conn: Connection, row: Any, account: Account, client: str) -> Match:
         """The match of seek ``row`` accepted by ``account``."""
         state = game_of(row.game, row.options).new_state()
         first = {"first": 0, "second": 1}.get(row.colour, secrets.randbelow(2))
         held = [row.author_id, account.id] if first == 0 else [account.id, row.author_id]
-        return self.store.insert_match(conn, state, ["human", "human"], [None, None], client, held, row.clock,
-                                       row.rated)
+        return self.store.matches.insert(conn, state, ["human", "human"], [None, None], client, held, row.clock,
+                                         row.rated)
 
     def _locked(self, conn: Connection, seek_id: Any) -> Any:
         if not isinstance(seek_id, str) or len(seek_id) > 16:
@@ -241,19 +246,19 @@ class Seeks:
     def withdraw(self, account: Account, seek_id: str) -> None:
         """Its author withdraws seek ``seek_id``, or the challenged player declines it; 404 if none (or expired),
         403 for anyone else."""
-        with self.store.write() as conn:
+        with self.store.db.write() as conn:
             row = self._locked(conn, seek_id)
             if row is None or row.expires <= self.now():
                 raise Refused(404, f"no open seek {seek_id!r}")
             if account.id not in (row.author_id, row.to_id):
                 raise Refused(403, "only its author may withdraw a seek (or the challenged player decline it)")
             conn.execute(delete(seeks).where(seeks.c.id == seek_id))
-            self.store.notify(conn, None, [row.author_id, row.to_id])
+            notify(conn, None, [row.author_id, row.to_id])
         self._told(row.author_id, row.to_id)
 
     def purge(self) -> int:
         """Forget the expired seeks; how many."""
-        with self.store.write() as conn:
+        with self.store.db.write() as conn:
             return int(conn.execute(delete(seeks).where(seeks.c.expires <= self.now())).rowcount)
 
     def _told(self, *held: int | None) -> None:

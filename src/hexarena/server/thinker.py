@@ -42,7 +42,10 @@ from . import clocks
 from .limits import AICaps, MiB
 from .scoring import WORKER_NICE
 from .searchers import Hint, Pool, TurnSearch
-from .store import Match, Refused, Store
+from .errors import Refused
+from .store import Store
+from .store.claims import claim
+from .store.matches import Match
 
 log = logging.getLogger("hexarena.server")
 
@@ -293,7 +296,7 @@ class Thinker:
     def kick(self, match_id: str) -> None:
         """Play ``match_id``'s AI moves if an AI is to move (now or after the running search), in its owner's
         share (:meth:`~.store.Store.owner`); nothing for a match between people."""
-        known = self.store.cached(match_id)
+        known = self.store.matches.cached(match_id)
         if known is not None and not known.against_ai():
             return
         self.scheduler.kick(match_id, lambda: self._play(match_id), self._owner(match_id, known))
@@ -325,7 +328,7 @@ class Thinker:
 
     def resume(self) -> None:
         """Kick every unfinished match with an AI seat (after a restart)."""
-        for match_id in self.store.unfinished_ai_matches():
+        for match_id in self.store.lookups.unfinished_ai_matches():
             self.kick(match_id)
 
     def shutdown(self) -> None:
@@ -336,7 +339,7 @@ class Thinker:
         with self._lock:
             owner = self._owners.get(match_id)
         if owner is None:
-            owner = self.store.owner(known or self.store.get(match_id))
+            owner = self.store.lookups.owner(known or self.store.matches.get(match_id))
             with self._lock:
                 self._owners[match_id] = owner
         return owner
@@ -344,7 +347,7 @@ class Thinker:
     def _play(self, match_id: str) -> Steps:
         """Play the steps of the AI turn to move, each committed and announced (a slice ends after each); the
         next AI turn (AI against AI) is a job of its own, so it waits for a search slot like any other."""
-        with self.store.claim(match_id) as mine:
+        with claim(self.store.db, match_id) as mine:
             if not mine:
                 return
             while (yield from self._step(match_id)):
@@ -356,7 +359,7 @@ class Thinker:
     def _same_turn(self, match_id: str) -> bool:
         """After a step: True while its AI turn goes on; else the turn is forgotten (its agent too) and, if an
         AI is to move again, the match kicked (run once more after this job)."""
-        match = self.store.get(match_id)
+        match = self.store.matches.get(match_id)
         with self._lock:
             turn = self._turns.get(match_id)
         to_move = match.ai_to_move() is not None
@@ -370,7 +373,7 @@ class Thinker:
     def _step(self, match_id: str) -> Generator[None, None, bool]:
         """Search (in slices) and commit one step of the AI to move; False when
         no AI is to move or the match changed while it searched."""
-        match = self.store.get(match_id)
+        match = self.store.matches.get(match_id)
         ai = match.ai_to_move()
         if ai is None:
             self._end_turn(match_id)
@@ -397,7 +400,7 @@ class Thinker:
             state.play(move)
 
         try:
-            self.store.change(match_id, play)
+            self.store.writes.change(match_id, play)
         except Refused:
             return False
         return True
@@ -417,7 +420,7 @@ class Thinker:
         budget = clocks.ai_seconds(match.control, timing.remaining[seat])
         if budget is None:
             return None
-        left = clocks.seconds(timing.turn_started) + budget - self.store.clock()
+        left = clocks.seconds(timing.turn_started) + budget - self.store.db.clock()
         return time.perf_counter() + max(CLOCK_STEP_SECONDS, left)
 
     def _turn(self, match_id: str, key: tuple[int, int]) -> AITurn:

@@ -13,7 +13,7 @@ from .clocks import shown_clock
 from .fair import help_closed
 from .rating import aborted
 from .scoring import cheap_svg, costly, needs_scoring, pending_status, record_of
-from .store import Match
+from .store.matches import Match
 
 
 def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:

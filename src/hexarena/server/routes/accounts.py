@@ -14,7 +14,8 @@ from ..accounts import Account, Accounts
 from ..core import Server
 from ..deps import CSRF, SESSION, AccountDep, ClientDep, ServerDep, SignedIn
 from ..http import reply
-from ..store import account_topic
+from ..models import Empty, MatchSummary, Me, MyMatches, Named
+from ..store.notify import account_topic
 from .bodies import PasswordChange, PasswordCheck, SignIn
 from .matches import push, refuse
 
@@ -42,20 +43,20 @@ async def hashing(accounts: Accounts, client: str, work: Any, *args: Any) -> Any
         return await run_in_threadpool(work, *args)
 
 
-@router.post("/register")
+@router.post("/register", response_model=Named)
 async def register(body: SignIn, server: ServerDep, client: ClientDep) -> Response:
     account = await hashing(server.accounts, client, server.accounts.register, body.name, body.password, client)
     return await server.call(signed_in, server, account, body)
 
 
-@router.post("/login")
+@router.post("/login", response_model=Named)
 async def login(body: SignIn, server: ServerDep, client: ClientDep) -> Response:
     server.accounts.check_failures(body.name, client)
     account = await hashing(server.accounts, client, server.accounts.login, body.name, body.password, client)
     return await server.call(signed_in, server, account, body)
 
 
-@router.post("/logout")
+@router.post("/logout", response_model=Empty)
 def logout(request: Request, server: ServerDep, _account: SignedIn) -> Response:
     server.accounts.close_session(request.cookies[SESSION])
     answer = reply({})
@@ -64,19 +65,19 @@ def logout(request: Request, server: ServerDep, _account: SignedIn) -> Response:
     return answer
 
 
-@router.get("")
+@router.get("", response_model=Me)
 def me(server: ServerDep, account: SignedIn) -> Response:
-    with server.store.engine.connect() as conn:
+    with server.store.db.engine.connect() as conn:
         ratings = rating.account_ratings(conn, account.id)
     return reply({"name": account.name, "ratings": ratings, **server.mailer.address(account.id)})
 
 
-@router.get("/turn")
+@router.get("/turn", response_model=list[MatchSummary])
 async def turn(server: ServerDep, account: SignedIn) -> Response:
     return reply(await server.call(lists.turn, server.store, account.id))
 
 
-@router.get("/matches")
+@router.get("/matches", response_model=MyMatches)
 async def my_matches(server: ServerDep, account: SignedIn) -> Response:
     return reply(await server.call(lists.my_matches, server.store, account.id))
 
@@ -108,13 +109,13 @@ async def live(ws: WebSocket, server: ServerDep, client: ClientDep, account: Acc
         server.sockets.close(client)
 
 
-@router.post("/password")
+@router.post("/password", response_model=Empty)
 async def password(body: PasswordChange, server: ServerDep, account: SignedIn, client: ClientDep) -> Response:
     await hashing(server.accounts, client, server.accounts.change_password, account, body.old, body.new)
     return reply({})
 
 
-@router.delete("")
+@router.delete("", response_model=Empty)
 async def delete(body: PasswordCheck, server: ServerDep, account: SignedIn, client: ClientDep) -> Response:
     await hashing(server.accounts, client, server.accounts.delete, account, body.password)
     answer = reply({})

@@ -10,12 +10,13 @@ from fastapi.responses import HTMLResponse, Response
 
 from ..deps import ServerDep, SignedIn
 from ..http import reply
+from ..models import EmailAddress
 from .bodies import EmailSet
 
 router = APIRouter(prefix="/api/account/email", tags=["accounts"])
 
 
-@router.post("")
+@router.post("", response_model=EmailAddress)
 def set_email(body: EmailSet, server: ServerDep, account: SignedIn) -> Response:
     return reply(server.mailer.set_address(account.id, account.name, body.email))
 

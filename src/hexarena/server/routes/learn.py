@@ -14,7 +14,8 @@ from hexarena import learn
 from hexarena.games.base import State
 
 from ..http import reply
-from ..store import Refused
+from ..errors import Refused
+from ..models import CourseCard, HowToPlay, Position, Verdict
 from ..view import board_object
 from .bodies import AnswerPost
 
@@ -60,25 +61,25 @@ def page(game: str) -> dict[str, Any]:
     return {"name": game, "tagline": c.tagline, "how_to_play": c.how_to_play, "lessons": lessons, "samples": samples}
 
 
-@router.get("")
+@router.get("", response_model=list[CourseCard])
 def courses() -> Response:
     """Every game's name, one line of its character, whether it is the suggested first game, and a picture."""
     return reply(index())
 
 
-@router.get("/{game}")
+@router.get("/{game}", response_model=HowToPlay)
 def how_to_play(game: str) -> Response:
     return reply(page(game))
 
 
-@router.post("/{game}/lessons/{lesson_id}")
+@router.post("/{game}/lessons/{lesson_id}", response_model=Verdict)
 def answer(game: str, lesson_id: str, body: AnswerPost) -> Response:
     """The verdict on an answer (``correct`` null: right so far, go on) and the board after it."""
     verdict = learn.check(lesson(game, lesson_id), body.moves)
     return reply({"correct": verdict.correct, "explanation": verdict.explanation, **board(verdict.state)})
 
 
-@router.get("/{game}/samples/{index}")
+@router.get("/{game}/samples/{index}", response_model=Position)
 def sample(game: str, index: int, ply: int) -> Response:
     """Sample game ``index`` after its first ``ply`` moves."""
     samples = course(game).samples

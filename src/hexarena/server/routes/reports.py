@@ -11,7 +11,8 @@ from hexarena.games.options import shown
 
 from .. import reports
 from ..http import reply
-from ..store import Refused
+from ..models import ReportListed
+from ..errors import Refused
 
 
 def reports_router(root: Path) -> APIRouter:
@@ -24,7 +25,7 @@ def reports_router(root: Path) -> APIRouter:
             raise Refused(404, f"no report {shown(name)}")
         return path
 
-    @router.get("/api/reports")
+    @router.get("/api/reports", response_model=list[ReportListed])
     def report_list() -> Response:
         return reply(reports.listing(root))
 

@@ -11,6 +11,7 @@ from .. import lists, rating
 from ..core import Server
 from ..deps import ServerDep
 from ..http import reply
+from ..models import Profile
 
 router = APIRouter(prefix="/api/users", tags=["users"])
 
@@ -21,13 +22,13 @@ def profile(server: Server, name: str) -> dict[str, Any]:
     finished, newest first)."""
     found = server.accounts.profile(name)
     matches = lists.summaries(server.store, found["id"], over=None, limit=lists.PROFILE)
-    with server.store.engine.connect() as conn:
+    with server.store.db.engine.connect() as conn:
         ratings = {"ratings": rating.account_ratings(conn, found["id"]), "history": rating.history(conn, found["id"]),
                    "against_ai": rating.against_ai(conn, found["id"]), "conduct": rating.conduct(conn, found["id"])}
     return {"name": found["name"], "joined": found["joined"], "ai_level": found["ai_level"], **ratings,
             "matches": matches}
 
 
-@router.get("/{name}")
+@router.get("/{name}", response_model=Profile)
 async def user(name: str, server: ServerDep) -> Response:
     return reply(await server.call(profile, server, name))
