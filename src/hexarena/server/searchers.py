@@ -199,13 +199,13 @@ class LocalLane:
 
     def call(self, request: tuple[Any, ...]) -> Any:
         """``request``'s answer from the worker; WorkerLost if it died or took over :data:`STEP_SECONDS`."""
-        conn = self._start()
+        proc, conn = self._start()  # held here: a shutdown may stop the lane meanwhile
         try:
             conn.send(request)
             deadline = time.monotonic() + STEP_SECONDS
             while not conn.poll(POLL_SECONDS):
-                if not self._proc.is_alive() or time.monotonic() > deadline:
-                    raise WorkerLost(f"the AI worker {self._proc.pid} ended or hung")
+                if not proc.is_alive() or time.monotonic() > deadline:
+                    raise WorkerLost(f"the AI worker {proc.pid} ended or hung")
             status, reply = conn.recv()
         except (EOFError, OSError) as e:
             self.stop()
@@ -226,11 +226,12 @@ class LocalLane:
             proc.kill()
             proc.join(5)
 
-    def _start(self) -> Connection:
-        if self._proc is None or not self._proc.is_alive() or self._conn is None:
+    def _start(self) -> tuple[Any, Connection]:
+        proc, conn = self._proc, self._conn
+        if proc is None or not proc.is_alive() or conn is None:
             self.stop()
-            self._proc, self._conn = self.starter.submit(self._spawn).result()
-        return self._conn
+            proc, conn = self._proc, self._conn = self.starter.submit(self._spawn).result()
+        return proc, conn
 
     def _spawn(self) -> tuple[Any, Connection]:
         spawn = multiprocessing.get_context("spawn")
