@@ -13,7 +13,7 @@ from .clocks import shown_clock
 from .fair import help_closed
 from .rating import aborted
 from .scoring import cheap_svg, costly, needs_scoring, pending_status, record_of
-from .store import Match
+from .store import Match, seat_agent
 
 
 def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
@@ -81,6 +81,15 @@ def uncounted(match: Match) -> bool:
                 and all(r is None or r["after"] is None for r in match.ratings))
 
 
+def seat_info(match: Match) -> list[dict[str, Any]]:
+    """Per seat who plays it, so that no client parses the seat strings: ``kind`` ("human", "ai" or "open"),
+    ``level`` (the AI's level, else None) and ``name`` (:meth:`~.store.Match.seat_names`)."""
+    agents = [seat_agent(kind) for kind in match.seats]
+    return [{"kind": "open" if kind == "open" else "human" if agent is None else "ai",
+             "level": None if agent is None else agent.level, "name": name}
+            for kind, agent, name in zip(match.seats, agents, match.seat_names(), strict=True)]
+
+
 def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
     """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
     state, ai = match.state, match.ai_to_move()
@@ -88,7 +97,7 @@ def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str,
            "record": record_of(state, final), "resigned": state.resigned, "thinking": ai is not None,
            "thinking_seconds": LEVEL_SECONDS.get(ai.level) if ai is not None and ai.level is not None else None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
-           "players": match.seat_names(), "time_control": match.control, "rated": match.rated,
+           "players": match.seat_names(), "seat_info": seat_info(match), "time_control": match.control, "rated": match.rated,
            "ratings": match.ratings, "aborted": match.rated and aborted(state), "uncounted": uncounted(match),
            "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out,
            "help_closed": help_closed(match)}
