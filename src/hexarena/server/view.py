@@ -81,13 +81,18 @@ def uncounted(match: Match) -> bool:
                 and all(r is None or r["after"] is None for r in match.ratings))
 
 
+def seat_entry(kind: str, name: str | None) -> dict[str, Any]:
+    """Who plays a seat of ``kind`` (as stored: "human", "open" or "ai:LEVEL") named ``name``
+    (:func:`~.store.seat_name`), so that no client parses the seat strings: ``kind`` ("human", "ai" or "open"),
+    ``level`` (the AI's, else None), ``name``."""
+    agent = seat_agent(kind)
+    shown = "open" if kind == "open" else "human" if agent is None else "ai"
+    return {"kind": shown, "level": None if agent is None else agent.level, "name": name}
+
+
 def seat_info(match: Match) -> list[dict[str, Any]]:
-    """Per seat who plays it, so that no client parses the seat strings: ``kind`` ("human", "ai" or "open"),
-    ``level`` (the AI's level, else None) and ``name`` (:meth:`~.store.Match.seat_names`)."""
-    agents = [seat_agent(kind) for kind in match.seats]
-    return [{"kind": "open" if kind == "open" else "human" if agent is None else "ai",
-             "level": None if agent is None else agent.level, "name": name}
-            for kind, agent, name in zip(match.seats, agents, match.seat_names(), strict=True)]
+    """Per seat of ``match``, :func:`seat_entry`."""
+    return [seat_entry(kind, name) for kind, name in zip(match.seats, match.seat_names(), strict=True)]
 
 
 def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -97,7 +102,8 @@ def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str,
            "record": record_of(state, final), "resigned": state.resigned, "thinking": ai is not None,
            "thinking_seconds": LEVEL_SECONDS.get(ai.level) if ai is not None and ai.level is not None else None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
-           "players": match.seat_names(), "seat_info": seat_info(match), "time_control": match.control, "rated": match.rated,
-           "ratings": match.ratings, "aborted": match.rated and aborted(state), "uncounted": uncounted(match),
+           "players": match.seat_names(), "seat_info": seat_info(match), "time_control": match.control,
+           "rated": match.rated, "ratings": match.ratings, "aborted": match.rated and aborted(state),
+           "uncounted": uncounted(match),
            "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out,
            "help_closed": help_closed(match)}
