@@ -22,6 +22,8 @@ function build(create, spec, attrs, children) {
   return el;
 }
 
+export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 // A seat's name: the game's player name where known ("black"), else first / second player.
 export function seatName(p, players) {
   const order = p === 0 ? "first" : "second";
