@@ -109,3 +109,13 @@ def test_no_client_file_is_over_250_lines_or_function_over_60():
                       for f in js_measure.functions(p.read_text(encoding="utf-8")) if f.lines >= MAX_JS_FUNCTION]
     assert scripts and not long_files, f"client files of {MAX_JS_FILE} lines or more (split them by job): {long_files}"
     assert not long_functions, f"client functions of {MAX_JS_FUNCTION} lines or more: {long_functions}"
+
+
+SEAT_PARSED = re.compile(r"""startsWith\(\s*["'`]ai[:-]""")
+
+
+def test_the_client_parses_no_seat_or_player_name():
+    """Who sits a seat is the match object's seat_info ({kind, level, name}), never read off "ai:3" or "ai-3"."""
+    found = [f"{p.relative_to(STATIC)}:{n}" for p in sorted(STATIC.rglob("*.js"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SEAT_PARSED.search(line)]
+    assert not found, f"seats or players parsed by their prefix (read seat_info): {found}"
