@@ -21,6 +21,7 @@ from hexarena.server import create_app, models
 from hexarena.server.errors import Refused
 from hexarena.server.schema import matches, moves
 from hexarena.server.store.seats import seat_kind
+from hexarena.time_control import ClockError, parse
 from tests.waits import receive_json
 
 PG = os.environ.get("HEXARENA_TEST_PG")
@@ -145,6 +146,34 @@ def test_online_match_join_moves_and_the_match_object(client: TestClient) -> Non
     assert obj["record"]["moves"] == ["a1", "b2"] and obj["resigned"] is None and not obj["thinking"]
     assert obj["reason"] is None and obj["labels"] == {}
     assert obj["updated"].endswith("+00:00")  # UTC, as records write times
+
+
+def test_the_match_object_says_who_sits_each_seat(client: TestClient) -> None:
+    human, ai, open_seat = ({"kind": k, "level": lv, "name": n} for k, lv, n in
+                            (("human", None, None), ("ai", 3, "ai-3"), ("open", None, None)))
+    against_ai = create(client, ["me", "ai:3"])
+    assert get(client, against_ai["id"])["seat_info"] == [human, ai]
+    online = create(client, ["me", "open"])
+    with client.websocket_connect(f"/api/matches/{online['id']}/live") as ws:
+        assert receive_json(ws)["seat_info"] == [human, open_seat]
+        client.post("/api/account/register", json={"name": "seated", "password": "a long enough password"})
+        r = client.post(f"/api/matches/{online['id']}/join", headers={"X-CSRF-Token": client.cookies.get("csrf")})
+        assert r.status_code == 200, r.text
+        assert receive_json(ws)["seat_info"] == [human, {**human, "name": "seated"}]
+    assert get(client, online["id"])["players"] == [None, "seated"]  # (the names the contract gave already)
+
+
+def test_the_games_give_the_time_controls_bounds(client: TestClient) -> None:
+    games = client.get("/api/games").json()
+    bounds = games[0]["time_control"]
+    assert all(g["time_control"] == bounds for g in games)
+    assert set(bounds) == {"initial", "increment", "days"}
+    for key, form in (("initial", {"increment": 0}), ("increment", {"initial": 60}), ("days", {})):
+        low, high = bounds[key]["min"], bounds[key]["max"]
+        assert parse({**form, key: low}) and parse({**form, key: high})
+        for outside in (low - 1, high + 1):
+            with pytest.raises(ClockError, match=key):
+                parse({**form, key: outside})
 
 
 def test_targets_name_no_cell_for_words(client: TestClient) -> None:

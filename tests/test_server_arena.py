@@ -507,9 +507,10 @@ def test_my_turn_nearest_deadline_first_and_my_other_matches(arena, clock) -> No
     free = accept(bob, seek(ann, clock=None)["id"])
     assert [s["id"] for s in ann.get("/api/account/turn").json()] == [fast, slow, free]
     summary = ann.get("/api/account/turn").json()[0]
-    assert set(summary) == {"id", "game", "options", "players", "to_move", "my_seats", "ply", "over", "winner",
-                            "status", "deadline", "updated", "created", "clock", "rated"}
+    assert set(summary) == {"id", "game", "options", "players", "seat_info", "to_move", "my_seats", "ply", "over",
+                            "winner", "status", "deadline", "updated", "created", "clock", "rated"}
     assert summary["players"] == ["ann", "cyd"] and summary["my_seats"] == [0] and summary["to_move"] == 0
+    assert summary["seat_info"] == [{"kind": "human", "level": None, "name": n} for n in ("ann", "cyd")]
     assert bob.get("/api/account/turn").json() == []
     play(ann, fast, "a1")
     assert [s["id"] for s in ann.get("/api/account/turn").json()] == [slow, free]
@@ -533,6 +534,15 @@ def test_a_profile_shows_a_players_matches(arena) -> None:
     assert r.status_code == 404 and r.json() == {"error": "no player 'nobody'"}
     page = fresh.get("/@/bob")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+
+
+def test_a_summary_says_who_sits_each_seat_against_the_ai(arena) -> None:
+    ann, _, _, _ = arena
+    match_id = seek(ann, to="ai-3", clock=None)["match"]
+    listed = ann.get("/api/account/turn").json()
+    assert [(m["id"], m["players"]) for m in listed] == [(match_id, ["ann", "ai-3"])]
+    assert listed[0]["seat_info"] == [{"kind": "human", "level": None, "name": "ann"},
+                                      {"kind": "ai", "level": 3, "name": "ai-3"}]
 
 
 def test_the_account_socket_tells_of_my_turn_and_challenges(arena) -> None:

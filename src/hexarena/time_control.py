@@ -18,6 +18,16 @@ ALLOWED = (f"null, {{\"days\": D}} ({DAYS[0]}..{DAYS[1]}) or {{\"initial\": S, \
            f"(initial {INITIAL[0]}..{INITIAL[1]} s, increment {INCREMENT[0]}..{INCREMENT[1]} s)")
 
 
+def bounds() -> dict[str, dict[str, int]]:
+    """The allowed range of each field, as GET /api/games gives it to the client (seconds, seconds, days).
+
+    >>> bounds()["days"]
+    {'min': 1, 'max': 14}
+    """
+    return {key: {"min": low, "max": high}
+            for key, (low, high) in (("initial", INITIAL), ("increment", INCREMENT), ("days", DAYS))}
+
+
 class ClockError(ValueError):
     """A time control that is not one of the allowed forms (its message says which are)."""
 

@@ -2,7 +2,7 @@
 ongoing and recent finished matches, and a player's profile.  Read through the index on match_players'
 account; no web framework here.
 
-A match summary: ``{"id", "game", "options", "players", "to_move", "my_seats", "ply", "over", "winner",
+A match summary: ``{"id", "game", "options", "players", "seat_info", "to_move", "my_seats", "ply", "over", "winner",
 "status", "deadline", "updated", "created", "clock", "rated"}``: ``my_seats`` are the seats of the account the
 list is about, ``clock`` the time control (null: none), ``deadline`` when the player to move loses on time.
 """
@@ -16,6 +16,7 @@ from sqlalchemy import bindparam, select
 from .schema import accounts, match_players, matches
 from .store import Store
 from .store.seats import DELETED, seat_name
+from .view import seat_entry
 
 FINISHED = 20   # recent finished matches in "my games"
 PROFILE = 50    # matches on a profile
@@ -59,11 +60,12 @@ def seats_of(conn: Any, ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]
 
 def summary(store: Store, row: dict[str, Any], seated: dict[int, tuple[int, str]], account: int) -> dict[str, Any]:
     """The summary of a match ``row`` whose seats hold ``seated``, for ``account``."""
-    players = [seat_name(kind, seated[i][1] if i in seated else None) for i, kind in enumerate(row.pop("seats"))]
+    kinds = row.pop("seats")
+    players = [seat_name(kind, seated[i][1] if i in seated else None) for i, kind in enumerate(kinds)]
     to_move = row["to_move"]
     if to_move is None and not row["over"]:  # stored before to_move was kept: read from the match itself
         to_move = store.matches.get(row["id"]).state.to_move
-    return {**row, "to_move": to_move, "players": players,
+    return {**row, "to_move": to_move, "players": players, "seat_info": list(map(seat_entry, kinds, players)),
             "my_seats": sorted(i for i, (a, _) in seated.items() if a == account)}
 
 

@@ -14,6 +14,7 @@ from .fair import help_closed
 from .rating import aborted
 from .scoring import cheap_svg, costly, needs_scoring, pending_status, record_of
 from .store.matches import Match
+from .store.seats import seat_agent
 
 
 def targets(state: State) -> tuple[list[dict[str, Any]], list[str]]:
@@ -81,6 +82,20 @@ def uncounted(match: Match) -> bool:
                 and all(r is None or r["after"] is None for r in match.ratings))
 
 
+def seat_entry(kind: str, name: str | None) -> dict[str, Any]:
+    """Who plays a seat of ``kind`` (as stored: "human", "open" or "ai:LEVEL") named ``name``
+    (:func:`~.store.seat_name`), so that no client parses the seat strings: ``kind`` ("human", "ai" or "open"),
+    ``level`` (the AI's, else None), ``name``."""
+    agent = seat_agent(kind)
+    shown = "open" if kind == "open" else "human" if agent is None else "ai"
+    return {"kind": shown, "level": None if agent is None else agent.level, "name": name}
+
+
+def seat_info(match: Match) -> list[dict[str, Any]]:
+    """Per seat of ``match``, :func:`seat_entry`."""
+    return [seat_entry(kind, name) for kind, name in zip(match.seats, match.seat_names(), strict=True)]
+
+
 def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str, Any]:
     """The match as GET /api/matches/{id} shows it (``final``: its final scoring, for a costly game)."""
     state, ai = match.state, match.ai_to_move()
@@ -88,7 +103,8 @@ def match_object(match: Match, final: dict[str, Any] | None = None) -> dict[str,
            "record": record_of(state, final), "resigned": state.resigned, "thinking": ai is not None,
            "thinking_seconds": LEVEL_SECONDS.get(ai.level) if ai is not None and ai.level is not None else None,
            "scoring": needs_scoring(state) and final is None, "updated": match.updated,
-           "players": match.seat_names(), "time_control": match.control, "rated": match.rated,
-           "ratings": match.ratings, "aborted": match.rated and aborted(state), "uncounted": uncounted(match),
+           "players": match.seat_names(), "seat_info": seat_info(match), "time_control": match.control,
+           "rated": match.rated, "ratings": match.ratings, "aborted": match.rated and aborted(state),
+           "uncounted": uncounted(match),
            "clock": shown_clock(match.control, match.timing, state.to_move), "timed_out": state.timed_out,
            "help_closed": help_closed(match)}

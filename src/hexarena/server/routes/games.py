@@ -1,4 +1,4 @@
-"""GET /api/games: every game with its options and rules."""
+"""GET /api/games: every game with its options, rules and the time controls' bounds."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from fastapi.responses import Response
 
 import hexarena
 from hexarena.info import game_info
+from hexarena.time_control import bounds
 
 from ..http import reply
 from ..models import GameInfo
@@ -16,4 +17,5 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 @router.get("", response_model=list[GameInfo])
 def games() -> Response:
-    return reply([game_info(name, rules=True) for name in hexarena.GAMES])
+    clocks = bounds()
+    return reply([{**game_info(name, rules=True), "time_control": clocks} for name in hexarena.GAMES])

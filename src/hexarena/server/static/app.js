@@ -3,8 +3,8 @@
 // #/learn and #/learn/GAME how to play.
 import { accountLinks, showAccount, showLogin } from "./account.js";
 import { showLearn, showLearnIndex } from "./learn.js";
-import { showLobby } from "./lobby.js";
-import { showMatch } from "./match.js";
+import { showLobby } from "./lobby/page.js";
+import { showMatch } from "./match/page.js";
 import { showMyGames, showProfile } from "./people.js";
 import { showLeaderboard } from "./ratings.js";
 

@@ -8,7 +8,7 @@ const wanted = () => localStorage.getItem(SETTING) === "on";
 // Online (one seat mine, the other a person's) and in correspondence the builder is always on; in hot-seat
 // and against the AI, the setting says.
 function always(m, mine) {
-  const ai = m.seats.some((s) => String(s).startsWith("ai:"));
+  const ai = m.seat_info.some((s) => s.kind === "ai");
   return (mine.length === 1 && !ai) || !!(m.time_control && m.time_control.days);
 }
 

@@ -22,6 +22,8 @@ function build(create, spec, attrs, children) {
   return el;
 }
 
+export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 // A seat's name: the game's player name where known ("black"), else first / second player.
 export function seatName(p, players) {
   const order = p === 0 ? "first" : "second";
@@ -30,10 +32,15 @@ export function seatName(p, players) {
   return name.toLowerCase().includes(order) ? name : `${name} (${order})`;
 }
 
-const playerName = (p) => (p === null || p === undefined ? "guest" : String(p).startsWith("ai-") ? `AI level ${String(p).slice(3)}` : p);
+export const aiName = (level) => `AI level ${level}`;
 
-// A player's name linked to their profile (an AI level's too); a guest or a deleted account as plain text.
-export function playerLink(p) {
-  if (p === null || p === undefined || p === "(deleted)") return h("span.player", {}, playerName(p));
-  return h("a.player", { href: `#/@/${encodeURIComponent(p)}` }, playerName(p));
+// A player's name linked to their profile, shown as `label` (an AI level's: aiName); a guest or a deleted account
+// as plain text.
+export function playerLink(name, label = name) {
+  if (name === null || name === undefined) return h("span.player", {}, "guest");
+  if (name === "(deleted)") return h("span.player", {}, name);
+  return h("a.player", { href: `#/@/${encodeURIComponent(name)}` }, label);
 }
+
+// The player of a seat from its seat_info ({kind, level, name}) or a match summary's: linked as playerLink.
+export const seatLink = (info) => playerLink(info.name, info.kind === "ai" ? aiName(info.level) : info.name);

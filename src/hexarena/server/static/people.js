@@ -1,7 +1,7 @@
 // Players' pages: "my games" (#/my: where it is my move, nearest deadline first, then my other matches) and a
 // player's profile (#/@/NAME or /@/NAME: ongoing and finished matches, when they joined).
 import * as api from "./api.js";
-import { h, playerLink } from "./dom.js";
+import { h, seatLink } from "./dom.js";
 import { me, notifying, onAccount, setNotifying } from "./account.js";
 import { profileRatings } from "./ratings.js";
 
@@ -20,10 +20,9 @@ export function timeLeft(iso, now = api.serverNow()) {
 // One match of a list: its game and players, the move count, its status, and the deadline where one runs.
 export function matchItem(m, verb = "Open", records = false) {
   const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
-  const players = (m.players || [null, null]);
   return h("li.match-item", { dataset: { match: m.id } },
     h("a", { href: `#/match/${encodeURIComponent(m.id)}` }, `${verb}: ${m.game}`),
-    " ", h("span.vs", {}, playerLink(players[0]), " – ", playerLink(players[1])),
+    " ", h("span.vs", {}, seatLink(m.seat_info[0]), " – ", seatLink(m.seat_info[1])),
     h("span.muted", {}, ` ${opts} · ply ${m.ply}`),
     m.deadline && !m.over ? h("span.deadline", {}, ` · ${timeLeft(m.deadline)}`) : null,
     records ? h("span.small", {}, " · record ", h("a", { href: api.recordUrl(m.id, "json"), download: `hexarena-${m.id}.json` }, "JSON"),

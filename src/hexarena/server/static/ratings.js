@@ -1,7 +1,7 @@
 // Ratings (Glicko-2, one per game): how one is written, a player's ratings, their history chart and record against
 // the AI, and the leaderboard page (#/leaderboard/GAME: the established players and the AI ladder).
 import * as api from "./api.js";
-import { h, playerLink, svg } from "./dom.js";
+import { aiName, h, playerLink, svg } from "./dom.js";
 
 const PROVISIONAL_RD = 110; // as the server judges: a rating less sure than this is provisional, written with "?"
 
@@ -79,7 +79,7 @@ export function profileRatings(u) {
       h("h4", {}, g, " ", h("a.small", { href: leaderboardHref(g) }, "leaderboard")),
       u.history && u.history[g] ? historyChart(g, u.history[g]) : null,
       u.against_ai && u.against_ai[g] ? table("ai-record", {}, ["Against", "Won", "Lost", "Drawn"],
-        u.against_ai[g].map((r) => [playerLink(r.name), r.wins, r.losses, r.draws])) : null))];
+        u.against_ai[g].map((r) => [playerLink(r.name, aiName(r.level)), r.wins, r.losses, r.draws])) : null))];
 }
 
 // #/leaderboard/GAME (the first game for #/leaderboard): a game chooser, its top players and its AI ladder.
@@ -97,7 +97,7 @@ export function showLeaderboard(root, game) {
         h("section", {}, h("h3", {}, "Top players"), top.length ? table("board", { id: "leaders" }, ["Rank", "Player", "Rating", "Deviation", "Rated games"],
           top.map((r, i) => [i + 1, playerLink(r.name), Math.round(r.rating), Math.round(r.rd), r.games])) : h("p.muted", { id: "leaders" }, "No established player yet.")),
         h("section", {}, h("h3", {}, "The AI ladder"), table("board", { id: "ladder" }, ["Level", "Rating", "Deviation", "Rated games"],
-          ladder.map((r) => [playerLink(r.name), ratingText(r.rating, r.rd), Math.round(r.rd), r.games])))));
+          ladder.map((r) => [playerLink(r.name, aiName(r.level)), ratingText(r.rating, r.rd), Math.round(r.rd), r.games])))));
   }).catch((e) => card.replaceChildren(h("p.error", {}, e.message), h("a", { href: "#/" }, "Back to the lobby")));
   return null;
 }

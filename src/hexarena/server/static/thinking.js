@@ -2,7 +2,7 @@
 // seconds counted from the start of the AI's turn (tick() each second), its steps played only once there are
 // some. Not a live region: said() gives the words to announce once, when a turn's thinking starts.
 import { serverNow } from "./api.js";
-import { h } from "./dom.js";
+import { aiName, h } from "./dom.js";
 
 let since = { key: null, at: 0, said: false }; // the AI turn counted: match, turn, mover; its start (server ms)
 
@@ -12,8 +12,8 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const bound = (s) => (Number.isInteger(s) ? String(s) : s.toFixed(1));
 
 function who(m) {
-  const seat = String((m.seats || [])[m.to_move] || "");
-  return seat.startsWith("ai:") ? `AI level ${seat.slice(3)}` : "The AI";
+  const seat = (m.seat_info || [])[m.to_move];
+  return seat && seat.kind === "ai" && seat.level ? aiName(seat.level) : "The AI";
 }
 
 // Start counting if m is a new AI turn (from the match's last change when its first step is still to come).

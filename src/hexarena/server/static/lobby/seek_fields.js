@@ -1,0 +1,86 @@
+// A seek's fields (time limit within the server's bounds, rated or casual, colour, opponent), and how the lobby
+// writes a time control.
+import { h } from "../dom.js";
+
+// A time control as the lobby writes it: "3 days a move", "5 min + 3 s", "no time limit".
+export function controlText(c) {
+  if (!c) return "no time limit";
+  if (c.days) return `${c.days} day${c.days > 1 ? "s" : ""} a move`;
+  return `${c.initial / 60 >= 1 && c.initial % 60 === 0 ? `${c.initial / 60} min` : `${c.initial} s`} + ${c.increment} s`;
+}
+
+// How ratings and clocks work, beside the seek's fields.
+const EXPLAINED = [
+  "Ratings are Glicko-2, one per game: everyone starts at 1500, and a rating shows “?” while provisional "
+    + "(its deviation, the uncertainty, over 110: a new player's is 350).",
+  "A rated game changes both players' ratings once, when it ends (by resignation or on time too); a game that ends "
+    + "before both sides moved is aborted and changes nothing.",
+  "Real-time clocks: initial minutes plus seconds added a turn. Your clock runs through all the steps of your turn "
+    + "and gets the increment once a turn. The server alone judges time: who runs out loses.",
+  "Correspondence: a number of days for each move.",
+];
+const explained = () => h("details.explain", {}, h("summary", {}, "How ratings and clocks work"), EXPLAINED.map((t) => h("p.small", {}, t)));
+
+// The opponent of a seek: anyone (an open seek), a player by name, or an AI level (the match starts at once).
+function opponentFields(prefix) {
+  const who = h("select", { id: `${prefix}-opponent` },
+    h("option", { value: "anyone" }, "Anyone (an open seek)"), h("option", { value: "player" }, "A player by name"),
+    h("option", { value: "ai" }, "The AI (levels 1–10)"));
+  const to = h("input", { id: `${prefix}-to`, maxLength: 20, autocomplete: "off" });
+  const level = h("input", { id: `${prefix}-ai-level`, type: "number", min: "1", max: "10", value: "3" });
+  const toField = h("div.field", {}, h("label", { for: `${prefix}-to` }, "Player's name"), to);
+  const levelField = h("div.field", {}, h("label", { for: `${prefix}-ai-level` }, "AI level (1–10)"), level);
+  const update = () => {
+    toField.hidden = who.value !== "player";
+    levelField.hidden = who.value !== "ai";
+  };
+  who.addEventListener("change", update);
+  update();
+  const box = h("div.row", {}, h("div.field", {}, h("label", { for: `${prefix}-opponent` }, "Opponent"), who), toField, levelField);
+  box.to = () => (who.value === "player" ? to.value.trim() || null : who.value === "ai" ? `ai-${level.value}` : null);
+  return box;
+}
+
+// A number input within `bounds` ({min, max} in the server's unit; `per` of them make the input's unit: 60 s a
+// minute), and the range in words.
+const bounded = (id, { min, max }, value, per = 1, step = null) => h("input", { id, type: "number", min: String(min / per),
+  max: String(max / per), step, value });
+const range = ({ min, max }) => `${min}–${max}`;
+
+// The seek's own fields: time limit (within `clocks`, GET /api/games' time_control bounds), rated or casual, my
+// colour, and the opponent.
+export function seekFields(prefix, clocks) {
+  const kind = h("select", { id: `${prefix}-clock`, name: "clock" },
+    h("option", { value: "days" }, "Correspondence (days a move)"),
+    h("option", { value: "live" }, "Real time (minutes + seconds a turn)"),
+    h("option", { value: "none" }, "No time limit"));
+  const days = bounded(`${prefix}-days`, clocks.days, "3");
+  const minutes = bounded(`${prefix}-minutes`, clocks.initial, "5", 60, "0.25");
+  const increment = bounded(`${prefix}-increment`, clocks.increment, "3");
+  const rated = h("input", { id: `${prefix}-rated`, type: "checkbox" });
+  const colour = h("select", { id: `${prefix}-colour` },
+    h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
+  const opponent = opponentFields(prefix);
+  const daysField = h("div.field", {}, h("label", { for: `${prefix}-days` }, `Days a move (${range(clocks.days)})`), days);
+  const liveField = h("div.row", {},
+    h("div.field", {}, h("label", { for: `${prefix}-minutes` }, "Minutes"), minutes),
+    h("div.field", {}, h("label", { for: `${prefix}-increment` }, "Seconds added a turn"), increment));
+  const update = () => {
+    daysField.hidden = kind.value !== "days";
+    liveField.hidden = kind.value !== "live";
+  };
+  kind.addEventListener("change", update);
+  update();
+  const box = h("div.seek-fields", {}, opponent,
+    h("div.field", {}, h("label", { for: `${prefix}-clock` }, "Time limit"), kind), daysField, liveField,
+    h("div.field", {}, h("label", { for: `${prefix}-colour` }, "My colour"), colour),
+    h("label.radio", { for: `${prefix}-rated` }, rated, " Rated"), explained());
+  box.seek = () => ({
+    clock: kind.value === "days" ? { days: Number(days.value) }
+      : kind.value === "live" ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
+    rated: rated.checked,
+    colour: colour.value,
+    to: opponent.to(),
+  });
+  return box;
+}
