@@ -52,7 +52,7 @@ class GameInfo(Closed):
     doc: str
     players: list[str]
     rules: str | None = None
-    time_control: dict[str, Bounds] | None = Field(None, description="the time control's bounds, per field")
+    time_control: dict[str, Bounds] = Field(description="the time control's bounds, (initial, increment, days)")
 
 
 # the board and the match object ----------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class MatchObject(Board):
     timed_out: int | None
     help_closed: str | None
     chat: list[ChatLine]
-    seat_info: list[SeatInfo] | None = None
+    seat_info: list[SeatInfo] = Field(description="per seat, who plays it: kind, AI level, name")
 
 
 class MatchCreated(Closed):
@@ -243,6 +243,7 @@ class MatchSummary(Closed):
     created: str
     clock: dict[str, int] | None
     rated: bool
+    seat_info: list[SeatInfo] = Field(description="per seat, who plays it")
 
 
 class MyMatches(Closed):
