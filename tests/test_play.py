@@ -122,8 +122,9 @@ def test_the_ai_says_nothing_of_compiling_once_its_search_is_cached(tmp_path):
     """Two processes: the first compiles the search (its module written anew in a new cache) and says so, the
     second loads it from numba's cache and says nothing."""
     env = dict(os.environ, HEXARENA_CACHE=str(tmp_path), PYTHONPATH=SRC)
-    argv = [sys.executable, "-c", "from hexarena.cli import entry; entry()", "play", "projective-hex", "-o", "size=3", "-o", "opening=swap",
-            "--vs", "ai:1", "--first", "second"]  # opening none is answered from its proof, unsearched
+    hexarena_cli = [sys.executable, "-c", "from hexarena.cli import entry; entry()"]
+    argv = [*hexarena_cli, "play", "projective-hex", "-o", "size=3", "-o", "opening=swap", "--vs", "ai:1",
+            "--first", "second"]  # opening none is answered from its proof, unsearched
     first, second = (subprocess.run(argv, input="quit\n", env=env, capture_output=True, text=True, timeout=300)
                      for _ in "12")
     assert first.returncode == 0 and "preparing the AI" in first.stdout, first.stderr

@@ -100,13 +100,15 @@ def warm_openspiel(game: Game) -> None:
 
 
 def warm_proofs(game: Game) -> None:
-    """The df-pn of ``hexarena solve`` and the AI's below the shipped solutions (Projective Hex's, with its
-    virtual connections), for a solvable game: each compiles when it is made."""
+    """For a solvable game: the keys of its shipped solutions, the df-pn of ``hexarena solve`` and the AI's
+    below the shipped solutions (Projective Hex's, with its virtual connections; each compiles when made)."""
     if not game.SOLVABLE:
         return
+    from .ai.positions import PositionKeys
     from .analysis.solve_dfpn import DfpnSolver
     from .solver.dfpn import VcDfpn
 
+    PositionKeys(game).key(game.new_state().array)  # a shipped solution looked up (a State's read-only array)
     DfpnSolver(game, WARM_TABLE_BITS)
     with suppress(ValueError):  # not a game (or a board) the virtual connections know
         VcDfpn(game, WARM_TABLE_BITS)
