@@ -96,6 +96,7 @@ def warm_openspiel(game: Game) -> None:
             break
         state.legal_actions_mask()
         state.observation_tensor(state.current_player())
+        str(state)  # the position as OpenSpiel prints it
         state.apply_action(bot.step(state))
 
 
