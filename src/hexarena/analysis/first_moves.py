@@ -12,7 +12,7 @@ games of a run are the same whatever N.  A run's settings keep the classes
 
 >>> [class_index(i, 3) for i in range(8)]
 [0, 0, 1, 1, 2, 2, 0, 0]
->>> settings = LabSettings("projective-hex", ["x"], [{}], ["random"] * 2, 1, ["a1"], [[["b1"], ["b2"]]])
+>>> settings = LabSettings("a game", ["x"], [{}], ["random"] * 2, 1, ["a1"], [[["b1"], ["b2"]]])
 >>> forced_moves(settings, 0, 3)
 ('a1', 'b2')
 """
