@@ -26,7 +26,8 @@ def numbers(report: dict) -> dict:
 
 def run(out: Path, games: int = 6, workers: int = 1, compare=("opening=none,cut-and-choose",), seed: int = 5,
         backend: str = "local") -> dict:
-    return lab.analyze("projective-hex", SMALL, list(compare), games, AGENTS, seed, out, backend, workers)
+    """The run's report as JSON (as report.json holds it)."""
+    return lab.analyze("projective-hex", SMALL, list(compare), games, AGENTS, seed, out, backend, workers).as_json()
 
 
 # agent pairs ---------------------------------------------------------------------------
@@ -74,12 +75,12 @@ def test_outcomes_lengths_and_branching():
     results = [game(list("abc"), [0, 1, 0], 0, a_seat=0), game(list("abcd"), [0, 0, 1, 0], 1, a_seat=1, index=1),
                game(list("ab"), [0, 1], None, index=2)]
     o = metrics.outcomes(results)
-    assert [w["count"] for w in o["seat_wins"]] == [1, 1] and o["draws"]["count"] == 1
-    assert o["first_player_score"]["points"] == 1.5
-    assert [w["count"] for w in o["agent_wins"]] == [2, 0]
+    assert [w.count for w in o.seat_wins] == [1, 1] and o.draws.count == 1
+    assert o.first_player_score.points == 1.5
+    assert [w.count for w in o.agent_wins] == [2, 0]
     n = metrics.lengths(results)
-    assert (n["plies"]["mean"], n["plies"]["median"], n["turns"]["max"]) == (3.0, 3, 3)
-    assert n["plies_histogram"] == {"start": 2, "width": 1, "counts": [1, 1, 1]}
+    assert (n.plies.mean, n.plies.median, n.turns.max) == (3.0, 3, 3)
+    assert n.plies_histogram.as_json() == {"start": 2, "width": 1, "counts": [1, 1, 1]}
     b = metrics.branching(results)
     assert b["mean_by_ply"] == [10, 9, 8, 7] and b["games_by_ply"] == [3, 3, 2, 1]
 
@@ -96,9 +97,9 @@ def test_decisiveness():
     assert metrics.decided_ply([0.95, 0.5], [1, 3]) is None
     won = game(list("abcdef"), [0, 1, 0, 1, 0, 1], 1, values=[0.5, 0.6, 0.5, 0.95, 0.2, 1.0])
     d = metrics.decisiveness([won], (True, True))
-    assert d["ply"]["median"] == 4 and d["fraction"]["median"] == 0.5 and d["never"] == 0
-    assert not metrics.decisiveness([won], (False, False))["available"]
-    assert metrics.decisiveness([won], (True, False))["games"] == 0  # won by B, who does not search
+    assert d.ply.median == 4 and d.fraction.median == 0.5 and d.never == 0
+    assert not metrics.decisiveness([won], (False, False)).available
+    assert metrics.decisiveness([won], (True, False)).games == 0  # won by B, who does not search
 
 
 def test_opening_choices():
@@ -168,10 +169,10 @@ def test_a_run_directory_refuses_other_settings(tmp_path):
 
 def test_random_agents_report_no_decisiveness(tmp_path):
     report = lab.analyze("lhexus", {"size": "3"}, [], 4, lab.parse_agents("random"), 1, tmp_path, workers=1)
-    m = report["sets"][0]["metrics"]
-    assert not m["decisiveness"]["available"]
-    assert {r["choice"] for r in m["openings"]["rows"]} <= {"accept", "decline"}
-    assert sum(r["games"] for r in m["openings"]["rows"]) == 4
+    m = report.sets[0].metrics
+    assert not m.decisiveness.available
+    assert {r["choice"] for r in m.openings["rows"]} <= {"accept", "decline"}
+    assert sum(r["games"] for r in m.openings["rows"]) == 4
     assert "n/a (random agents)" in (tmp_path / "report.html").read_text()
 
 

@@ -17,7 +17,7 @@ import hexarena
 import hexarena.ai
 import hexarena.ai.mcts
 from hexarena import compiling
-from hexarena.ai import compile_notice
+from hexarena.ai import preparing
 from hexarena.ai.mcts import MCTSAgent, compiling_search
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -94,11 +94,21 @@ def test_the_rules_and_the_search_announce_their_game(fresh, monkeypatch):
             "about 30 s; `hexarena warmup` does it ahead") in said
 
 
-def test_a_front_ends_own_notice_replaces_the_librarys(fresh, capsys, monkeypatch, tmp_path):
-    monkeypatch.setenv("HEXARENA_CACHE", str(tmp_path))  # no search marked ready there
-    monkeypatch.setattr(hexarena.ai, "_announced", set())
+def test_a_front_ends_own_notice_replaces_the_librarys(fresh, capsys):
     game = hexarena.load("lisbon")
-    assert compile_notice(game).startswith("preparing the AI for lisbon, once")
-    with compiling_search(game):
+    said = []
+    with preparing(game, said.append), compiling_search(game):
         _new_kernel()(1)
+    assert said == ["preparing the AI for lisbon, once: ~30 s (numba compiles its search; `hexarena warmup` does "
+                    "it ahead)"]
     assert capsys.readouterr().err == ""
+
+
+def test_a_front_end_says_nothing_when_numba_does_not_compile(fresh):
+    game = hexarena.load("lisbon")
+    kernel = _new_kernel()
+    kernel(1)
+    said = []
+    with preparing(game, said.append):
+        kernel(2)  # compiled already (as a search loaded from numba's cache)
+    assert said == []

@@ -24,7 +24,8 @@ def numbers(report: dict) -> dict:
 
 
 def forced_run(out, games=6, **kw) -> dict:
-    return lab.analyze("projective-hex", PH2, [], games, RANDOM, 3, out, workers=1, first_moves="all", **kw)
+    """The run's report as JSON (as report.json holds it)."""
+    return lab.analyze("projective-hex", PH2, [], games, RANDOM, 3, out, workers=1, first_moves="all", **kw).as_json()
 
 
 # classes --------------------------------------------------------------------------------
@@ -64,7 +65,7 @@ def test_first_moves_are_forced_split_over_classes_and_valued(tmp_path):
 
 
 def test_from_starts_every_game_after_its_moves_and_refuses_bad_ones(tmp_path):
-    report = lab.analyze("projective-hex", PH2, [], 2, RANDOM, 1, tmp_path, workers=1, start=["b2", "a1"])
+    report = lab.analyze("projective-hex", PH2, [], 2, RANDOM, 1, tmp_path, workers=1, start=["b2", "a1"]).as_json()
     games = [json.loads(line) for line in (tmp_path / GAMES).read_text().splitlines()]
     assert all(r["moves"][:2] == ["b2", "a1"] == r["forced"] for r in games)
     assert report["sets"][0]["metrics"]["first_moves"][0]["move"] == "b2"
@@ -124,7 +125,7 @@ def test_ladder_warning_on_fixed_numbers():
 
 def test_a_ladder_run_plays_each_rung_and_reports_it(tmp_path):
     rungs = ladder.parse_ladder("random,mcts:uct:sims=8")
-    report = lab.analyze("projective-hex", PH2, [], 2, RANDOM, 1, tmp_path, workers=1, ladder=rungs)
+    report = lab.analyze("projective-hex", PH2, [], 2, RANDOM, 1, tmp_path, workers=1, ladder=rungs).as_json()
     assert [s["label"] for s in report["sets"]] == ["random", "mcts:uct:sims=8"]
     games = [json.loads(line) for line in (tmp_path / GAMES).read_text().splitlines()]
     assert {r["set"]: r["values"][0] is None for r in games} == {0: True, 1: False}  # the rung's agents played

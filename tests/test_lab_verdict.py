@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -15,6 +16,7 @@ import hexarena
 from hexarena.ai import solutions
 from hexarena.ai.agents import parse_agent
 from hexarena.analysis import drama, endings, lab, plots, proportions, report, verdict
+from hexarena.analysis.balance import Histogram, Lengths, Spread
 from hexarena.analysis.provenance import games_provenance, provenance
 from hexarena.analysis.selfplay import GameTask, play_task
 from tests.test_game_hooks import REASONS  # every game's end reasons
@@ -186,7 +188,7 @@ def test_provenance_of_games_and_reports(tmp_path):
                       tmp_path, workers=1)
     rows = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
     assert all(r["provenance"] == p for r in rows) and all(len(r["clarity"]) == len(r["moves"]) for r in rows)
-    assert out["run"]["provenance"] == p and out["run"]["games_provenance"] == [{"provenance": p, "games": 2}]
+    assert out.run.provenance == p and out.run.games_provenance == [{"provenance": p, "games": 2}]
     page = (tmp_path / "report.html").read_text()
     assert "made by" in page and hexarena.__version__ in page
     assert games_provenance([{}, {"provenance": p}, {}]) == [{"provenance": None, "games": 2},
@@ -214,8 +216,8 @@ def test_old_games_make_a_report(tmp_path):
                                   ("mcts:uct:sims=10", "mcts:uct:sims=10"), (i, 9))) for i in range(2)]
     old = [{k: v for k, v in r.items() if k not in ("clarity", "provenance", "reason")} for r in results]
     m = report.set_metrics("projective-hex", {"size": 4, "opening": "none"}, old, (True, True), ["a", "b"])
-    assert m["views"]["clarity"]["games"] == 0 and m["views"]["available"]
-    assert [r["reason"] for r in m["end_reasons"]] == ["unrecorded"]
+    assert m.views["clarity"]["games"] == 0 and m.views["available"]
+    assert [r["reason"] for r in m.end_reasons] == ["unrecorded"]
     assert games_provenance(old) == [{"provenance": None, "games": 2}]
 
 
@@ -228,18 +230,19 @@ def test_cli_spellings_and_palago_moves_drawn(tmp_path):
     outside_records = re.sub(r"<pre>.*?</pre>", "", page)  # a record's text header is the record format's own
     assert "-o anywhere=true" in page and "True" not in outside_records and "False" not in outside_records
     first_moves = dict(sections(page))["First moves"]
-    assert first_moves.count("<svg") == sum(len(s["metrics"]["first_moves"]) for s in out["sets"]) > 0
+    assert first_moves.count("<svg") == sum(len(s.metrics.first_moves) for s in out.sets) > 0
     # a run directory written with the old spelling of the labels still resumes
     settings = json.loads((tmp_path / "run.json").read_text())
     (tmp_path / "run.json").write_text(json.dumps({**settings, "labels": ["anywhere=False", "anywhere=True"]}))
     assert lab.analyze("palago", {"tiles": "6"}, ["anywhere=false,true"], 2, lab.parse_agents("random"), 1,
-                       tmp_path, workers=1)["run"]["played"] == 0
+                       tmp_path, workers=1).run.played == 0
 
 
 def test_integer_ticks(monkeypatch):
     monkeypatch.setattr(plots, "png", lambda fig: fig)  # keep the figure to read its axes
-    m = {"lengths": {"plies": {"mean": 5.5}, "plies_histogram": {"start": 5, "width": 1, "counts": [3, 1]}},
-         "branching": {"mean_by_ply": [4.0, 3.5, 3.0], "games_by_ply": [4, 4, 1]}}
+    plies = Spread(4, mean=5.5)
+    m = SimpleNamespace(lengths=Lengths(plies, Histogram(5, 1, [3, 1]), plies, Histogram(5, 1, [3, 1])),
+                        branching={"mean_by_ply": [4.0, 3.5, 3.0], "games_by_ply": [4, 4, 1]})
     lengths, branching = plots.lengths([("a", m)]), plots.branching([("a", m)])
     for ticks in (lengths.axes[0].get_xticks(), lengths.axes[0].get_yticks(), branching.axes[0].get_xticks()):
         assert len(ticks) and all(math.isclose(t, round(t)) for t in ticks)

@@ -3,6 +3,8 @@
 import ast
 import io
 import json
+import os
+import subprocess
 import sys
 import tomllib
 from fnmatch import fnmatch
@@ -12,11 +14,13 @@ import pytest
 
 import hexarena
 import hexarena.ai
+import hexarena.compiling
 import hexarena.play
 from hexarena.cli import main
 from hexarena.info import rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 OPEN = ["-o", "opening=none"]  # Projective Hex without the cut-and-choose opening
 LEGEND = "A B C"  # the 3/4 board's letter legend: once per board printed
 
@@ -87,33 +91,44 @@ def test_status_is_public_in_every_game():
 
 # --- the program ----------------------------------------------------------------
 
-def test_the_ai_says_it_is_preparing_then_thinking(monkeypatch):
-    monkeypatch.setattr(hexarena.ai, "_announced", set())
-    monkeypatch.setattr(hexarena.ai, "search_ready", lambda kernels: False)  # as on a cold cache
+def _compiling_hint(monkeypatch):
+    """The AI's hint as on a cold cache: numba compiles a new kernel in it first."""
+    import numba
+
+    real = hexarena.ai.mcts.MCTSAgent.hint
+
+    def hint(agent, state):
+        numba.njit(lambda x: x + 1)(1)
+        return real(agent, state)
+
+    monkeypatch.setattr(hexarena.ai.mcts.MCTSAgent, "hint", hint)
+
+
+def test_the_ai_says_it_is_preparing_while_numba_compiles(monkeypatch):
+    monkeypatch.setattr(hexarena.compiling, "_said", set())
+    _compiling_hint(monkeypatch)
     code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second",
                      "--seed", "1"], stdin="quit\n")
     assert code == 0
-    prepare, think, move = (out.index(s) for s in ("preparing the AI for projective-hex, once: ~",
-                                                   "ai:1 is thinking...", "ai:1 plays"))
-    assert prepare < think < move
+    think, prepare, move = (out.index(s) for s in ("ai:1 is thinking...", "preparing the AI for projective-hex, "
+                                                   "once: ~", "ai:1 plays"))
+    assert think < prepare < move
     code, out = run(["play", "projective-hex", "-o", "size=2", *OPEN, "--vs", "ai:1", "--first", "second"],
                     stdin="quit\n")
-    assert "preparing" not in out and "ai:1 is thinking..." in out  # compiled once per process
+    assert "preparing" not in out and "ai:1 is thinking..." in out  # said once per process
 
 
-def test_the_ai_says_nothing_of_compiling_once_its_search_is_cached(monkeypatch, tmp_path):
-    monkeypatch.setenv("HEXARENA_CACHE", str(tmp_path))
-    monkeypatch.setattr(hexarena.ai, "_announced", set())
-    game = hexarena.load("projective-hex", size=3)  # opening none is answered from its proof, unsearched
-    assert not hexarena.ai.mcts.search_ready(game.kernels)  # nothing marked in a new cache
-    swap = ["-o", "opening=swap"]
-    code, out = run(["play", "projective-hex", "-o", "size=3", *swap, "--vs", "ai:1", "--first", "second"],
-                    stdin="quit\n")
-    assert code == 0 and "preparing the AI" in out and hexarena.ai.mcts.search_ready(game.kernels)
-    monkeypatch.setattr(hexarena.ai, "_announced", set())  # a new process, the search cached
-    code, out = run(["play", "projective-hex", "-o", "size=3", *swap, "--vs", "ai:1", "--first", "second"],
-                    stdin="quit\n")
-    assert "preparing" not in out and "ai:1 plays" in out
+def test_the_ai_says_nothing_of_compiling_once_its_search_is_cached(tmp_path):
+    """Two processes: the first compiles the search (its module written anew in a new cache) and says so, the
+    second loads it from numba's cache and says nothing."""
+    env = dict(os.environ, HEXARENA_CACHE=str(tmp_path), PYTHONPATH=SRC)
+    hexarena_cli = [sys.executable, "-c", "from hexarena.cli import entry; entry()"]
+    argv = [*hexarena_cli, "play", "projective-hex", "-o", "size=3", "-o", "opening=swap", "--vs", "ai:1",
+            "--first", "second"]  # opening none is answered from its proof, unsearched
+    first, second = (subprocess.run(argv, input="quit\n", env=env, capture_output=True, text=True, timeout=300)
+                     for _ in "12")
+    assert first.returncode == 0 and "preparing the AI" in first.stdout, first.stderr
+    assert "preparing" not in second.stdout and "ai:1 plays" in second.stdout
 
 
 def test_any_agent_spec_is_an_opponent():

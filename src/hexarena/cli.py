@@ -188,14 +188,13 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
                              progress=progress, start=start, first_moves=args.first_moves, ladder=ladder)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    for s in report["sets"]:
-        o = s["metrics"]["outcomes"]
-        first, draws = o["seat_wins"][0], o["draws"]
-        print(f"{s['label']}: first player wins {100 * first['rate']:.1f}% "
-              f"[{100 * first['ci95'][0]:.1f}, {100 * first['ci95'][1]:.1f}], draws {100 * draws['rate']:.1f}%, "
-              f"{s['metrics']['lengths']['plies']['mean']} plies", file=out)
-    print(report["verdict"]["summary"], file=out)
-    for warning in report.get("ladder", {}).get("warnings", []):
+    for s in report.sets:
+        first, draws = s.metrics.outcomes.seat_wins[0], s.metrics.outcomes.draws
+        print(f"{s.label}: first player wins {100 * (first.rate or 0):.1f}% "
+              f"[{100 * first.ci95[0]:.1f}, {100 * first.ci95[1]:.1f}], draws {100 * (draws.rate or 0):.1f}%, "
+              f"{s.metrics.lengths.plies.mean} plies", file=out)
+    print(report.verdict["summary"], file=out)
+    for warning in (report.ladder or {}).get("warnings", []):
         print(warning, file=out)
     print(f"report: {where / 'report.html'} (numbers: {where / 'report.json'})", file=out)
     return 0

@@ -39,14 +39,16 @@ _used: dict[str, set[str]] = {}  # what each module whose import has finished us
 
 
 def _uses(name: str) -> set[str]:
-    """The modules whose modules, functions or classes are in the globals of ``name``."""
+    """The modules whose modules, functions or classes are in the globals of ``name``; not a package's
+    submodules, which the import system sets there whenever anything imports them (so the set, and the
+    stamp, would depend on what else the process imported first: a warmed cache thrown away)."""
     if name in _used:
         return _used[name]
     module = sys.modules[name]
     found = set()
     for value in vars(module).values():
         used = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
-        if isinstance(used, str):
+        if isinstance(used, str) and not (isinstance(value, types.ModuleType) and used.startswith(name + ".")):
             found.add(used)
     if not getattr(module.__spec__, "_initializing", False):  # (a module being imported gains globals yet)
         _used[name] = found

@@ -11,7 +11,7 @@ import json
 import os
 from typing import TextIO
 
-from .ai import Agent, Searcher, compile_notice, hint, hint_note, parse_agent, take_back
+from .ai import Agent, Searcher, hint, hint_note, parse_agent, preparing, take_back
 from .games.base import Game, IllegalMove, NothingToUndo, State
 from .info import rules_text
 from .records import read_file
@@ -107,21 +107,15 @@ class Session:
         """The program's move, announced before and after it thinks."""
         assert self.bot is not None  # the program's turn
         if self.searcher is not None:
-            self.prepare()
             self.say(f"{self.vs} is thinking...")
-            move, rate = self.searcher.hint(self.state)
+            with preparing(self.state.game, self.say):
+                move, rate = self.searcher.hint(self.state)
             note = f" ({hint_note(self.state, rate)})"
         else:
             move, note = self.bot.choose(self.state), ""
         self.state.play(move)
         self.changed = True
         self.say(f"{self.vs} plays {move}{note}")
-
-    def prepare(self) -> None:
-        """Say, before a search, when it must compile first (once per process and game)."""
-        notice = compile_notice(self.state.game)
-        if notice:
-            self.say(notice)
 
     def help(self) -> str:
         moves = self.state.legal_moves()
@@ -163,8 +157,8 @@ class Session:
         if self.state.is_over():
             self.say("no hint: the game is over")
             return
-        self.prepare()
-        move, rate = hint(self.state, level=5, seed=0)
+        with preparing(self.state.game, self.say):
+            move, rate = hint(self.state, level=5, seed=0)
         self.say(f"hint: {move} ({hint_note(self.state, rate)})")
 
     def save(self, path: str) -> None:

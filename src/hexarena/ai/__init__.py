@@ -9,7 +9,7 @@ strength ``level`` 1..10 or an explicit ``simulations`` / ``seconds``
 budget per move; :class:`hexarena.ai.puct.PUCTAgent` is AlphaZero's search
 with a network's priors and values (docs/research.md).  What every front
 end of play against a program shares is here too: the hint, the notice
-before the search's first compilation, and undo back to the player's
+said when numba really compiles the search, and undo back to the player's
 previous turn.
 
 >>> import hexarena
@@ -46,18 +46,17 @@ hexarena.games.errors.NothingToUndo: nothing to undo: you have not moved yet (th
 from __future__ import annotations
 
 from collections.abc import Collection
+from contextlib import AbstractContextManager
 from typing import Any
 
-from ..compiling import mark_said
+from ..compiling import Say, announcing
 from ..games.base import Game, NothingToUndo, State
 from .agents import KINDS, Agent, AgentSpec, RandomAgent, Searcher, agent, parse_agent
-from .mcts import COMPILE_SECONDS, MCTSAgent, search_notice, search_ready
+from .mcts import COMPILE_SECONDS, MCTSAgent, search_notice
 from .solutions import proof_text
 
-__all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "Searcher", "agent", "compile_notice", "hint", "hint_note",
-           "parse_agent", "take_back"]
-
-_announced: set[str] = set()  # games whose AI this process has prepared (numba compiles on first use)
+__all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "Searcher", "agent", "hint", "hint_note", "parse_agent",
+           "preparing", "take_back"]
 
 
 def hint(state: State, level: int = 5, seed: int | None = None, **kw: Any) -> tuple[str, float]:
@@ -71,17 +70,13 @@ def hint_note(state: State, rate: float) -> str:
     return proof_text(state) or f"estimated win rate {rate:.0%}"
 
 
-def compile_notice(game: Game) -> str | None:
-    """What to say, once per process and game, before the AI's first search of
-    ``game`` when it must compile; None when there is nothing to say (said
-    already, or ``hexarena warmup`` or an earlier search cached it)."""
-    said = game.name in _announced
-    _announced.add(game.name)
-    if said or search_ready(game.kernels):
-        return None
-    mark_said(search_notice(game)[0])  # the front end says it: not the library's line on stderr too
-    return (f"preparing the AI for {game.name}, once: ~{COMPILE_SECONDS} s (numba compiles its search; "
-            "`hexarena warmup` does it ahead)")
+def preparing(game: Game, say: Say) -> AbstractContextManager[None]:
+    """Around a front end's search of ``game``: when numba really compiles
+    there (not when it loads the search from its cache), ``say`` gets
+    "preparing the AI for GAME, once ...", once per process and game, in
+    place of the library's line on stderr (:mod:`hexarena.compiling`)."""
+    return announcing(search_notice(game)[0], f"preparing the AI for {game.name}, once: ~{COMPILE_SECONDS} s "
+                                              "(numba compiles its search; `hexarena warmup` does it ahead)", say)
 
 
 def take_back(state: State, seats: Collection[int], kept: str) -> None:

@@ -30,9 +30,7 @@ it like any kernel.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import os
 import time
 from collections.abc import Callable, Generator
 from contextlib import AbstractContextManager
@@ -48,7 +46,7 @@ from ..games.base import DRAW, Game, State
 from ..kernels import njit
 from ..kernels import seed as seed_numba
 from .solutions import perfect_move, reward
-from ..specialise import cache_dir, specialised, where
+from ..specialise import specialised, where
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
 PRUNED = -2  # PROVEN of a node expanded with the game's ``search_moves``, which left out legal moves
@@ -246,31 +244,6 @@ def said_compiling(game: Game, run: Callable[[int], int]) -> Callable[[int], int
         with compiling_search(game):
             return run(n)
     return call
-
-
-def search_ready(kernels, use_policy: bool = True) -> bool:
-    """Has the search for these kernels been compiled into numba's cache here
-    (by ``hexarena warmup`` or an earlier search)?  False means the first
-    search compiles it (seconds to a minute).  The search module's name
-    carries a hash of the sources it depends on, so an edit makes it False."""
-    return _ready_mark(kernels, use_policy).exists()
-
-
-def mark_ready(kernels, use_policy: bool = True) -> None:
-    """Note that the search for these kernels is compiled and cached (:func:`search_ready`)."""
-    mark = _ready_mark(kernels, use_policy)
-    if not mark.exists():
-        try:
-            mark.parent.mkdir(parents=True, exist_ok=True)
-            mark.touch()
-        except OSError:  # a read-only cache: the notice shows again, nothing worse
-            pass
-
-
-def _ready_mark(kernels, use_policy: bool) -> Path:
-    numba_cache = os.environ.get("NUMBA_CACHE_DIR", "")  # a different numba cache holds nothing compiled yet
-    key = hashlib.sha256(numba_cache.encode()).hexdigest()[:8]
-    return cache_dir("mcts") / "ready" / f"{Path(_module(kernels, use_policy).__file__).stem}-{key}"
 
 
 @cache
@@ -631,7 +604,6 @@ class MCTSAgent:
             self.last_simulations = run_until(run, start + seconds, simulations, 0.05, proven)
         else:
             self.last_simulations = run(simulations)
-        mark_ready(game.kernels, use_policy)
         self._spend(state, step_simulations or 0, time.perf_counter() - start)
         return ints, flts, meta
 

@@ -12,7 +12,8 @@ games of a run are the same whatever N.  A run's settings keep the classes
 
 >>> [class_index(i, 3) for i in range(8)]
 [0, 0, 1, 1, 2, 2, 0, 0]
->>> forced_moves({"start": ["a1"], "first_moves": [[["b1"], ["b2"]]]}, 0, 3)
+>>> settings = LabSettings("a game", ["x"], [{}], ["random"] * 2, 1, ["a1"], [[["b1"], ["b2"]]])
+>>> forced_moves(settings, 0, 3)
 ('a1', 'b2')
 """
 
@@ -30,6 +31,7 @@ import hexarena
 from ..ai.positions import action_maps, symmetries
 from ..ai.solutions import stored_value
 from ..games.base import Game, State, quoted
+from .balance import LabSettings
 from .heatmap import heat_svg
 from .metrics import wilson
 
@@ -156,18 +158,18 @@ def class_index(index: int, classes: int) -> int:
     return (index // 2) % classes
 
 
-def forced_moves(settings: dict[str, Any], set_index: int, index: int) -> tuple[str, ...]:
+def forced_moves(settings: LabSettings, set_index: int, index: int) -> tuple[str, ...]:
     """The moves game ``index`` of option set ``set_index`` plays before its agents do."""
-    start = tuple(settings.get("start", ()))
-    if "first_moves" not in settings:
+    start = tuple(settings.start)
+    if settings.first_moves is None:
         return start
-    classes = settings["first_moves"][set_index]
+    classes = settings.first_moves[set_index]
     return (*start, classes[class_index(index, len(classes))][0])
 
 
-def check_games(settings: dict[str, Any], games: int) -> None:
+def check_games(settings: LabSettings, games: int) -> None:
     """Refuse fewer games than first-move classes (some classes would get none)."""
-    most = max((len(c) for c in settings.get("first_moves", [])), default=0)
+    most = max((len(c) for c in settings.first_moves or []), default=0)
     if games < most:
         raise ValueError(f"--games {games} is fewer than the {most} first-move classes: give at least {most} "
                          f"(the games are split evenly over the classes; {2 * most} gives each class both seats)")
@@ -287,10 +289,9 @@ def note(m: dict[str, Any]) -> str:
 
 
 
-def set_part(settings: dict[str, Any], set_index: int, results: Sequence[GameResult]) -> dict[str, Any]:
-    """The forced first moves' metrics of an option set (``forced_first_moves``), or nothing."""
-    if "first_moves" not in settings:
-        return {}
-    options = settings["sets"][set_index]
-    return {"forced_first_moves": class_metrics(settings["game"], options, settings.get("start", ()),
-                                                settings["first_moves"][set_index], results, f"-{set_index}")}
+def set_part(settings: LabSettings, set_index: int, results: Sequence[GameResult]) -> dict[str, Any] | None:
+    """The forced first moves' metrics of an option set (``SetMetrics.forced_first_moves``), or None."""
+    if settings.first_moves is None:
+        return None
+    return class_metrics(settings.game, settings.sets[set_index], settings.start, settings.first_moves[set_index],
+                         results, f"-{set_index}")

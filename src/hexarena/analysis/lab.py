@@ -7,6 +7,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,12 @@ from . import first_moves as forcing
 from . import ladder as ladders
 from . import report as reports
 from .backends import default_workers, run_tasks
+from .balance import BalanceReport, LabSettings, RunInfo, SetMetrics
 from .page import cli_value
 from .provenance import games_provenance, provenance
-from .selfplay import GameTask, game_seeds
+from .selfplay import GameResult, GameTask, game_seeds
 from .store import RunStore
 
-RUN_FORMAT = "hexarena-run/1"
 REPORTS = Path("data/reports")
 DEFAULT_AGENTS = "mcts:6"
 DEFAULT_SEED = 1
@@ -91,25 +92,25 @@ def default_out(game: str, options: dict[str, str], compare: Sequence[str], agen
 
 
 def settings_of(game: str, sets: Sequence[tuple[str, dict[str, Any]]], agents: Sequence[AgentSpec],
-                seed: int) -> dict[str, Any]:
+                seed: int) -> LabSettings:
     """What a run's games depend on (its directory refuses other settings)."""
-    return {"format": RUN_FORMAT, "game": hexarena.load(game).name, "labels": [label for label, _ in sets],
-            "sets": [options for _, options in sets], "agents": [a.text for a in agents], "seed": seed}
+    return LabSettings(hexarena.load(game).name, [label for label, _ in sets], [options for _, options in sets],
+                       [a.text for a in agents], seed)
 
 
-def tasks_of(settings: dict[str, Any], games: int, skip: set[tuple[int, int]]) -> list[GameTask]:
+def tasks_of(settings: LabSettings, games: int, skip: set[tuple[int, int]]) -> list[GameTask]:
     """The games still to play (not in ``skip``), interleaving the option sets."""
-    return [GameTask(k, i, settings["game"], options, ladders.set_agents(settings, k),
-                     game_seeds(settings["seed"], options, i), forcing.forced_moves(settings, k, i))
-            for i in range(games) for k, options in enumerate(settings["sets"]) if (k, i) not in skip]
+    return [GameTask(k, i, settings.game, options, ladders.set_agents(settings, k),
+                     game_seeds(settings.seed, options, i), forcing.forced_moves(settings, k, i))
+            for i in range(games) for k, options in enumerate(settings.sets) if (k, i) not in skip]
 
 
 def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: int,
             agents: tuple[AgentSpec, AgentSpec], seed: int, out: Path, backend: str = "local",
             workers: int | None = None, address: str | None = None, command: str = "",
             progress: Callable[[int, int], Callable[[], None]] | None = None, start: Sequence[str] = (),
-            first_moves: str | None = None, ladder: Sequence[AgentSpec] = ()) -> dict[str, Any]:
-    """Play what is missing of the run in ``out`` and write its report; the report object.
+            first_moves: str | None = None, ladder: Sequence[AgentSpec] = ()) -> BalanceReport:
+    """Play what is missing of the run in ``out`` and write its report; the report.
 
     ``progress(total, done)`` returns a callback called after each finished game. Every game
     starts after the moves ``start``; ``first_moves`` (``all`` or moves) forces the next one
@@ -118,10 +119,10 @@ def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: i
         raise ValueError(f"--games must be at least 1, got {games}")
     sets = option_sets(game, options, compare)
     sets = ladders.ladder_sets(sets, ladder) if ladder else sets
-    settings = {**settings_of(game, sets, agents, seed), **forcing.settings_part(game, sets, start, first_moves),
-                **ladders.settings_part(ladder)}
+    settings = replace(settings_of(game, sets, agents, seed), **forcing.settings_part(game, sets, start, first_moves),
+                       **ladders.settings_part(ladder))
     forcing.check_games(settings, games)
-    store = RunStore(out, settings)
+    store = RunStore(out, settings.as_json())
     todo = tasks_of(settings, games, set(store.finished()))
     total = games * len(sets)
     tick = progress(total, total - len(todo)) if progress else (lambda: None)
@@ -132,19 +133,29 @@ def analyze(game: str, options: dict[str, str], compare: Sequence[str], games: i
     seconds = round(time.perf_counter() - started, 2)
     finished = store.finished()
     results = [[finished[(k, i)] for i in range(games)] for k in range(len(sets))]
-    specs = [[parse_agent(a) for a in ladders.set_agents(settings, k)] for k in range(len(sets))]
-    per_set = [reports.set_metrics(settings["game"], opts, results[k], (specs[k][0].searches, specs[k][1].searches),
-                                   ladders.set_agents(settings, k)) | forcing.set_part(settings, k, results[k])
-               for k, opts in enumerate(settings["sets"])]
-    used = [r for rs in results for r in rs]
-    run = {"played": len(todo), "seconds": seconds, "backend": backend,
-           "workers": workers or (default_workers() if backend == "local" else None),
-           "command": command, "game_seconds": round(sum(r["seconds"] for r in used), 2),
-           "game_cpu_seconds": round(sum(r.get("cpu_seconds", 0.0) for r in used), 2),
-           "provenance": provenance(), "games_provenance": games_provenance(used)}
-    reproducible = all(a.reproducible for pair in specs for a in pair)
-    report = reports.build({**settings, "games": games, "reproducible": reproducible}, settings["labels"], per_set,
-                           run)
-    report |= ladders.report_part(settings, report["sets"])
+    per_set = [_set_metrics(settings, k, results[k]) for k in range(len(sets))]
+    run = _run_info([r for rs in results for r in rs], len(todo), seconds, backend, workers, command)
+    report = reports.build(settings, games, _reproducible(settings), per_set, run)
     reports.write(report, out)
     return report
+
+
+def _set_metrics(settings: LabSettings, k: int, results: list[GameResult]) -> SetMetrics:
+    """Option set ``k``'s metrics, its forced first moves' with them."""
+    agents = ladders.set_agents(settings, k)
+    searching = parse_agent(agents[0]).searches, parse_agent(agents[1]).searches
+    metrics = reports.set_metrics(settings.game, settings.sets[k], results, searching, agents)
+    return replace(metrics, forced_first_moves=forcing.set_part(settings, k, results))
+
+
+def _reproducible(settings: LabSettings) -> bool:
+    """Whether every option set's agents play the same games again from the same seed."""
+    return all(parse_agent(a).reproducible for k in range(len(settings.sets)) for a in ladders.set_agents(settings, k))
+
+
+def _run_info(used: list[GameResult], played: int, seconds: float, backend: str, workers: int | None,
+              command: str) -> RunInfo:
+    """How the run went: ``used`` the games its report counts."""
+    return RunInfo(played, seconds, backend, workers or (default_workers() if backend == "local" else None), command,
+                   round(sum(r["seconds"] for r in used), 2), round(sum(r.get("cpu_seconds", 0.0) for r in used), 2),
+                   provenance(), games_provenance(used))

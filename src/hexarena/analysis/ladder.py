@@ -26,6 +26,7 @@ from typing import Any
 
 from ..ai.agents import AgentSpec, parse_agent
 from ..games.base import quoted
+from .balance import LabSettings
 from .metrics import Z95, wilson
 from .proportions import ALPHA, z_test
 
@@ -53,12 +54,12 @@ def ladder_sets(sets: Sequence[tuple[str, dict[str, Any]]], rungs: Sequence[Agen
             for rung in rungs for label, options in sets]
 
 
-def set_agents(settings: dict[str, Any], set_index: int) -> tuple[str, str]:
+def set_agents(settings: LabSettings, set_index: int) -> tuple[str, str]:
     """Agent A's and B's specs in option set ``set_index``: its rung's on a ladder, else the run's."""
-    rungs = settings.get("ladder")
+    rungs = settings.ladder
     if not rungs:
-        return settings["agents"][0], settings["agents"][1]
-    per_rung = len(settings["sets"]) // len(rungs)
+        return settings.agents[0], settings.agents[1]
+    per_rung = len(settings.sets) // len(rungs)
     rung = rungs[set_index // per_rung]
     return rung, rung
 
@@ -191,9 +192,9 @@ def settings_part(rungs: Sequence[AgentSpec]) -> dict[str, Any]:
     return {"ladder": [r.text for r in rungs], "agents": [RUNG, RUNG]} if rungs else {}
 
 
-def report_part(settings: dict[str, Any], sets: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The report's ``ladder`` (:func:`summarize`), or nothing without a ladder."""
-    if not settings.get("ladder"):
-        return {}
-    free = not settings.get("start") and "first_moves" not in settings
-    return {"ladder": summarize(settings["ladder"], sets, free)}
+def report_part(settings: LabSettings, sets: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The report's ``ladder`` (:func:`summarize`: ``sets`` as JSON), or None without a ladder."""
+    if not settings.ladder:
+        return None
+    free = not settings.start and settings.first_moves is None
+    return summarize(settings.ladder, sets, free)

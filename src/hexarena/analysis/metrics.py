@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from .balance import Decisiveness, Histogram, Lengths, Outcomes, Proportion, Score, Spread
+
 if TYPE_CHECKING:
     from .selfplay import GameResult
 
@@ -37,12 +39,17 @@ def wilson(k: float, n: int, z: float = Z95, digits: int | None = 4) -> tuple[fl
     return (low, high) if digits is None else (round(low, digits), round(high, digits))
 
 
-def proportion(k: int, n: int) -> dict[str, Any]:
+def share(k: int, n: int) -> Proportion:
     """``k`` of ``n`` as a count, a rate and its 95% interval."""
-    return {"count": k, "rate": round(k / n, 4) if n else None, "ci95": list(wilson(k, n))}
+    return Proportion(k, round(k / n, 4) if n else None, wilson(k, n))
 
 
-def outcomes(results: Sequence[GameResult]) -> dict[str, Any]:
+def proportion(k: int, n: int) -> dict[str, Any]:
+    """:func:`share` as JSON."""
+    return share(k, n).as_json()
+
+
+def outcomes(results: Sequence[GameResult]) -> Outcomes:
     """Wins per seat and per agent, draws, and the first player's score."""
     n = len(results)
     winners = [r["winner"] for r in results]
@@ -50,36 +57,26 @@ def outcomes(results: Sequence[GameResult]) -> dict[str, Any]:
     draws = winners.count(None)
     a_wins = sum(1 for r in results if r["winner"] is not None and r["winner"] == r["a_seat"])
     first_points = seat[0] + 0.5 * draws
-    return {
-        "games": n,
-        "seat_wins": [proportion(seat[0], n), proportion(seat[1], n)],
-        "draws": proportion(draws, n),
-        "first_player_score": {"points": first_points, "rate": round(first_points / n, 4) if n else None,
-                               "ci95": list(wilson(first_points, n))},
-        "agent_wins": [proportion(a_wins, n), proportion(n - draws - a_wins, n)],
-    }
+    return Outcomes(n, (share(seat[0], n), share(seat[1], n)), share(draws, n),
+                    Score(first_points, round(first_points / n, 4) if n else None, wilson(first_points, n)),
+                    (share(a_wins, n), share(n - draws - a_wins, n)))
 
 
 def spread(values: Sequence[float]) -> dict[str, Any]:
-    """Mean, standard deviation, quartiles and extremes of ``values``."""
-    if not values:
-        return {"n": 0}
-    q = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else [values[0]] * 3
-    return {"n": len(values), "mean": round(statistics.fmean(values), 3),
-            "sd": round(statistics.pstdev(values), 3), "min": min(values), "q1": q[0], "median": q[1],
-            "q3": q[2], "max": max(values)}
+    """Mean, standard deviation, quartiles and extremes of ``values`` (:class:`Spread`) as JSON."""
+    return Spread.of(values).as_json()
 
 
-def histogram(values: Sequence[int], max_bins: int = 30) -> dict[str, Any]:
+def histogram(values: Sequence[int], max_bins: int = 30) -> Histogram:
     """Counts of integer ``values`` in bins of equal integer width (at most ``max_bins``)."""
     if not values:
-        return {"start": 0, "width": 1, "counts": []}
+        return Histogram(0, 1, [])
     low, high = min(values), max(values)
     width = max(1, math.ceil((high - low + 1) / max_bins))
     counts = [0] * ((high - low) // width + 1)
     for v in values:
         counts[(v - low) // width] += 1
-    return {"start": low, "width": width, "counts": counts}
+    return Histogram(low, width, counts)
 
 
 def turns_of(movers: Sequence[int]) -> int:
@@ -87,12 +84,11 @@ def turns_of(movers: Sequence[int]) -> int:
     return sum(1 for i, m in enumerate(movers) if i == 0 or m != movers[i - 1])
 
 
-def lengths(results: Sequence[GameResult]) -> dict[str, Any]:
+def lengths(results: Sequence[GameResult]) -> Lengths:
     """Game length in plies (single moves) and in turns."""
     plies = [len(r["moves"]) for r in results]
     turns = [turns_of(r["movers"]) for r in results]
-    return {"plies": spread(plies), "plies_histogram": histogram(plies), "turns": spread(turns),
-            "turns_histogram": histogram(turns)}
+    return Lengths(Spread.of(plies), histogram(plies), Spread.of(turns), histogram(turns))
 
 
 def branching(results: Sequence[GameResult]) -> dict[str, Any]:
@@ -118,10 +114,10 @@ def decided_ply(values: Sequence[float], plies: Sequence[int], threshold: float 
     return found
 
 
-def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) -> dict[str, Any]:
+def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) -> Decisiveness:
     """How early the eventual winner's search value stays above 90% (agents A, B ``searching``)."""
     if not any(searching):
-        return {"available": False, "reason": "no agent searches (random agents report no value)"}
+        return Decisiveness(False, "no agent searches (random agents report no value)")
     fractions, plies_at, never = [], [], 0
     curve_sum, curve_n = [0.0] * DECILES, [0] * DECILES
     for r in results:
@@ -142,10 +138,9 @@ def decisiveness(results: Sequence[GameResult], searching: tuple[bool, bool]) ->
         plies_at.append(ply + 1)  # plies counted from 1
         fractions.append(ply / n)
     curve = [round(s / k, 4) if k else None for s, k in zip(curve_sum, curve_n, strict=True)]
-    return {"available": True, "threshold": DECISIVE, "games": len(fractions) + never, "never": never,
-            "ply": spread(plies_at), "fraction": spread([round(f, 4) for f in fractions]),
-            "fraction_by_decile": _decile_counts(fractions),
-            "winner_value_by_decile": curve}
+    return Decisiveness(True, threshold=DECISIVE, games=len(fractions) + never, never=never,
+                        ply=Spread.of(plies_at), fraction=Spread.of([round(f, 4) for f in fractions]),
+                        fraction_by_decile=_decile_counts(fractions), winner_value_by_decile=curve)
 
 
 def _decile_counts(fractions: Sequence[float]) -> list[int]:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..extras import needs
+from .balance import SetMetrics
 
 with needs("lab", __name__):
     import matplotlib
@@ -18,7 +19,7 @@ with needs("lab", __name__):
 
 SIZE = (7.0, 3.6)
 DPI = 100
-Sets = Sequence[tuple[str, dict[str, Any]]]  # (label, metrics of that option set)
+Sets = Sequence[tuple[str, SetMetrics]]  # (label, metrics of that option set)
 
 
 def _integer_ticks(axis) -> None:
@@ -40,11 +41,11 @@ def outcomes(sets: Sets) -> bytes:
     kinds = ("first player wins", "second player wins", "draws")
     width = 0.8 / len(sets)
     for k, (label, m) in enumerate(sets):
-        o = m["outcomes"]
-        cells = [o["seat_wins"][0], o["seat_wins"][1], o["draws"]]
-        rates = [c["rate"] or 0 for c in cells]
-        low = [r - c["ci95"][0] for r, c in zip(rates, cells, strict=True)]
-        high = [c["ci95"][1] - r for r, c in zip(rates, cells, strict=True)]
+        o = m.outcomes
+        cells = [o.seat_wins[0], o.seat_wins[1], o.draws]
+        rates = [c.rate or 0 for c in cells]
+        low = [r - c.ci95[0] for r, c in zip(rates, cells, strict=True)]
+        high = [c.ci95[1] - r for r, c in zip(rates, cells, strict=True)]
         xs = [i + (k - (len(sets) - 1) / 2) * width for i in range(3)]
         ax.bar(xs, rates, width, yerr=[low, high], capsize=3, label=label, color=f"C{k}")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
@@ -59,9 +60,9 @@ def lengths(sets: Sets, unit: str = "plies") -> bytes:
     """Overlaid histograms of game length."""
     fig, ax = plt.subplots(figsize=SIZE)
     for k, (label, m) in enumerate(sets):
-        h = m["lengths"][f"{unit}_histogram"]
-        edges = [h["start"] + i * h["width"] for i in range(len(h["counts"]) + 1)]
-        ax.stairs(h["counts"], edges, label=f"{label} (mean {m['lengths'][unit]['mean']})", fill=len(sets) == 1,
+        h = m.lengths.histogram(unit)
+        edges = [h.start + i * h.width for i in range(len(h.counts) + 1)]
+        ax.stairs(h.counts, edges, label=f"{label} (mean {m.lengths.spread(unit).mean})", fill=len(sets) == 1,
                   alpha=0.6 if len(sets) == 1 else 1.0, lw=1.5, color=f"C{k}")
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
@@ -75,7 +76,7 @@ def branching(sets: Sets) -> bytes:
     """Mean legal moves by ply, drawn while at least 5 games (or all, if fewer) were still going."""
     fig, ax = plt.subplots(figsize=SIZE)
     for k, (label, m) in enumerate(sets):
-        b = m["branching"]
+        b = m.branching
         enough = min(5, b["games_by_ply"][0]) if b["games_by_ply"] else 0
         ys = [y for y, g in zip(b["mean_by_ply"], b["games_by_ply"], strict=True) if g >= enough]
         ax.plot(range(1, len(ys) + 1), ys, label=label, lw=1.5, color=f"C{k}")
@@ -89,13 +90,13 @@ def branching(sets: Sets) -> bytes:
 
 def decisiveness(sets: Sets) -> bytes | None:
     """The eventual winner's mean search value by tenth of the game; None when no set has values."""
-    usable = [(k, label, m["decisiveness"]) for k, (label, m) in enumerate(sets) if m["decisiveness"]["available"]]
+    usable = [(k, label, m.decisiveness) for k, (label, m) in enumerate(sets) if m.decisiveness.available]
     if not usable:
         return None
     fig, ax = plt.subplots(figsize=SIZE)
     for k, label, d in usable:
-        _by_tenth(ax, d["winner_value_by_decile"], marker="o", ms=3, label=label, color=f"C{k}")
-    ax.axhline(usable[0][2]["threshold"], color="grey", lw=0.8, ls="--")
+        _by_tenth(ax, d.winner_value_by_decile, marker="o", ms=3, label=label, color=f"C{k}")
+    ax.axhline(usable[0][2].threshold, color="grey", lw=0.8, ls="--")
     return _tenths_axes(ax, fig, "winner's search value (mean)")
 
 
@@ -116,7 +117,7 @@ def _tenths_axes(ax, fig, ylabel: str) -> bytes:
 
 def openings(sets: Sets) -> bytes | None:
     """Grouped bars: the share of games per opening choice; None without an opening protocol."""
-    usable = [(k, label, m["openings"]) for k, (label, m) in enumerate(sets) if m["openings"]["available"]]
+    usable = [(k, label, m.openings) for k, (label, m) in enumerate(sets) if m.openings["available"]]
     choices = sorted({row["choice"] for _, _, o in usable for row in o["rows"]},
                      key=lambda c: (c.startswith("("), c))
     if not choices:
@@ -137,8 +138,7 @@ def openings(sets: Sets) -> bytes | None:
 def views(sets: Sets) -> bytes | None:
     """The eventual winner's and loser's own mean search values by tenth of the game (solid, dashed); None
     when no set has values."""
-    usable = [(k, label, m["views"]) for k, (label, m) in enumerate(sets)
-              if m.get("views", {}).get("available")]
+    usable = [(k, label, m.views) for k, (label, m) in enumerate(sets) if m.views.get("available")]
     if not usable:
         return None
     fig, ax = plt.subplots(figsize=SIZE)

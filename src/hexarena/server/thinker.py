@@ -34,7 +34,7 @@ from collections.abc import Callable, Generator
 from contextlib import suppress
 from dataclasses import dataclass, field
 
-from hexarena.ai import AgentSpec, compile_notice
+from hexarena.ai import AgentSpec
 from hexarena.ai.mcts import LEVEL_SECONDS
 from hexarena.games.base import State
 
@@ -383,9 +383,6 @@ class Thinker:
             return False
         seat, ply = match.state.to_move, match.ply
         assert seat is not None  # an AI is to move
-        notice = compile_notice(match.state.game)
-        if notice:  # on the server's console
-            log.warning("hexarena: %s", notice)
         turn = self._turn(match_id, (match.state.turn, seat))
         until = self._until(match)
         task = TurnSearch(turn.name, match.seats[seat], self.tree_nodes, match.state.copy(),
