@@ -61,7 +61,7 @@ def test_axe_finds_nothing_serious(page, server):
 def test_axe_finds_nothing_serious_in_the_dark(browser, server):
     """The dark theme (the system's preference): the page's colours switch, the boards keep theirs, and the
     contrast still passes."""
-    from .test_web_phone import phone_shot
+    from tests.web.test_phone import phone_shot
 
     ctx = browser.new_context(viewport={"width": 1100, "height": 800}, color_scheme="dark")
     try:

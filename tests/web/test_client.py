@@ -184,7 +184,7 @@ def test_online_match_two_players_and_a_watcher(browser, server):
         c.wait_for_selector("#watching")
         a.wait_for_selector("#share", state="detached")  # the seat is taken: live update
         rng = random.Random(3)
-        from .web_helpers import random_click
+        from tests.web.helpers import random_click
         players = [a, b]
         for _ in range(6):
             st = board_state(c)
@@ -250,7 +250,7 @@ def test_a_guest_player_gets_in_past_a_full_room_of_spectators(browser, tmp_path
 def test_undo_jump_hint_download_and_upload(page, server, tmp_path):
     mid = open_match(page, server, "lisbon", {"size": [4, 3]}, ["me", "me"])
     rng = random.Random(4)
-    from .web_helpers import random_click
+    from tests.web.helpers import random_click
     for _ in range(5):
         st = wait_ready(page)
         random_click(page, rng)
@@ -338,7 +338,7 @@ def test_full_game_of_every_game(page, server, game):
 @pytest.mark.parametrize("opening", ["swap", "cut-and-choose"])
 def test_projective_hex_opening_answers(page, server, opening):
     """The opening's answers ('swap'; 'black' / 'white') are buttons, played until the game is over."""
-    from .web_helpers import random_click
+    from tests.web.helpers import random_click
     open_match(page, server, "projective-hex", {"size": 2, "opening": opening}, ["me", "me"])
     rng = random.Random(5)
     words = set()
