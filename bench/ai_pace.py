@@ -17,7 +17,7 @@ the target.
 With ``--flood N``: N ``ai:10`` AI-against-AI matches on Projective Hex size 16 (seconds a move) keep the AI
 busy, and a new match whose ``ai:1`` moves first is timed, three times, from its creation to its first move,
 against ``--target`` (default 2 s: issue 42 item 12, the target a unit test asserted until it failed at 2.72 s on
-a loaded machine; tests/test_server_ai.py keeps the behaviour, the ai:1 match answered while the flood goes on).
+a loaded machine; tests/server/test_ai.py keeps the behaviour, the ai:1 match answered while the flood goes on).
 """
 
 from __future__ import annotations

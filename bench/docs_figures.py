@@ -15,7 +15,7 @@ depend on the fonts and the matplotlib build):
 
 The runs live in ``--runs`` (default ``data/docs-figures/NAME``, resumed
 when there: the games already there are not replayed).  A fresh directory
-plays every game with the code as it is; ``tests/test_docs_figures.py``
+plays every game with the code as it is; ``tests/analysis/test_docs_figures.py``
 (slow) does that and fails when the docs differ.  All runs together are
 about 1,500 CPU seconds (docs/analysis.md "Results" has each one's).
 """

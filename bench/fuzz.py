@@ -1,4 +1,4 @@
-"""The fuzz suite (tests/test_fuzz.py) for longer: rounds of 500 examples per
+"""The fuzz suite (tests/games/test_fuzz.py) for longer: rounds of 500 examples per
 property and game, each round with fresh random seeds, until the time is up.
 
     .venv/bin/python bench/fuzz.py [--minutes 10] [-- PYTEST ARGS...]
@@ -21,7 +21,7 @@ def main() -> int:
     args = parser.parse_args()
     end = time.monotonic() + 60 * args.minutes
     env = {**os.environ, "HYPOTHESIS_PROFILE": "thorough"}
-    command = [sys.executable, "-m", "pytest", "tests/test_fuzz.py", "-n", "2", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "tests/games/test_fuzz.py", "-n", "2", "-p", "no:cacheprovider",
                "--hypothesis-seed", "", *args.pytest_args]
     rounds = 0
     while time.monotonic() < end:

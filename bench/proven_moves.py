@@ -11,7 +11,7 @@ stones on the board, and where the AI used the package's proof
 checked: by the run's store, else by a fresh VC df-pn with
 ``--check-nodes`` nodes.  docs/solving.md has the figures.  A proven move
 should take under ``--target`` seconds (default 2: the bound
-tests/test_solutions.py asserted until a loaded machine made it flaky; the
+tests/ai/test_solutions.py asserted until a loaded machine made it flaky; the
 tests keep the proofs, this bench the time): the moves over it are counted.
 """
 

@@ -15,7 +15,7 @@ compiles and must say so on stderr, the second loads the cache and must say
 nothing; last, ``mypy --strict`` on the script against the installed package
 (its ``py.typed``); and the examples of docs/research.md (doctest) run by
 the installed package.  Exit code 0 when every step passed.
-tests/test_packaging.py runs it as a slow test and builds the wheel with
+tests/house/test_packaging.py runs it as a slow test and builds the wheel with
 :func:`build_wheel` in its fast ones.
 """
 

@@ -3,7 +3,6 @@ test_properties.py with its default options plus the configurations here."""
 
 import os
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 # Option sets the property tests cover beyond each game's defaults.
@@ -26,16 +25,3 @@ settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_
 settings.register_profile("dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Debian's chromium under Playwright, one per test process (its sync API runs one event loop per thread, so
-    every browser test shares this one: tests/test_web.py, tests/test_web_arena.py)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from .web_helpers import CHROMIUM, CHROMIUM_ARGS
-
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()

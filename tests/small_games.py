@@ -9,7 +9,7 @@ from typing import Any
 
 import hexarena
 
-from .conftest import EXTRA_CONFIGS
+from tests.conftest import EXTRA_CONFIGS
 
 
 def all_configs() -> list[tuple[str, dict[str, Any]]]:

@@ -1,4 +1,4 @@
-"""An independent, plain minimax for checking the solver (tests/test_solve.py).
+"""An independent, plain minimax for checking the solver (tests/search/test_solve.py).
 
 It shares nothing with :mod:`hexarena.analysis.solve_search`: no symmetry,
 no hashing, no window; recursion over the game's ``legal`` / ``apply``

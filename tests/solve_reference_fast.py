@@ -1,5 +1,5 @@
 """A plain memoised minimax for Hex Pushpin, compiled with numba, fast enough
-to reach the start of the base-3 board (tests/test_solve.py, docs/solving.md).
+to reach the start of the base-3 board (tests/search/test_solve.py, docs/solving.md).
 
 Like :mod:`tests.solve_reference` it shares nothing with
 :mod:`hexarena.analysis.solve_search`: no symmetry, no Zobrist hashing, no

@@ -1,7 +1,7 @@
 """A plain memoised minimax for Projective Hex, compiled with numba: fast
 enough to value thousands of positions 12 to 20 stones into the 27-cell
-board, for checking the solvers' pruning rules (tests/test_solve_rules.py)
-and the long run's proven positions (tests/test_solver_run.py).
+board, for checking the solvers' pruning rules (tests/search/test_solve_rules.py)
+and the long run's proven positions (tests/search/test_solver_run.py).
 
 Like :mod:`tests.solve_reference` it shares nothing with the solvers but the
 rules kernels: no symmetry, no Zobrist hashing, no pruning, no move

@@ -13,7 +13,7 @@ from hexarena.observe import default_form, edges, grid_index, observation, obser
 from hexarena.render.raster import BOARD, PALETTE, cell_colours, rgb
 from hexarena.vector.observe import observe_positions
 
-from .small_games import all_configs, config_id, random_positions
+from tests.small_games import all_configs, config_id, random_positions
 
 PROJECTIVE = [{"size": n, "opening": o} for n in (2, 3, 4) for o in ("none", "swap", "cut-and-choose")]
 CONFIGS = all_configs() + [("projective-hex", o) for o in PROJECTIVE]

@@ -1,7 +1,7 @@
 """A researcher's first script against hexarena's public API, fully typed.
 
 The project's mypy run checks it with every check of ``--strict``
-(pyproject.toml; tests/test_tools.py), tests/test_packaging.py runs it, and
+(pyproject.toml; tests/house/test_tools.py), tests/house/test_packaging.py runs it, and
 bench/wheel_check.py runs it and ``mypy --strict`` on it against an
 installed wheel.
 It prints one JSON object saying what it did.

@@ -4,7 +4,7 @@ A configuration is six cells: a straight line of six (three directions),
 the compact triangle 1+2+3 (two orientations) or the ring of six around a
 cell whose six neighbours are on the board.  A player's score is the size of
 a maximum packing of disjoint configurations inside his stones: maximum set
-packing, solved exactly (greedy is wrong, see tests/test_lhexus_scoring.py).
+packing, solved exactly (greedy is wrong, see tests/games/test_lhexus_scoring.py).
 
 :func:`best_packing` splits the owned configurations into components (sets
 of configurations linked by shared cells) and solves each without recursion

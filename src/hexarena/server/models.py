@@ -3,7 +3,7 @@
 
 The routes keep answering objects built by the server and serialised once (:func:`.http.reply`): a route that
 returns a ready :class:`~fastapi.Response` is not validated again by FastAPI, so the models cost the hot routes
-nothing; tests/test_server_openapi.py validates real answers against them.  Objects that carry a game's own
+nothing; tests/server/test_openapi.py validates real answers against them.  Objects that carry a game's own
 fields (the board, the record, a review's plies) allow more fields than they name.
 """
 

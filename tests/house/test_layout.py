@@ -1,0 +1,121 @@
+"""The house rules of the layout (docs/design.md):
+
+- game knowledge lives in the games: no game is named in the lab
+  (``analysis/``) or the web client (``server/static/``); they ask the game's
+  hooks ("The game contract");
+- a module does one job: no module in ``games/`` is over 700 lines, no web client file of 250 lines or more, no
+  client function of 60 lines or more;
+- no private fields across modules: only ``games/base.py`` touches a
+  state's ``_s`` (its position) and ``_times``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import hexarena
+from hexarena.games import ALIASES, GAMES
+from tests.house import js_measure
+
+PACKAGE = Path(hexarena.__file__).parent
+GAME_FREE = ("analysis", "server/static")  # directories that must not name a game
+
+
+def name_pattern(name: str) -> re.Pattern[str]:
+    """``name`` in any case, its words joined by a hyphen, an underscore, a space or nothing
+    (``hex-pushpin``: also ``Hex Pushpin``, ``hex_pushpin``)."""
+    return re.compile(r"[-_ ]?".join(map(re.escape, re.split(r"[-_ ]", name))), re.IGNORECASE)
+
+
+PATTERNS = {name: name_pattern(name) for name in (*GAMES, *ALIASES)}
+
+
+def files_of(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def test_the_patterns_find_a_name_however_it_is_written():
+    assert all(PATTERNS["push-and-pull"].search(t) for t in ("push-and-pull", "Push and Pull", "push_and_pull"))
+    assert PATTERNS["lambo"].search("Palago / Lambo") and PATTERNS["projective-hex"].search("ProjectiveHex")
+    assert not PATTERNS["hex-pushpin"].search("a hex pin")
+
+
+def test_no_game_is_named_in_the_lab_or_the_web_client():
+    found = [f"{path.relative_to(PACKAGE)}: {name!r}" for where in GAME_FREE for path in files_of(PACKAGE / where)
+             for name, pattern in PATTERNS.items() if pattern.search(path.read_text(encoding="utf-8"))]
+    assert files_of(PACKAGE / "analysis") and files_of(PACKAGE / "server/static")
+    assert not found, "game names where the games should be asked: " + "; ".join(found)
+
+
+MAX_GAME_MODULE = 700  # lines
+
+
+def test_no_game_module_is_over_700_lines():
+    long = {path.name: n for path in files_of(PACKAGE / "games") if path.suffix == ".py"
+            for n in [len(path.read_text(encoding="utf-8").splitlines())] if n > MAX_GAME_MODULE}
+    assert not long, f"modules in games/ over {MAX_GAME_MODULE} lines (split them by job): {long}"
+
+
+PRIVATE = re.compile(r"\._(s|times)\b")
+
+
+def test_only_the_state_touches_its_private_fields():
+    found = [f"{path.relative_to(PACKAGE)}:{i}" for path in files_of(PACKAGE) if path.suffix == ".py"
+             and path != PACKAGE / "games" / "base.py"
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if PRIVATE.search(line)]
+    assert not found, "._s or ._times outside games/base.py: " + ", ".join(found)
+
+
+MAX_JS_FILE = 250  # lines: a client file over it does more than one job
+MAX_JS_FUNCTION = 60  # lines
+STATIC = PACKAGE / "server/static"
+MEASURED = """// a comment with { and `
+function outer(a) {
+  const s = "}" + '{' + `${a.map((x) => {
+    return x;
+  })} }`;
+  if (a) { return /[{/]}/g.test(s) / 2; }
+  /* { */
+  return s;
+}
+const concise = (m) => h("p", {},
+  m.text);
+class C {
+  async method(x) {
+    try { return x; } catch (e) { return e; }
+  }
+}
+"""
+
+
+def test_the_js_measure_finds_functions_past_strings_templates_comments_and_regexes():
+    found = [(f.name, f.first, f.last) for f in js_measure.functions(MEASURED)]
+    assert found == [("outer", 2, 9), ("(anonymous)", 3, 5), ("concise", 10, 11), ("method", 13, 15)]
+    assert "{" not in js_measure.code_only('x = "{" + `a ${"{"} {`;').replace("${", "")
+
+
+def test_the_js_measure_says_where_brackets_do_not_match():
+    with pytest.raises(ValueError, match="line 2"):
+        js_measure.brackets(js_measure.code_only("f(a,\n b];"))
+
+
+def test_no_client_file_is_over_250_lines_or_function_over_60():
+    scripts = sorted(STATIC.rglob("*.js"))
+    long_files = {str(p.relative_to(STATIC)): n for p in scripts
+                  for n in [len(p.read_text(encoding="utf-8").splitlines())] if n >= MAX_JS_FILE}
+    long_functions = [f"{p.relative_to(STATIC)}:{f.first} {f.name} ({f.lines} lines)" for p in scripts
+                      for f in js_measure.functions(p.read_text(encoding="utf-8")) if f.lines >= MAX_JS_FUNCTION]
+    assert scripts and not long_files, f"client files of {MAX_JS_FILE} lines or more (split them by job): {long_files}"
+    assert not long_functions, f"client functions of {MAX_JS_FUNCTION} lines or more: {long_functions}"
+
+
+SEAT_PARSED = re.compile(r"""startsWith\(\s*["'`]ai[:-]""")
+
+
+def test_the_client_parses_no_seat_or_player_name():
+    """Who sits a seat is the match object's seat_info ({kind, level, name}), never read off "ai:3" or "ai-3"."""
+    found = [f"{p.relative_to(STATIC)}:{n}" for p in sorted(STATIC.rglob("*.js"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SEAT_PARSED.search(line)]
+    assert not found, f"seats or players parsed by their prefix (read seat_info): {found}"
