@@ -1,4 +1,4 @@
-"""A measure of JavaScript good enough for the web client's house rules (tests/test_layout.py), in plain Python
+"""A measure of JavaScript good enough for the web client's house rules (tests/house/test_layout.py), in plain Python
 (the test machine has no node): each function's first and last line, found by matching brackets in the code once
 its strings, template literals, comments and regular expressions are blanked out."""
 

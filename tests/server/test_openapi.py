@@ -65,8 +65,8 @@ def test_every_route_the_client_reads_names_its_response_schema(tmp_path) -> Non
     games = success_schema(spec["paths"]["/api/games"]["get"])
     assert games["type"] == "array" and games["items"] == {"$ref": "#/components/schemas/GameInfo"}
 
-# Routes the visit below does not take: the AI's hint and review search (tests/test_server_ai.py,
-# tests/test_server_review.py), the lobby's course list (every game's board drawn), the reports (none here).
+# Routes the visit below does not take: the AI's hint and review search (tests/server/test_ai.py,
+# tests/server/test_review.py), the lobby's course list (every game's board drawn), the reports (none here).
 UNVISITED = {("GET", "/api/matches/{match_id}/hint"), ("GET", "/api/matches/{match_id}/analysis"),
              ("GET", "/api/learn"), ("GET", "/api/reports")}
 
