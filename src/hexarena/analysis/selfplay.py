@@ -16,7 +16,7 @@ from typing import Any, NotRequired, Protocol, TypedDict, cast, runtime_checkabl
 import hexarena
 from ..ai import parse_agent
 from ..ai.agents import Searcher
-from ..ai.solutions import forget_searches
+from ..search.solutions import forget_searches
 from ..games.base import State
 from .drama import clarity_of
 from .provenance import provenance
