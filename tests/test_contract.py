@@ -190,6 +190,7 @@ def package(graph: dict[str, set[str]], name: str) -> set[str]:
 def test_the_exact_search_is_below_the_ai_and_the_ai_below_the_lab(below, above):
     """The exact solvers (hexarena.search) import no AI, lab or server; the AI imports no lab: imports point down."""
     graph = module_graph()
+    assert package(graph, below), f"no package hexarena.{below}"
     found = {m: sorted(graph[m] & set().union(*(package(graph, a) for a in above))) for m in package(graph, below)}
     assert not {m: ups for m, ups in found.items() if ups}, f"{below} imports from {above}"
     assert not reachable(graph, package(graph, below)) & set().union(*(package(graph, a) for a in above))
