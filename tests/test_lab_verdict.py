@@ -12,7 +12,7 @@ import re
 import pytest
 
 import hexarena
-from hexarena.ai import solutions
+from hexarena.search import solutions
 from hexarena.ai.agents import parse_agent
 from hexarena.analysis import drama, endings, lab, plots, proportions, report, verdict
 from hexarena.analysis.provenance import games_provenance, provenance
