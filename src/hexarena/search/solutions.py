@@ -48,7 +48,6 @@ import numpy as np
 from ..games.base import Game, State
 from .dfpn import SALT, DfpnSolver, find
 from .positions import ZOBRIST_SEED, PositionKeys
-from .vc import VcDfpn
 
 STORE_DIR = Path(__file__).with_name("solutions")
 RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
@@ -213,6 +212,8 @@ def _proved(file_name: str) -> dict[int, tuple[int, int]]:
 def _searcher(game_key: tuple) -> DfpnSolver | None:
     """The VC df-pn of the game (None where it has none), its table kept between moves."""
     import hexarena
+
+    from .vc import VcDfpn  # here, not above: the AI's compiled search hashes the sources of what this module holds
     try:
         return VcDfpn(hexarena.load(game_key[0], **dict(game_key[1])), SEARCH_TABLE_BITS, keys=_keys(game_key))
     except ValueError:  # not a game, or a board, that the virtual connections know
