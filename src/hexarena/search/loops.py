@@ -11,6 +11,7 @@ globals and caches the result on disk.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -52,7 +53,7 @@ def ply_stacks(root, max_ply, num_actions):
     return S, moves, np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.uint64)
 
 
-def compiled(kernels, prune=None) -> ModuleType:
+def compiled(kernels, prune: tuple[Callable, Callable] | None = None) -> ModuleType:
     """The template bound to ``kernels``' ``legal`` and ``apply`` and, for the
     df-pn, to ``prune``: a pair of module-level jitted functions
     ``(prune(S, h, t, moves, n, offset, cells, threats, rings, work) -> kept count,
