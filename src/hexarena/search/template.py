@@ -11,7 +11,7 @@ and helpers live there.
 
 import numpy as np
 
-from hexarena.kernels import DRAW, TO_MOVE, WINNER, njit
+from hexarena.kernels import DRAW, TO_MOVE, WINNER, inline, njit
 from hexarena.search.alphabeta import ABORTED as AB_ABORTED
 from hexarena.search.alphabeta import HITS, INF, WIN, from_table, terminal_score, to_table
 from hexarena.search.alphabeta import NODES as AB_NODES
@@ -21,7 +21,7 @@ from hexarena.search.loops import MOVER_LOSES, MOVER_WINS, ply_stacks
 from hexarena.search.positions import canonical_key
 
 
-@njit
+@inline
 def winning_move(S, h, t, moves, n, mover):
     """The index of the first of ``moves[h, :n]`` that wins at once for
     ``mover`` (each tried on ``S[h + 1]``), or -1."""
@@ -78,7 +78,7 @@ def no_work(cells):
     return 0
 
 
-@njit
+@inline
 def _among(keys, m, k):
     """Whether ``k`` is one of ``keys[:m]``."""
     for j in range(m):
@@ -87,7 +87,7 @@ def _among(keys, m, k):
     return False
 
 
-@njit
+@inline
 def _children(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, n):
     """The distinct children of node ``h`` among ``moves[h, :n]`` (the same
     position up to symmetry once), each with its key (0 for a finished game)
@@ -111,7 +111,7 @@ def _children(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, n):
     return m
 
 
-@njit
+@inline
 def _expand(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, count, threats, rings, work):
     """Expand node ``h``: 1 or -1 when that settles it for the ``attacker``
     (the mover wins at once, or the pruning decides), else 0 with its
