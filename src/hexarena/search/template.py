@@ -130,8 +130,11 @@ def _expand(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, count, threats
 @njit  # (nogil: an AI's proven move searches beside a server's requests)
 def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
     """1 if ``attacker`` wins from ``root`` (not over), -1 if not, 0 when
-    ``max_nodes`` ran out (``stats[ABORTED]`` set); see
-    :meth:`hexarena.search.dfpn.DfpnSolver.prove` for the arguments."""
+    ``max_nodes`` ran out (``stats[ABORTED]`` set).  ``t``: the game's
+    tables; ``keys``: :func:`hexarena.search.loops.search_keys`; ``table``:
+    :attr:`hexarena.search.dfpn.PnTable.arrays`; ``threats``
+    (``Game.THREAT_FIELD``, -1 for none) and ``rings``
+    (``Game.dead_cell_rings``, no rows for none) go to ``prune``."""
     offset, cells, fields, perms, amaps, _, zcell, zfield = keys
     salt = SALT[0] if attacker == 0 else SALT[1]
     num_actions = amaps.shape[1]
@@ -216,9 +219,11 @@ def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rin
 
 @njit
 def alphabeta(root, t, alpha_root, beta_root, distance, keys, table, max_nodes, max_ply, stats, threats):
-    """The score of ``root`` (not over) for its player to move; see
-    :mod:`hexarena.search.alphabeta` for the search and
-    :meth:`hexarena.search.solve.Solver.score` for the arguments.
+    """The score of ``root`` (not over) for its player to move in the window
+    (``alpha_root``, ``beta_root``), in distance or value mode
+    (:mod:`hexarena.search.alphabeta`); 0 with ``stats[ABORTED]`` set when
+    ``max_nodes`` ran out.  ``keys``: :func:`hexarena.search.loops.search_keys`;
+    ``table``: :attr:`hexarena.search.alphabeta.Table.arrays`.
 
     ``threats`` >= 0 turns on the placement games' forced blocks: where the
     state entry ``threats`` is non-zero (the colours are settled), a cell on
