@@ -54,7 +54,7 @@ def opponent_wins(S, h, t, moves, n, cells, mover):
     return found
 
 
-@njit
+@inline
 def forced_blocks(S, h, t, moves, n, offset, cells, threats, rings, work):
     """The df-pn's pruning unless a game brings its own: once the colours
     are settled (``threats`` >= 0 and set), a mover facing two wins at once
@@ -75,55 +75,6 @@ def forced_blocks(S, h, t, moves, n, offset, cells, threats, rings, work):
 @njit
 def no_work(cells):
     """:func:`forced_blocks`'s scratch: none."""
-    return 0
-
-
-@inline
-def _among(keys, m, k):
-    """Whether ``k`` is one of ``keys[:m]``."""
-    for j in range(m):
-        if keys[j] == k:
-            return True
-    return False
-
-
-@inline
-def _children(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, n):
-    """The distinct children of node ``h`` among ``moves[h, :n]`` (the same
-    position up to symmetry once), each with its key (0 for a finished game)
-    and first numbers in row ``h``; their count."""
-    offset, cells, fields, perms, _, _, zcell, zfield = keys
-    m = 0
-    for i in range(n):
-        S[h + 1, :] = S[h]
-        apply(S[h + 1], t, moves[h, i])
-        w = S[h + 1, WINNER]
-        if w >= 0:
-            ck = np.uint64(0)
-            p, d = settled(w == attacker and w != DRAW)
-        else:
-            ck = canonical_key(S[h + 1], offset, cells, fields, perms, zcell, zfield)[0] ^ salt
-            p, d = 1, 1
-            if _among(ckey[h], m, ck):
-                continue
-        moves[h, m], ckey[h, m], cpn[h, m], cdn[h, m] = moves[h, i], ck, p, d
-        m += 1
-    return m
-
-
-@inline
-def _expand(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, count, threats, rings, work):
-    """Expand node ``h``: 1 or -1 when that settles it for the ``attacker``
-    (the mover wins at once, or the pruning decides), else 0 with its
-    children in row ``h`` and their count in ``count[h]``."""
-    mover = S[h, TO_MOVE]
-    n = legal(S[h], t, moves[h])
-    if winning_move(S, h, t, moves, n, mover) >= 0:
-        return 1 if mover == attacker else -1
-    n = prune(S, h, t, moves, n, keys[0], keys[1], threats, rings, work)
-    if n < 0:
-        return 1 if (n == MOVER_WINS) == (mover == attacker) else -1
-    count[h] = _children(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, n)
     return 0
 
 
@@ -159,7 +110,8 @@ def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rin
                 stats[ABORTED] = 1
                 return 0
             entered[h] = stats[NODES]
-            key[h] = canonical_key(S[h], offset, cells, fields, perms, zcell, zfield)[0] ^ salt
+            s = S[h]
+            key[h] = canonical_key(s, offset, cells, fields, perms, zcell, zfield)[0] ^ salt
             slot = find(table, key[h])
             if slot >= 0 and (table[1][slot] >= thpn[h] or table[2][slot] >= thdn[h]):
                 state = EXIT
@@ -167,11 +119,45 @@ def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rin
                 entered[h] = stats[NODES]  # nothing spent here
                 continue
             stats[EXPANDED] += 1
-            verdict = _expand(S, h, t, attacker, salt, keys, moves, ckey, cpn, cdn, count, threats, rings, work)
-            if verdict != 0:
-                pn, dn = settled(verdict > 0)
+            mover = s[TO_MOVE]
+            n = legal(s, t, moves[h])
+            won = False
+            for i in range(n):
+                S[h + 1, :] = s
+                apply(S[h + 1], t, moves[h, i])
+                if S[h + 1, WINNER] == mover:
+                    won = True
+                    break
+            if won:
+                pn, dn = settled(mover == attacker)
                 state = EXIT
                 continue
+            n = prune(S, h, t, moves, n, offset, cells, threats, rings, work)
+            if n < 0:
+                pn, dn = settled((n == MOVER_WINS) == (mover == attacker))
+                state = EXIT
+                continue
+            m = 0  # the distinct children, each with its key or its final value
+            for i in range(n):
+                S[h + 1, :] = s
+                apply(S[h + 1], t, moves[h, i])
+                w = S[h + 1, WINNER]
+                if w >= 0:
+                    ck = np.uint64(0)
+                    p, d = settled(w == attacker and w != DRAW)
+                else:
+                    ck = canonical_key(S[h + 1], offset, cells, fields, perms, zcell, zfield)[0] ^ salt
+                    p, d = 1, 1
+                    dup = False
+                    for j in range(m):
+                        if ckey[h, j] == ck:
+                            dup = True
+                            break
+                    if dup:
+                        continue
+                moves[h, m], ckey[h, m], cpn[h, m], cdn[h, m] = moves[h, i], ck, p, d
+                m += 1
+            count[h] = m
             state = LOOP
         elif state == LOOP:
             # this node's numbers from its children's (the table's, or their first guess)
