@@ -121,14 +121,7 @@ def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rin
             stats[EXPANDED] += 1
             mover = s[TO_MOVE]
             n = legal(s, t, moves[h])
-            won = False
-            for i in range(n):
-                S[h + 1, :] = s
-                apply(S[h + 1], t, moves[h, i])
-                if S[h + 1, WINNER] == mover:
-                    won = True
-                    break
-            if won:
+            if winning_move(S, h, t, moves, n, mover) >= 0:
                 pn, dn = settled(mover == attacker)
                 state = EXIT
                 continue
