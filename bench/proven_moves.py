@@ -7,7 +7,7 @@ first move and a reply, or the first player's losing second moves), an
 MCTS agent (level 1: it searches only where no proof is found) plays the
 winner against random replies to the end.  Each AI move is timed, by the
 stones on the board, and where the AI used the package's proof
-(:func:`hexarena.ai.solutions.perfect_move`) the position it leads to is
+(:func:`hexarena.search.solutions.perfect_move`) the position it leads to is
 checked: by the run's store, else by a fresh VC df-pn with
 ``--check-nodes`` nodes.  docs/solving.md has the figures.  A proven move
 should take under ``--target`` seconds (default 2: the bound
@@ -24,10 +24,10 @@ from pathlib import Path
 
 import hexarena
 from hexarena.ai.mcts import MCTSAgent
-from hexarena.ai.positions import PositionKeys
-from hexarena.ai.solutions import STORE_DIR, load_store, perfect_move, store_name
-from hexarena.solver.dfpn import VcDfpn
-from hexarena.solver.proven import Proven
+from hexarena.search.positions import PositionKeys
+from hexarena.search.solutions import STORE_DIR, load_store, perfect_move, store_name
+from hexarena.search.vc import VcDfpn
+from hexarena.search.proven import Proven
 
 RUN = Path(__file__).resolve().parent.parent / "data" / "solve-ph3" / "proven.npz"
 MOVE_SECONDS = 2.0  # a proven move's bound (docs/ai.md has the measured times)

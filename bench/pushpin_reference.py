@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hexarena  # noqa: E402
-from hexarena.analysis.solve import Solver  # noqa: E402
+from hexarena.search.solve import Solver  # noqa: E402
 from tests.solve_reference_fast import FastReference  # noqa: E402
 
 WORDS = {1: "win", 0: "draw", -1: "loss"}

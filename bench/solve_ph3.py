@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 import hexarena
-from hexarena.solver.run import DEPTH, KEEP, TABLE_BITS, LongSolve
+from hexarena.search.run import DEPTH, KEEP, TABLE_BITS, LongSolve
 
 STORE = Path(__file__).resolve().parent.parent / "data" / "solve-ph3"
 

@@ -19,9 +19,9 @@ import random
 import time
 
 import hexarena
-from hexarena.analysis.solve import Solver
-from hexarena.analysis.solve_dfpn import DfpnSolver
-from hexarena.solver.dfpn import VcDfpn
+from hexarena.search.solve import Solver
+from hexarena.search.dfpn import DfpnSolver
+from hexarena.search.vc import VcDfpn
 
 WORDS = {1: "win", -1: "loss", 0: "draw", None: "unknown"}
 

@@ -11,7 +11,7 @@ hidden layer, a policy head (softmax over the legal moves) and a value head
 with Dirichlet noise at the root, moves drawn from the visits in the first
 plies and the most visited after; each position's visit distribution and
 the game's result become training targets, with the board's six symmetries
-(:class:`hexarena.ai.positions.PositionKeys`) as extra samples; Adam on
+(:class:`hexarena.search.positions.PositionKeys`) as extra samples; Adam on
 cross-entropy plus squared value error.
 
 Before training and after each stage of ``--games`` self-play games, the
@@ -36,7 +36,7 @@ import numpy as np
 import hexarena
 from hexarena.ai.arena import MatchResult, match
 from hexarena.ai.mcts import MCTSAgent
-from hexarena.ai.positions import PositionKeys
+from hexarena.search.positions import PositionKeys
 from hexarena.ai.puct import Leaves, PUCTAgent
 from hexarena.games.base import Game
 from hexarena.observe import grid_index, observation

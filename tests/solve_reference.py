@@ -1,6 +1,6 @@
 """An independent, plain minimax for checking the solver (tests/search/test_solve.py).
 
-It shares nothing with :mod:`hexarena.analysis.solve_search`: no symmetry,
+It shares nothing with :mod:`hexarena.search.alphabeta`: no symmetry,
 no hashing, no window; recursion over the game's ``legal`` / ``apply``
 kernels with a dict of exact values keyed by the position's own entries
 (the cells and the fields that decide what can happen next).

@@ -2,7 +2,7 @@
 to reach the start of the base-3 board (tests/search/test_solve.py, docs/solving.md).
 
 Like :mod:`tests.solve_reference` it shares nothing with
-:mod:`hexarena.analysis.solve_search`: no symmetry, no Zobrist hashing, no
+:mod:`hexarena.search.alphabeta`: no symmetry, no Zobrist hashing, no
 alpha-beta window, no move ordering.  It walks the game's own ``legal`` and
 ``apply`` kernels depth first on an explicit stack (numba cannot cache a
 recursive function) and remembers every position it has valued, in one of

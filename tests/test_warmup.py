@@ -92,7 +92,7 @@ def bot():
 
 
 def vc_dfpn():
-    from hexarena.ai.solutions import perfect_move
+    from hexarena.search.solutions import perfect_move
     state = hexarena.load(game.name, size=3, opening="none").new_state()
     state.play(perfect_move(state).move)
     state.play(state.legal_moves()[0])  # below the shipped proof: the AI proves its move with a df-pn
@@ -100,7 +100,7 @@ def vc_dfpn():
 
 
 def dfpn():
-    from hexarena.analysis.solve_dfpn import DfpnSolver
+    from hexarena.search.dfpn import DfpnSolver
     DfpnSolver(game, 10).value(game.new_state().array, 2000)
 
 

@@ -230,10 +230,10 @@ def process_count(text: str) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis.solve import Solver, solve
-    from .analysis.solve_dfpn import solvable_games
-    from .analysis.solve_store import proof_positions
-    from .ai.solutions import save
+    from .search.solve import Solver, solve
+    from .search.dfpn import solvable_games
+    from .search.solve_store import proof_positions
+    from .search.solutions import save
 
     game = _game(args)
     if not game.SOLVABLE:
@@ -263,7 +263,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 
 def _solve_after(game, args: argparse.Namespace, out: TextIO) -> int:
     """``solve --after MOVES``: the position's value and each move's (stored proofs first, then a search)."""
-    from .solver.query import position_text, position_value
+    from .search.query import position_text, position_value
 
     moves = args.after.split(",") if "," in args.after else args.after.split()
     try:

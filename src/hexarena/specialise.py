@@ -1,8 +1,9 @@
 """Numba loops written once as a template module and specialised to one
 game's kernels: the MCTS's simulations (:mod:`hexarena.ai.mcts`,
 ``search_template.py``), the PUCT search's descent (:mod:`hexarena.ai.puct`,
-``puct_template.py``) and the batched steps of :mod:`hexarena.vector`
-(``loops_template.py``).
+``puct_template.py``), the exact searches' df-pn and alpha-beta
+(:mod:`hexarena.search.loops`, ``search/template.py``) and the batched steps
+of :mod:`hexarena.vector` (``loops_template.py``).
 
 Numba caches no function that receives jitted functions as arguments or in
 a closure (their identities change between processes), so a loop over a

@@ -105,9 +105,9 @@ def warm_proofs(game: Game) -> None:
     below the shipped solutions (Projective Hex's, with its virtual connections; each compiles when made)."""
     if not game.SOLVABLE:
         return
-    from .ai.positions import PositionKeys
-    from .analysis.solve_dfpn import DfpnSolver
-    from .solver.dfpn import VcDfpn
+    from .search.positions import PositionKeys
+    from .search.dfpn import DfpnSolver
+    from .search.vc import VcDfpn
 
     PositionKeys(game).key(game.new_state().array)  # a shipped solution looked up (a State's read-only array)
     DfpnSolver(game, WARM_TABLE_BITS)

@@ -460,7 +460,7 @@ def test_play_against_the_ai_in_the_terminal():
         sys.stdin = old
     text = out.getvalue()
     assert code == 0 and "ai:1 plays" in text and "[projective-hex size=2 opening=none]" in text
-    assert "hint: " in text and "(proven win in 9)" in text  # a solved start (hexarena.ai.solutions)
+    assert "hint: " in text and "(proven win in 9)" in text  # a solved start (hexarena.search.solutions)
 
 
 @pytest.mark.parametrize("text, kind, options", [

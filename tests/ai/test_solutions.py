@@ -1,4 +1,4 @@
-"""The size-3 Projective Hex proof shipped with the package (hexarena.solver.ship): the stored
+"""The size-3 Projective Hex proof shipped with the package (hexarena.search.ship): the stored
 positions are the long run's, the AI keeps a proven win from the stored positions and below them
 (a bounded VC df-pn), plays on by search in a proven loss, and its hint says "proven win"."""
 
@@ -12,11 +12,11 @@ import pytest
 import hexarena
 from hexarena.ai import hint_note
 from hexarena.ai.mcts import MCTSAgent
-from hexarena.ai.positions import PositionKeys
-from hexarena.ai.solutions import STORE_DIR, load_store, perfect_move, proof_text, store_name, stored_value
-from hexarena.solver.dfpn import VcDfpn
-from hexarena.solver.proven import Proven
-from hexarena.solver.query import RUN_STORES
+from hexarena.search.positions import PositionKeys
+from hexarena.search.solutions import STORE_DIR, load_store, perfect_move, proof_text, store_name, stored_value
+from hexarena.search.vc import VcDfpn
+from hexarena.search.proven import Proven
+from hexarena.search.query import RUN_STORES
 
 GAME = hexarena.load("projective-hex", size=3, opening="none")
 NAME = store_name(GAME)
@@ -123,7 +123,7 @@ def test_a_sample_of_the_shipped_positions_has_a_fresh_dfpns_values(run, keys):
     """The walk over the run's files (no searching) down to 6 stones meets the shipped file's positions
     (it may keep other children where the shipped walk's searches found some first) with their
     values; 150 shipped ones of 5 or 6 stones, re-proven by a fresh VC df-pn, agree."""
-    from hexarena.solver.ship import TableValues, proof_positions
+    from hexarena.search.ship import TableValues, proof_positions
 
     table = RUN.with_name("table.npz")
     if not table.exists():

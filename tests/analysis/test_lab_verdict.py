@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 import hexarena
-from hexarena.ai import solutions
+from hexarena.search import solutions
 from hexarena.ai.agents import parse_agent
 from hexarena.analysis import drama, endings, lab, plots, proportions, report, verdict
 from hexarena.analysis.balance import Histogram, Lengths, Spread

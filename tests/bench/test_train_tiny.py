@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hexarena.ai.positions import PositionKeys
+from hexarena.search.positions import PositionKeys
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 try:

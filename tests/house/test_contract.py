@@ -184,10 +184,35 @@ def imports_alone(module: str) -> str:
     return out.stderr.strip().splitlines()[-1] if out.returncode else ""
 
 
-@pytest.mark.parametrize("module", ["hexarena.analysis.solve_dfpn", "hexarena.analysis.solve_search"])
+@pytest.mark.parametrize("module", ["hexarena.search.dfpn", "hexarena.search.alphabeta", "hexarena.search.vc"])
 def test_a_solver_imports_first(module):
     """These used hexarena.ai.positions while hexarena.ai used them: imported first, each met the other half-done."""
     assert imports_alone(module) == ""
+
+
+def reachable(graph: dict[str, set[str]], start: set[str]) -> set[str]:
+    """The modules that importing ``start`` imports, directly or not (``start`` included)."""
+    seen, todo = set(), list(start)
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(graph[m])
+    return seen
+
+
+def package(graph: dict[str, set[str]], name: str) -> set[str]:
+    return {m for m in graph if m == f"hexarena.{name}" or m.startswith(f"hexarena.{name}.")}
+
+
+@pytest.mark.parametrize("below,above", [("search", ("ai", "analysis", "server")), ("ai", ("analysis", "server"))])
+def test_the_exact_search_is_below_the_ai_and_the_ai_below_the_lab(below, above):
+    """The exact solvers (hexarena.search) import no AI, lab or server; the AI imports no lab: imports point down."""
+    graph = module_graph()
+    assert package(graph, below), f"no package hexarena.{below}"
+    found = {m: sorted(graph[m] & set().union(*(package(graph, a) for a in above))) for m in package(graph, below)}
+    assert not {m: ups for m, ups in found.items() if ups}, f"{below} imports from {above}"
+    assert not reachable(graph, package(graph, below)) & set().union(*(package(graph, a) for a in above))
 
 
 @pytest.mark.slow

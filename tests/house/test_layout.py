@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -119,3 +120,45 @@ def test_the_client_parses_no_seat_or_player_name():
     found = [f"{p.relative_to(STATIC)}:{n}" for p in sorted(STATIC.rglob("*.js"))
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SEAT_PARSED.search(line)]
     assert not found, f"seats or players parsed by their prefix (read seat_info): {found}"
+
+
+MAX_FUNCTION = 100  # lines, a Python function's (numba kernels excepted: their loops stay whole for speed)
+COMPILED = {"njit", "jit", "inline", "hot", "intrinsic", "vectorize"}  # hexarena.kernels' decorators and numba's
+
+
+def compiled(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a decorator compiles ``node`` with numba (``@njit``, ``@numba.njit(...)``, ``@hot`` ...)."""
+    for d in node.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in COMPILED:
+            return True
+    return False
+
+
+def function_lengths(source: str) -> dict[str, int]:
+    """Each Python function of ``source`` (methods and nested ones included, compiled kernels left out)
+    by qualified name: its lines from ``def`` to its last statement."""
+    out: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = getattr(child, "name", "")
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and not compiled(child):
+                out[prefix + name] = (child.end_lineno or child.lineno) - child.lineno + 1
+            visit(child, f"{prefix}{name}." if name else prefix)
+
+    visit(ast.parse(source), "")
+    return out
+
+
+def test_the_length_counts_python_functions_and_leaves_kernels_out():
+    source = "def f():\n    x = 1\n    return x\n\n@njit\ndef k():\n    return 1\n\n" \
+             "class C:\n    @numba.njit(cache=True)\n    def m(self):\n        pass\n    def n(self):\n        pass\n"
+    assert function_lengths(source) == {"f": 3, "C.n": 2}
+
+
+def test_no_python_function_is_over_100_lines():
+    long = {f"{path.relative_to(PACKAGE)}:{name}": n for path in sorted(PACKAGE.rglob("*.py"))
+            for name, n in function_lengths(path.read_text(encoding="utf-8")).items() if n >= MAX_FUNCTION}
+    assert not long, f"Python functions of {MAX_FUNCTION} lines or more (split them): {long}"

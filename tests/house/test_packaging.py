@@ -197,7 +197,7 @@ def test_the_wheel_carries_every_file_and_only_numpy_and_numba(tmp_path):
     for wanted in ("hexarena/py.typed", "hexarena/server/static/index.html", "hexarena/learn/lisbon.json"):
         assert wanted in names
     assert {f"hexarena/rules/{g}.txt" for g in hexarena.GAMES} <= names
-    assert any(n.startswith("hexarena/ai/solutions/") and n.endswith(".npz") for n in names)
+    assert any(n.startswith("hexarena/search/solutions/") and n.endswith(".npz") for n in names)
     info = next(n for n in names if n.endswith(".dist-info/METADATA"))
     requires = [line.split(": ", 1)[1] for line in wheel.read(info).decode().splitlines()
                 if line.startswith("Requires-Dist: ")]

@@ -12,9 +12,9 @@ import pytest
 
 import hexarena
 from hexarena.ai import agent, hint, hint_note
-from hexarena.ai.positions import PositionKeys, automorphisms
-from hexarena.ai.solutions import perfect_move, proof_text, stored_value
-from hexarena.analysis.solve import Solver, solve
+from hexarena.search.positions import PositionKeys, automorphisms
+from hexarena.search.solutions import perfect_move, proof_text, stored_value
+from hexarena.search.solve import Solver, solve
 from hexarena.cli import main
 from hexarena.play import play_terminal
 

@@ -10,8 +10,8 @@ import json
 import pytest
 
 import hexarena
-from hexarena.analysis.solve import Solver, solve
-from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells
+from hexarena.search.solve import Solver, solve
+from hexarena.search.dfpn import DfpnSolver, dead_cells
 from hexarena.cli import main
 from hexarena.kernels import TO_MOVE
 

@@ -6,7 +6,7 @@ sizes 2 (2 to 10 stones of 12 cells) and 3 (500 positions of 14 to 20 stones of 
 Each rule is a claim about values, checked as such: a dead cell filled with
 either colour leaves the value; where the opponent threatens to win at
 once on two cells the mover loses, on one the block keeps the value; a
-symmetry of the board keeps it; a virtual win (hexarena.solver.virtual)
+symmetry of the board keeps it; a virtual win (hexarena.search.virtual)
 wins whoever moves, even with every cell outside its carrier the
 opponent's; a threat wins for the mover, and every move outside the
 opponent's threats' carriers loses; and df-pn, with every rule on, finds
@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 import hexarena
-from hexarena.ai.positions import PositionKeys
-from hexarena.analysis.solve_dfpn import DfpnSolver, dead_cells
-from hexarena.analysis.solve_search import make_threats
+from hexarena.search.positions import PositionKeys
+from hexarena.search.dfpn import DfpnSolver, dead_cells
+from hexarena.search.loops import compiled
 from hexarena.games.base import TO_MOVE, WINNER
 from hexarena.games.projective_hex import COLOR0
-from hexarena.solver.dfpn import VcDfpn
-from hexarena.solver.virtual import VIRTUAL_WIN, virtual_analysis
+from hexarena.search.vc import VcDfpn
+from hexarena.search.virtual import VIRTUAL_WIN, virtual_analysis
 
 from tests.solve_reference_ph import PlainMinimax, image, with_stone
 
@@ -91,7 +91,7 @@ def test_dead_cells_keep_the_value(spread):
 def test_forced_blocks_keep_the_value(spread):
     """No win at once for the mover: two opponent threats lose; with one, the block is as good as any move."""
     game, plain, valued = spread
-    threats = make_threats(game.kernels.apply)
+    threats = compiled(game.kernels).opponent_wins
     seen = {0: 0, 1: 0, 2: 0}
     for s, value in valued:
         if wins_at_once(game, s):

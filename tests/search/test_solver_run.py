@@ -1,4 +1,4 @@
-"""The long solve (hexarena.solver): its frontier of symmetry classes, its
+"""The long solve (hexarena.search): its frontier of symmetry classes, its
 files, a run stopped and resumed against one never stopped, its proven
 positions against the plain minimax, and ``hexarena solve --after``."""
 
@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 
 import hexarena
-from hexarena.ai.positions import PositionKeys
-from hexarena.ai.solutions import load_store, store_name
-from hexarena.analysis.solve_dfpn import PnTable, find, store
+from hexarena.search.positions import PositionKeys
+from hexarena.search.solutions import load_store, store_name
+from hexarena.search.dfpn import PnTable, find, store
 from hexarena.cli import main
-from hexarena.solver.files import load_npz, load_table, save_npz, save_table
-from hexarena.solver.frontier import Frontier
-from hexarena.solver.proven import UNKNOWN_PLIES, Proven
-from hexarena.solver.query import RUN_STORES, position_value
-from hexarena.solver.run import LongSolve
-from hexarena.solver.ship import Prover, TableValues, proof_positions, ship
+from hexarena.search.files import load_npz, load_table, save_npz, save_table
+from hexarena.search.frontier import Frontier
+from hexarena.search.proven import UNKNOWN_PLIES, Proven
+from hexarena.search.query import RUN_STORES, position_value
+from hexarena.search.run import LongSolve
+from hexarena.search.ship import Prover, TableValues, proof_positions, ship
 
 from tests.solve_reference import Reference
 from tests.solve_reference_ph import PlainMinimax

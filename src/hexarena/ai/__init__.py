@@ -21,7 +21,7 @@ True
 >>> move in s.legal_moves() and 0 <= rate <= 1
 True
 
-In a solved position (small boards, :mod:`hexarena.ai.solutions`) the hint
+In a solved position (small boards, :mod:`hexarena.search.solutions`) the hint
 is the perfect move and its note the proof:
 
 >>> s = hexarena.load("projective-hex", size=2, opening="none").new_state()
@@ -53,7 +53,7 @@ from ..compiling import Say, announcing
 from ..games.base import Game, NothingToUndo, State
 from .agents import KINDS, Agent, AgentSpec, RandomAgent, Searcher, agent, parse_agent
 from .mcts import COMPILE_SECONDS, MCTSAgent, search_notice
-from .solutions import proof_text
+from ..search.solutions import proof_text
 
 __all__ = ["Agent", "AgentSpec", "KINDS", "RandomAgent", "Searcher", "agent", "hint", "hint_note", "parse_agent",
            "preparing", "take_back"]

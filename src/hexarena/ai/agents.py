@@ -10,7 +10,7 @@ agents:
 - ``mcts:VARIANT[:sims=N|:seconds=S][:solutions=off][:key=value...]``: a
   search variant of docs/ai.md with its budget (500 simulations by default)
   and settings; ``solutions=off``: search solved positions too, instead of
-  playing the shipped solutions (:mod:`hexarena.ai.solutions`);
+  playing the shipped solutions (:mod:`hexarena.search.solutions`);
 - ``ai:LEVEL``: ``mcts:LEVEL`` as players name it (``ai`` alone: level 5).
 
 >>> parse_agent("mcts:3").level, parse_agent("ai").level

@@ -45,7 +45,7 @@ from ..compiling import announcing
 from ..games.base import DRAW, Game, State
 from ..kernels import njit
 from ..kernels import seed as seed_numba
-from .solutions import perfect_move, reward
+from ..search.solutions import perfect_move, reward
 from ..specialise import specialised, where
 
 ACTION, FIRST, COUNT, MOVER, PROVEN = range(5)
@@ -477,7 +477,7 @@ class MCTSAgent:
 
     def hint(self, state: State) -> tuple[str, float]:
         """The best move and its estimated win rate for the player to move; in
-        a solved position (:mod:`hexarena.ai.solutions`) the perfect move and
+        a solved position (:mod:`hexarena.search.solutions`) the perfect move and
         its proven result (1, 0.5 or 0) without searching."""
         return drain(self.hinting(state))
 

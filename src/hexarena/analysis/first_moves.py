@@ -3,7 +3,7 @@
 ``--from`` starts every game from the position after its moves.  With
 ``--first-moves`` the next move is forced: ``all`` takes one move per class
 of the legal moves under the board's symmetries that keep the rules
-(``Game.keeps_rules``, :func:`hexarena.ai.positions.symmetries`) and the
+(``Game.keeps_rules``, :func:`hexarena.search.positions.symmetries`) and the
 position; a game that declares no symmetries has each move as its own
 class.  Game ``i`` of a set forces class ``(i // 2) % classes``, so each
 class gets pairs of games with the agents on both seats, and the first N
@@ -28,8 +28,8 @@ import numpy as np
 
 import hexarena
 
-from ..ai.positions import action_maps, symmetries
-from ..ai.solutions import stored_value
+from ..search.positions import action_maps, symmetries
+from ..search.solutions import stored_value
 from ..games.base import Game, State, quoted
 from .balance import LabSettings
 from .heatmap import heat_svg
@@ -262,7 +262,7 @@ def _cells(state: State, moves: Sequence[str]) -> list[str]:
 
 def proven_value(state: State, move: str) -> dict[str, Any] | None:
     """The first player's proven result after ``move`` in ``state`` (a shipped solution,
-    :mod:`hexarena.ai.solutions`): ``{"result": "win"|"draw"|"loss", "plies": from the start or None}``."""
+    :mod:`hexarena.search.solutions`): ``{"result": "win"|"draw"|"loss", "plies": from the start or None}``."""
     child = state.copy()
     child.play(move)
     if child.is_over():

@@ -15,7 +15,7 @@ from typing import Any, NotRequired, TypedDict, cast
 
 import hexarena
 from ..ai import parse_agent
-from ..ai.solutions import forget_searches
+from ..search.solutions import forget_searches
 from .drama import clarity_of
 from .provenance import provenance
 

@@ -77,7 +77,7 @@ class Game(Notation, ABC):
     PLANES: ClassVar[tuple[str, ...]]  # names of the planes that ``planes`` returns
     MCTS: ClassVar[dict[str, Any]] = {}
     # hexarena solve searches the game exactly: no position repeats (a position's value does not depend on the
-    # path to it) and hexarena.ai.positions has its keys and symmetries
+    # path to it) and hexarena.search.positions has its keys and symmetries
     SOLVABLE: ClassVar[bool] = False
     CAN_DRAW: ClassVar[bool] = True  # whether a game may end in a draw (the proof-number solver then asks twice)
     COSTLY_SCORES: ClassVar[bool] = False  # exact scores may take long: the web app scores the end in a worker
@@ -102,7 +102,7 @@ class Game(Notation, ABC):
     # None: that bound holds
     max_game_length: int | None = None
     # actions per cell: action a < ncells * width is cell a // width's (a placement, then pushes: Hex Pushpin), so
-    # a board symmetry maps it to the image cell's (hexarena.ai.positions.action_maps); the others stay
+    # a board symmetry maps it to the image cell's (hexarena.search.positions.action_maps); the others stay
     width: int = 1
     topology: Topology
     tables: tuple  # a NamedTuple that the kernels read; each game declares its own (``tables: Tables``)
@@ -267,13 +267,13 @@ class Game(Notation, ABC):
     def position_fields(self) -> tuple[int, int, tuple[int, ...]]:
         """A ``SOLVABLE`` game's entries that identify a position: ``(offset,
         cells, fields)``, the cells' values from ``offset`` and the header
-        fields (:mod:`hexarena.ai.positions` hashes them)."""
+        fields (:mod:`hexarena.search.positions` hashes them)."""
         raise ValueError(f"no position keys for {self.name!r}: only solvable games have them")
 
     def keeps_rules(self, perm: np.ndarray) -> bool:
         """Whether the board automorphism ``perm`` (a cell permutation) keeps a
         ``SOLVABLE`` game's rules and start, so that the positions it maps onto
-        each other have one value (:func:`hexarena.ai.positions.symmetries`)."""
+        each other have one value (:func:`hexarena.search.positions.symmetries`)."""
         raise ValueError(f"no symmetries for {self.name!r}: only solvable games have them")
 
     def dead_cell_rings(self) -> np.ndarray:

@@ -20,7 +20,7 @@ The key XORs a Zobrist number per (cell, code) pair and one per (field,
 value), all made by SplitMix64 from :data:`SEED`: keys are the same on
 every machine and in every process.  (The solvers' keys, the same for
 positions a symmetry of the board maps onto each other, are
-:mod:`hexarena.ai.positions`'s.)
+:mod:`hexarena.search.positions`'s.)
 
 The text is ``BOARD MOVER TURN STEP PLY [NAME=VALUE ...]`` (docs/notation.md,
 "Position text"): the game writes ``BOARD`` and its fields

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
 
-from hexarena.ai.solutions import proof_text
+from hexarena.search.solutions import proof_text
 from hexarena.games.base import State
 
 from . import clocks

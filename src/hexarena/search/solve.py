@@ -5,9 +5,9 @@ symmetry of the board maps onto each other), in two passes sharing one
 time / node budget:
 
 1. *value*: win, draw or loss for the player to move, by ``method``:
-   ``alphabeta`` (:mod:`hexarena.analysis.solve_search` with the window
+   ``alphabeta`` (:mod:`hexarena.search.alphabeta` with the window
    (-WIN, WIN): the first win found cuts) or ``dfpn`` (the proof-number
-   search of :mod:`hexarena.analysis.solve_dfpn`);
+   search of :mod:`hexarena.search.dfpn`);
 2. *distance*: the same moves searched again for the number of plies to
    the end when both sides play perfectly (the winner fastest, the loser
    slowest), which the solution store and "proven win in k" need.
@@ -24,10 +24,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..ai.positions import PositionKeys
 from ..games.base import DRAW, TO_MOVE, WINNER, Game
-from .solve_dfpn import DfpnSolver, check_solvable
-from .solve_search import ABORTED, HITS, INF, NODES, WIN, Table, make_search, max_plies, search_keys
+from .alphabeta import ABORTED, HITS, INF, NODES, WIN, Table
+from .dfpn import DfpnSolver, check_solvable
+from .loops import compiled, max_plies, search_keys
+from .positions import PositionKeys
 
 METHODS = ("alphabeta", "dfpn")  # the value pass's search; distances are always alpha-beta's
 TABLE_BITS = 22  # 4M slots (100 MB)
@@ -80,7 +81,7 @@ class Solver:
         self.mode: bool | None = None  # the table holds distance (True) or value (False) scores
         self.max_ply = max_plies(game)
         self.stats = np.zeros(3, dtype=np.int64)
-        self._search = make_search(game.kernels.legal, game.kernels.apply)
+        self._search = compiled(game.kernels).alphabeta
         self.threats = game.THREAT_FIELD
         self.score(game.new_state().array, False, 0)  # compile now, so that solving times only the search
         self.table.clear()

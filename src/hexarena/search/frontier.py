@@ -6,7 +6,7 @@ its children (the next level's classes, or the result of a move that ends
 the game), so that values proven below can be carried up: a position is won
 for its player to move if some child is lost for the child's player to move
 (or the move wins at once), and lost if every child is won for the opponent.
-The classes come from the board's symmetries (:mod:`hexarena.ai.positions`),
+The classes come from the board's symmetries (:mod:`hexarena.search.positions`),
 not from a list: on the 27-cell Projective Hex board there are 6 first-move
 classes and 120 second-level positions.
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..ai.positions import PositionKeys
 from ..games.base import DRAW, TO_MOVE, WINNER, Game
+from .positions import PositionKeys
 
 
 @dataclass

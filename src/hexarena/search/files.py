@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..ai.positions import ZOBRIST_SEED
-from ..analysis.solve_dfpn import PnTable, store
 from ..kernels import njit
+from .dfpn import PnTable, store
+from .positions import ZOBRIST_SEED
 
 FORMAT = 1  # the files' layout version
 

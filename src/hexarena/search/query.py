@@ -2,9 +2,9 @@
 
 The position after ``MOVES`` (from the start) and each move from it are
 valued from the stored proofs first (the long run's proven positions, see
-:mod:`hexarena.solver.run`, and the package's solution files of
-:mod:`hexarena.ai.solutions`), then by df-pn (win / draw / loss; for Projective Hex with the virtual
-connections of :mod:`hexarena.solver.dfpn`), and where
+:mod:`hexarena.search.run`, and the package's solution files of
+:mod:`hexarena.search.solutions`), then by df-pn (win / draw / loss; for Projective Hex with the virtual
+connections of :mod:`hexarena.search.vc`), and where
 asked and cheap the alpha-beta finds the plies to the end.  Moves that are
 one position up to the board's symmetries are valued once.  So anyone can
 set up a position they can work out by hand or by brute force and compare.
@@ -18,12 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..ai.solutions import store_name, stored_value
-from ..analysis.solve import Solver
-from ..analysis.solve_dfpn import DfpnSolver
 from ..games.base import DRAW, WINNER, Game, State
-from .dfpn import VcDfpn
+from .dfpn import DfpnSolver
 from .proven import UNKNOWN_PLIES, Proven
+from .solutions import store_name, stored_value
+from .solve import Solver
+from .vc import VcDfpn
 
 REPO = Path(__file__).resolve().parents[3]
 RUN_STORES = {"projective-hex-opening=none-size=3.npz": REPO / "data" / "solve-ph3"}  # long runs' directories

@@ -15,11 +15,11 @@ import random
 
 import numpy as np
 
-from ..analysis.solve import Solver
-from ..analysis.solve_dfpn import find
 from ..games.base import TO_MOVE, WINNER
+from .dfpn import find
 from .frontier import Frontier
 from .proven import UNKNOWN_PLIES, Proven
+from .solve import Solver
 
 LENGTH_NODES = 200_000  # alpha-beta nodes for one witness's length
 

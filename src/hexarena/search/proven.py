@@ -1,7 +1,7 @@
 """The proven positions of a long solve: canonical key, value, length, moves.
 
 Each entry is one position up to the board's symmetries: its key (from
-:mod:`hexarena.ai.positions`), the result for the player to move (1 win,
+:mod:`hexarena.search.positions`), the result for the player to move (1 win,
 -1 loss, 0 draw), the plies to the end with perfect play where they were
 cheap to find (-1 where not), and the actions from the start to one member of
 its class, so that anyone can set it up again and check it.

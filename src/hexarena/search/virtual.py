@@ -39,7 +39,9 @@ check every claim against the plain minimax.
 from __future__ import annotations
 
 import numpy as np
+
 from ..kernels import njit
+from .loops import MOVER_LOSES, MOVER_WINS
 
 VIRTUAL_WIN = -1  # :func:`analyse`'s answer for a virtual win
 
@@ -209,9 +211,6 @@ def virtual_analysis(game, s: np.ndarray, colour: int) -> tuple[int, set[int], s
     carrier, region = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
     found = analyse(board, colour, game.tables.nbr, game.tables.seam, make_work(n), carrier, region)
     return int(found), set(np.flatnonzero(carrier).tolist()), set(np.flatnonzero(region).tolist())
-
-
-MOVER_WINS, MOVER_LOSES = -1, -2  # :func:`virtual_moves`'s verdicts
 
 
 @njit

@@ -1,7 +1,7 @@
 """Solved positions shipped with the package, and perfect play from them.
 
 ``hexarena solve GAME --store FILE`` (see docs/solving.md) writes what it
-proved: for each position (a key from :mod:`hexarena.ai.positions`, the
+proved: for each position (a key from :mod:`hexarena.search.positions`, the
 same for every symmetric image) the result for the player to move (1 win,
 0 draw, -1 loss) and the plies to the end with perfect play (the winner
 fastest, the loser slowest; 0 for a draw, whose length is not searched).
@@ -11,7 +11,7 @@ one best move where the player to move wins, every move where it does not.
 :func:`perfect_move` reads them: in a stored position it returns the move
 that wins fastest (or draws, or loses slowest) and what it leads to;
 :func:`proof_text` words it ("proven win in 9").  Files live in
-``hexarena/ai/solutions/`` as ``NAME-OPT=VALUE-....npz``.
+``hexarena/search/solutions/`` as ``NAME-OPT=VALUE-....npz``.
 
 >>> import hexarena
 >>> s = hexarena.load("projective-hex", size=2, opening="none").new_state()
@@ -20,7 +20,7 @@ that wins fastest (or draws, or loses slowest) and what it leads to;
 >>> perfect_move(s).plies
 9
 
-A long run's proof (:mod:`hexarena.solver.ship`: Projective Hex size 3)
+A long run's proof (:mod:`hexarena.search.ship`: Projective Hex size 3)
 stores the proven positions down to a few stones, with plies -1 (the
 length not known): there the words are "proven win" / "proven loss".  In a
 won position below them (the position before it lost for the opponent, as
@@ -45,13 +45,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..analysis.solve_dfpn import SALT, DfpnSolver, find
 from ..games.base import Game, State
+from .dfpn import SALT, DfpnSolver, find
 from .positions import ZOBRIST_SEED, PositionKeys
 
 STORE_DIR = Path(__file__).with_name("solutions")
 RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
-UNKNOWN_PLIES = -1  # a stored length not searched (the long runs' proofs, hexarena.solver.ship)
+UNKNOWN_PLIES = -1  # a stored length not searched (the long runs' proofs, hexarena.search.ship)
 
 
 class Proven(NamedTuple):
@@ -212,7 +212,8 @@ def _proved(file_name: str) -> dict[int, tuple[int, int]]:
 def _searcher(game_key: tuple) -> DfpnSolver | None:
     """The VC df-pn of the game (None where it has none), its table kept between moves."""
     import hexarena
-    from ..solver.dfpn import VcDfpn  # the solver builds on this module: import it where used
+
+    from .vc import VcDfpn  # here, not above: the AI's compiled search hashes the sources of what this module holds
     try:
         return VcDfpn(hexarena.load(game_key[0], **dict(game_key[1])), SEARCH_TABLE_BITS, keys=_keys(game_key))
     except ValueError:  # not a game, or a board, that the virtual connections know

@@ -1,20 +1,20 @@
 """The long run's proof as package data, for the AI and its hint.
 
-The run's directory (:mod:`hexarena.solver.run`) holds the proven positions
+The run's directory (:mod:`hexarena.search.run`) holds the proven positions
 (``proven.npz``, a few hundred) and the df-pn table (``table.npz``, 30 MB:
 millions of entries, most not proven).  :func:`proof_positions` walks the
 proof down from every proven position, to positions of ``stones`` stones:
 where the player to move wins it keeps one child proven lost for its
 player (the stored one, else the table's cheapest to prove), where it loses
 every child class the table has proven.  :func:`ship` writes them in the
-format of :mod:`hexarena.ai.solutions` (result for the player to move;
+format of :mod:`hexarena.search.solutions` (result for the player to move;
 plies -1 where the length is unknown, the length where ``proven.npz`` has
 one), so the package can carry the proof without the table::
 
-    python -m hexarena.solver.ship data/solve-ph3 --stones 7
+    python -m hexarena.search.ship data/solve-ph3 --stones 7
 
 Below the shipped positions the AI proves its move with a bounded
-:class:`~hexarena.solver.dfpn.VcDfpn` search (:mod:`hexarena.ai.solutions`).
+:class:`~hexarena.search.vc.VcDfpn` search (:mod:`hexarena.search.solutions`).
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..ai.positions import PositionKeys
-from ..ai.solutions import STORE_DIR, save, store_name
-from ..analysis.solve_dfpn import SALT, find
 from ..games.base import Game, State
-from .dfpn import VcDfpn
+from .dfpn import SALT, find
 from .files import load_npz
+from .positions import PositionKeys
 from .proven import UNKNOWN_PLIES, Entry, Proven
+from .solutions import STORE_DIR, save, store_name
+from .vc import VcDfpn
 
 
 class TableValues:
@@ -184,7 +184,7 @@ def ship(game: Game, run_dir: Path, stones: int, out: Path | None = None, search
 def main(argv: list[str] | None = None) -> None:
     import hexarena
 
-    ap = argparse.ArgumentParser(prog="python -m hexarena.solver.ship", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m hexarena.search.ship", description=__doc__.split("\n")[0])
     ap.add_argument("run_dir", type=Path, help="the long run's directory (proven.npz, table.npz)")
     ap.add_argument("--stones", type=int, default=7, help="walk the proof down to positions of this many moves")
     ap.add_argument("--search-stones", type=int, default=0,

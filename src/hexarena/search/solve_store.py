@@ -1,4 +1,4 @@
-"""The positions a solution store keeps (:mod:`hexarena.ai.solutions`): the
+"""The positions a solution store keeps (:mod:`hexarena.search.solutions`): the
 start, every first move, and from there a proof of each value.
 
 Breadth-first from the start: where the player to move wins, one move that

@@ -2,18 +2,18 @@
 
 :class:`LongSolve` works through a game's first-move classes (then, once
 they are all proven, the next level's positions) with the df-pn of
-:mod:`hexarena.analysis.solve_dfpn`, in chunks of about a minute, round
+:mod:`hexarena.search.dfpn`, in chunks of about a minute, round
 robin.  Every proof is for the first player ("the first player wins" is
 proven or disproven), so one table serves every first move and the
 positions they share.  After each chunk it looks the tracked positions of
-:mod:`hexarena.solver.frontier` (every class up to ``depth`` moves in) up in
+:mod:`hexarena.search.frontier` (every class up to ``depth`` moves in) up in
 the table, records the settled ones in the proven store and carries values
 up (a position whose children are settled is settled too).  Every few
 minutes it checkpoints to ``store_dir``:
 
-- ``proven.npz``: the proven positions (:mod:`hexarena.solver.proven`), the
+- ``proven.npz``: the proven positions (:mod:`hexarena.search.proven`), the
   tracked ones and witnesses from deeper in the table
-  (:mod:`hexarena.solver.samples`);
+  (:mod:`hexarena.search.samples`);
 - ``table.npz``: the df-pn table, pruned to its most-worked entries;
 - ``run.json``: nodes and seconds over every session, and the frontier at
   each checkpoint (its growth per hour).
@@ -26,21 +26,21 @@ are replaced atomically, so a kill at any moment leaves the last checkpoint.
 from __future__ import annotations
 
 import time
-from typing import Any
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ..ai.solutions import store_name
-from ..analysis.solve_dfpn import INF, SALT, DfpnSolver, find, store
 from ..games.base import TO_MOVE, Game
-from .dfpn import VcDfpn
+from .dfpn import INF, SALT, DfpnSolver, find, store
 from .files import load_json, load_table, save_json, save_table
 from .frontier import Frontier, Tracked, carried_up
 from .proven import Proven
 from .samples import Witnesses
+from .solutions import store_name
+from .vc import VcDfpn
 
 TABLE_BITS = 24  # 16M slots, 400 MB
 KEEP = 3_000_000  # table entries a checkpoint keeps (about 40 MB compressed)
@@ -59,7 +59,7 @@ def now_utc() -> str:
 
 class LongSolve:
     """One game's resumable run in ``store_dir`` (created if missing); ``virtual``:
-    df-pn with the virtual connections' pruning (:mod:`hexarena.solver.dfpn`)."""
+    df-pn with the virtual connections' pruning (:mod:`hexarena.search.vc`)."""
 
     def __init__(self, game: Game, store_dir: Path | str, table_bits: int = TABLE_BITS, depth: int = DEPTH,
                  keep: int = KEEP, progress: Callable[[str], None] | None = None, virtual: bool = True) -> None:

@@ -17,10 +17,13 @@ until its pn or dn reaches the thresholds its parent gave it, which is when
 the parent's choice of child would change.  The child's pn threshold is
 ``min(parent's, (1 + 1/4) * second-best + 1)`` (the "1 + epsilon" trick of
 Pawlewicz and Lew, which saves re-entering the same two children in turn).
-It runs on explicit stacks (one row per ply), not recursion, so numba caches it.
+It runs on explicit stacks (one row per ply), not recursion.  The loop is
+``dfpn`` in ``template.py``, specialised to a game's kernels and pruning
+(:func:`hexarena.search.loops.compiled`) so that numba caches it; its table
+and helpers live here.
 
 Transposition table: buckets of four slots keyed by the symmetry-canonical
-Zobrist keys of :mod:`hexarena.ai.positions` (salted by the attacker), each
+Zobrist keys of :mod:`hexarena.search.positions` (salted by the attacker), each
 slot with pn, dn and the nodes spent below it; a new entry replaces the
 bucket's slot with the least work.  A node's children are read from the
 table each time round, falling back on the numbers last seen for them on
@@ -34,23 +37,22 @@ Domain knowledge (where the game's ``THREAT_FIELD`` is set: a stone only
 helps its owner's win), as in the alpha-beta search: a move that wins at
 once proves the node; if the opponent would win at once on two cells the
 node is lost; on one, that cell is the only move; dead cells
-(``Game.dead_cell_rings``) are skipped.  Children that are the same
-position up to symmetry are searched once.
+(``Game.dead_cell_rings``) are skipped.  A game may prune its own way
+instead (Projective Hex's virtual connections, :mod:`hexarena.search.vc`).
+Children that are the same position up to symmetry are searched once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
-import numba
 import numpy as np
 
-from ..ai.positions import PositionKeys, canonical_key, key_spec
 from ..games import GAMES, game_class
-from ..games.base import DRAW, Game
-from ..kernels import TO_MOVE, WINNER, njit
-from .solve_search import make_threats, max_plies, ply_stacks, search_keys
+from ..games.base import Game
+from ..kernels import TO_MOVE, njit
+from .loops import compiled, max_plies, search_keys
+from .positions import PositionKeys, key_spec
 
 INF = (1 << 31) - 1  # a proof or disproof number of a settled node
 BIG = INF - 1  # sums are capped here: large but not settled
@@ -215,143 +217,6 @@ def dead_cells(game: Game, s: np.ndarray, rings: np.ndarray | None = None) -> li
             and useless_for(board, rings[c], 1) and useless_for(board, rings[c], 2)]
 
 
-@cache
-def make_dfpn(legal, apply):
-    """``dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings) -> 1, -1 or 0``
-    bound to one game's kernels: 1 if ``attacker`` wins from ``root`` (not
-    over), -1 if not, 0 when ``max_nodes`` ran out (``stats[ABORTED]`` set).
-    ``keys`` as in :func:`hexarena.analysis.solve_search.make_search`;
-    ``threats`` >= 0 turns on the forced blocks there described, and with
-    them the dead cells of ``rings`` (``Game.dead_cell_rings``; no rows: none)."""
-
-    opponent_wins = make_threats(apply)
-
-    @numba.njit
-    def dfpn(root, t, attacker, keys, table, max_nodes, max_ply, stats, threats, rings):
-        offset, cells, fields, perms, amaps, ainv, zcell, zfield = keys
-        salt = SALT[0] if attacker == 0 else SALT[1]
-        num_actions = amaps.shape[1]
-        S, moves, count, key = ply_stacks(root, max_ply, num_actions)
-        D = S.shape[0]
-        ckey = np.zeros((D, num_actions), dtype=np.uint64)  # 0: a finished game (cpn, cdn fixed)
-        cpn = np.zeros((D, num_actions), dtype=np.int64)
-        cdn = np.zeros((D, num_actions), dtype=np.int64)
-        thpn = np.zeros(D, dtype=np.int64)
-        thdn = np.zeros(D, dtype=np.int64)
-        entered = np.zeros(D, dtype=np.int64)
-        chosen = np.zeros(D, dtype=np.int64)
-        ENTER, LOOP, EXIT = 0, 1, 2
-
-        thpn[0], thdn[0] = INF, INF
-        h, state, pn, dn = 0, ENTER, 1, 1
-        while True:
-            if state == ENTER:
-                stats[NODES] += 1
-                if stats[NODES] > max_nodes:
-                    stats[ABORTED] = 1
-                    return 0
-                entered[h] = stats[NODES]
-                s = S[h]
-                mover = s[TO_MOVE]
-                k, g = canonical_key(s, offset, cells, fields, perms, zcell, zfield)
-                key[h] = k ^ salt
-                slot = find(table, key[h])
-                if slot >= 0 and (table[1][slot] >= thpn[h] or table[2][slot] >= thdn[h]):
-                    state = EXIT
-                    pn, dn = table[1][slot], table[2][slot]
-                    entered[h] = stats[NODES]  # nothing spent here
-                    continue
-                stats[EXPANDED] += 1
-                n = legal(s, t, moves[h])
-                won = False
-                for i in range(n):
-                    S[h + 1, :] = s
-                    apply(S[h + 1], t, moves[h, i])
-                    if S[h + 1, WINNER] == mover:
-                        won = True
-                        break
-                if won:
-                    pn, dn = settled(mover == attacker)
-                    state = EXIT
-                    continue
-                if threats >= 0 and s[threats] != 0:
-                    blocks = opponent_wins(S, h, t, moves, n, cells, mover)
-                    if blocks >= 2:
-                        pn, dn = settled(mover != attacker)
-                        state = EXIT
-                        continue
-                    if blocks == 1:
-                        n = 1
-                    elif rings.shape[0] > 0:
-                        n = drop_dead_cells(s, offset, rings, moves[h], n)
-                m = 0  # the distinct children, each with its key or its final value
-                for i in range(n):
-                    S[h + 1, :] = s
-                    apply(S[h + 1], t, moves[h, i])
-                    w = S[h + 1, WINNER]
-                    if w >= 0:
-                        ck = np.uint64(0)
-                        p, d = settled(w == attacker and w != DRAW)
-                    else:
-                        ck = canonical_key(S[h + 1], offset, cells, fields, perms, zcell, zfield)[0] ^ salt
-                        p, d = 1, 1
-                        dup = False
-                        for j in range(m):
-                            if ckey[h, j] == ck:
-                                dup = True
-                                break
-                        if dup:
-                            continue
-                    moves[h, m], ckey[h, m], cpn[h, m], cdn[h, m] = moves[h, i], ck, p, d
-                    m += 1
-                count[h] = m
-                state = LOOP
-            elif state == LOOP:
-                # this node's numbers from its children's (the table's, or their first guess)
-                is_or = S[h, TO_MOVE] == attacker
-                phi, delta = INF, 0  # phi: min side (pn at OR), delta: sum side
-                best, phi2 = -1, INF
-                for i in range(count[h]):
-                    if ckey[h, i] != 0:  # the table's numbers; if it lost them, the last seen here
-                        slot = find(table, ckey[h, i])
-                        if slot >= 0:
-                            cpn[h, i], cdn[h, i] = table[1][slot], table[2][slot]
-                    p, d = cpn[h, i], cdn[h, i]
-                    cphi, cdelta = (p, d) if is_or else (d, p)
-                    delta = capped_sum(delta, cdelta)
-                    if cphi < phi:
-                        phi2, phi, best = phi, cphi, i
-                    elif cphi < phi2:
-                        phi2 = cphi
-                pn, dn = (phi, delta) if is_or else (delta, phi)
-                if pn >= thpn[h] or dn >= thdn[h] or h + 1 >= D:
-                    state = EXIT
-                    continue
-                # the most proving child, with thresholds where the choice would change
-                tphi, tdelta = (thpn[h], thdn[h]) if is_or else (thdn[h], thpn[h])
-                c_phi = min(tphi, phi2 + phi2 // 4 + 1)
-                b_delta = cdn[h, best] if is_or else cpn[h, best]
-                c_delta = min(tdelta - delta + b_delta, INF)
-                chosen[h] = best
-                S[h + 1, :] = S[h]
-                apply(S[h + 1], t, moves[h, best])
-                if is_or:
-                    thpn[h + 1], thdn[h + 1] = c_phi, c_delta
-                else:
-                    thpn[h + 1], thdn[h + 1] = c_delta, c_phi
-                h += 1
-                state = ENTER
-            else:  # EXIT: (pn, dn) are node h's; keep them and go back to the parent
-                store(table, key[h], pn, dn, stats[NODES] - entered[h] + 1)
-                if h == 0:
-                    return 1 if pn == 0 else -1 if dn == 0 else 0
-                h -= 1
-                cpn[h, chosen[h]], cdn[h, chosen[h]] = pn, dn
-                state = LOOP
-
-    return dfpn
-
-
 class DfpnSolver:
     """A game's keys, proof-number table and compiled df-pn, reused across searches."""
 
@@ -376,7 +241,7 @@ class DfpnSolver:
 
     def _search(self, game: Game) -> Callable:
         """The compiled df-pn for ``game`` (a subclass may prune its own way)."""
-        return make_dfpn(game.kernels.legal, game.kernels.apply)
+        return compiled(game.kernels).dfpn
 
     def prove(self, s: np.ndarray, attacker: int, max_nodes: int) -> bool | None:
         """Whether ``attacker`` wins from ``s`` (not over) with best play; None

@@ -1,7 +1,7 @@
 """Position keys that identify a position up to the board's symmetries.
 
 A solver's transposition table and the solution store
-(:mod:`hexarena.ai.solutions`) both need one number per position that
+(:mod:`hexarena.search.solutions`) both need one number per position that
 (a) ignores what does not change the game's future (move counters, the
 union-find layout of Projective Hex's groups) and (b) is the same for
 positions that a symmetry of the board maps onto each other.
