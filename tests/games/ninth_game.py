@@ -4,7 +4,7 @@ checklist of docs/design.md, "Adding a game", with it).
 Two players place stones in turn on the seven cells of a hexhex board of side 2; three own stones in a straight
 line (a rim cell, the centre, the opposite rim cell) win; a full board without one is a draw.
 
->>> from tests.ninth_game import Triad
+>>> from tests.games.ninth_game import Triad
 >>> state = Triad().new_state()
 >>> for move in ("c2", "b1", "a2", "e2"): _ = state.play(move)
 >>> state.legal_moves()

@@ -28,7 +28,7 @@ from hexarena.server.limits import AICaps, Limits, MiB
 from hexarena.server import clocks, scoring, thinker
 from hexarena.server.core import Server
 from hexarena.server.store import Store
-from hexarena.server.searchers import Pool, TurnSearch, Worker
+from hexarena.server.searchers import Hint, Pool, TurnSearch, Worker
 from hexarena.server.thinker import Scheduler, Thinker
 from tests.server.helpers import SMALL
 from tests.server.test_processes import HEXARENA, free_port
@@ -394,6 +394,20 @@ def test_a_hint_is_searched_by_a_worker_in_its_owners_share(tmp_path):
     finally:
         play.shutdown()
         store.close()
+
+
+def test_a_task_given_up_is_dropped_by_its_worker_at_the_lanes_next_request():
+    """A task's generator closed (a cancelled hint, or collected) notes its task, and the worker drops it before
+    the lane's next request (never from the closing thread: it may hold the lane)."""
+    pool = Pool(1)
+    try:
+        steps = pool.run(0, Hint(hexarena.load("projective-hex", size=8).new_state(), 10, 100_000, 0.01))
+        next(steps)
+        steps.close()
+        with pytest.raises(RuntimeError, match="KeyError"):
+            pool.call(0, ("step", 0))  # the first task's id: gone from the worker
+    finally:
+        pool.shutdown()
 
 
 def test_a_hint_nobody_waits_for_is_dropped(tmp_path, monkeypatch):

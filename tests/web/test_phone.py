@@ -256,7 +256,8 @@ def test_the_thinking_seconds_tick_and_restart_with_the_next_ai_turn(page, serve
         const old = document.querySelector('#thinking'); const el = t.thinkingLine(m);
         old ? old.replaceWith(el) : document.body.append(el); return [el.textContent, t.said(m)]; }"""
     turn = {"id": "x", "thinking": True, "seats": ["me", "ai:10"], "to_move": 1, "turn": 4, "step": 0,
-            "thinking_seconds": 7, "updated": None}
+            "thinking_seconds": 7, "updated": None,
+            "seat_info": [{"kind": "human", "level": None, "name": None}, {"kind": "ai", "level": 10, "name": "ai-10"}]}
     assert page.evaluate(line, turn) == ["AI level 10 is thinking… 0 s (at most 7 s)", "AI level 10 is thinking."]
     for k in (1, 2, 3):
         page.clock.run_for(1000)

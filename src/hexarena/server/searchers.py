@@ -15,6 +15,7 @@ import logging
 import multiprocessing
 import threading
 import time
+from collections import deque
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
@@ -288,10 +289,17 @@ class Pool:
                                   for _ in range(lanes)]
         self._ids = itertools.count()
         self._locks = [threading.Lock() for _ in range(lanes)]
+        self._dropped: list[deque[int]] = [deque() for _ in range(lanes)]  # per lane, the tasks given up
         self._closed = False
 
     def call(self, lane: int, request: tuple[Any, ...]) -> Any:
+        """``request``'s answer from ``lane``'s worker, after the tasks given up there are dropped (a generator
+        closed in any thread, even one holding this lane's lock, only notes its task)."""
         with self._locks[lane]:
+            dropped = self._dropped[lane]
+            while dropped:
+                with suppress(WorkerLost):  # a worker lost meanwhile holds nothing
+                    self.lanes[lane].call(("drop", dropped.popleft()))
             return self.lanes[lane].call(request)
 
     def run(self, lane: int, task: Task) -> Generator[Any, None, tuple[Any, float]]:
@@ -310,19 +318,14 @@ class Pool:
                         return value, spent
                     try:
                         yield value
-                    except GeneratorExit:  # given up (a hint nobody waits for): the worker drops its tree
-                        self.forget_task(lane, task_id)
+                    except GeneratorExit:  # given up (a hint nobody waits for, or collected): dropped by the
+                        self._dropped[lane].append(task_id)  # worker at the lane's next request, never from here
                         raise
             except WorkerLost as lost:
                 restarts += 1
                 if restarts > RESTARTS:
                     raise
                 log.warning("hexarena: %s; its search starts again", lost)
-
-    def forget_task(self, lane: int, task_id: int) -> None:
-        """Drop task ``task_id`` from ``lane``'s worker (a worker lost meanwhile has none)."""
-        with suppress(WorkerLost):
-            self.call(lane, ("drop", task_id))
 
     def forget(self, lane: int, turn: str) -> None:
         """Drop AI turn ``turn``'s agent from ``lane``'s worker (a worker lost meanwhile has none)."""
