@@ -145,14 +145,10 @@ def second_process(tmp_path_factory):
     return json.loads(run.stdout.splitlines()[-1]), run.stderr, _files(root) - before
 
 
-NOT_CACHED = pytest.mark.xfail(strict=True, reason="hexarena solve's df-pn is a closure numba cannot cache until it "
-                                                   "is specialised per game (issue 43's exact-search package)")
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(2 * TIMEOUT + 60)  # a fresh cache: the warm-up compiles from nothing
 @pytest.mark.parametrize("path", ["rules", "ai:5", "uct", "nopolicy", "pns", "variants", "tree reuse", "sliced",
-                                  "PUCT", "HexarenaBot", "AI df-pn", pytest.param("solver df-pn", marks=NOT_CACHED)])
+                                  "PUCT", "HexarenaBot", "AI df-pn", "solver df-pn"])
 def test_after_warmup_a_new_process_compiles_nothing(second_process, path):
     compiled, _, _ = second_process
     assert compiled[path] == []
