@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 import hexarena
+from hexarena.ai.mcts import LEVELS
+from hexarena.time_control import bounds
 from hexarena.games import ALIASES, GAMES
 from tests.house import js_measure
 
@@ -120,6 +122,18 @@ def test_the_client_parses_no_seat_or_player_name():
     found = [f"{p.relative_to(STATIC)}:{n}" for p in sorted(STATIC.rglob("*.js"))
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SEAT_PARSED.search(line)]
     assert not found, f"seats or players parsed by their prefix (read seat_info): {found}"
+
+
+def test_the_client_writes_no_bound_the_api_gives():
+    """The time controls' bounds and the AI's levels come from GET /api/games, never written in the client: no
+    range of them in words ("1–10"), no input's max, no clamp to one."""
+    written = re.compile("|".join(
+        pattern for low, high in [(min(LEVELS), max(LEVELS)), *((b["min"], b["max"]) for b in bounds().values())]
+        for pattern in (rf"\b{low}\s*[–-]\s*{high}\b", rf"""\bmax:\s*["'`]?{high}\b""", rf"Math\.min\(\s*{high}\b",
+                        rf"\bof {high}\b")))
+    found = [f"{p.relative_to(STATIC)}:{n}: {line.strip()}" for p in sorted(STATIC.rglob("*.js"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if written.search(line)]
+    assert not found, f"bounds written in the client (read them from /api/games): {found}"
 
 
 MAX_FUNCTION = 100  # lines, a Python function's (numba kernels excepted: their loops stay whole for speed)

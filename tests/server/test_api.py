@@ -79,6 +79,15 @@ def test_the_games_give_the_time_controls_bounds(client: TestClient) -> None:
                 parse({**form, key: outside})
 
 
+def test_the_games_give_the_ai_levels(client: TestClient) -> None:
+    games = client.get("/api/games").json()
+    assert all(g["ai_levels"] == {"min": 1, "max": 10} for g in games)
+    assert seat_kind("ai:1") and seat_kind("ai:10")
+    for outside in ("ai:0", "ai:11"):
+        with pytest.raises(Refused):
+            seat_kind(outside)
+
+
 def test_targets_name_no_cell_for_words(client: TestClient) -> None:
     made = create(client, ["me", "me"], options={"size": 2, "opening": "swap"})
     obj = play(client, made["id"], made["token"], "a1", 0)

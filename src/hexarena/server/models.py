@@ -53,6 +53,7 @@ class GameInfo(Closed):
     players: list[str]
     rules: str | None = None
     time_control: dict[str, Bounds] = Field(description="the time control's bounds, (initial, increment, days)")
+    ai_levels: Bounds = Field(description="the AI's levels (ai:LEVEL seats, ai-LEVEL accounts)")
 
 
 # the board and the match object ----------------------------------------------------------------------------------

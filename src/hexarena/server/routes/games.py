@@ -1,4 +1,4 @@
-"""GET /api/games: every game with its options, rules and the time controls' bounds."""
+"""GET /api/games: every game with its options, rules, the time controls' bounds and the AI's levels."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 import hexarena
+from hexarena.ai.mcts import LEVELS
 from hexarena.info import game_info
 from hexarena.time_control import bounds
 
@@ -17,5 +18,6 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 @router.get("", response_model=list[GameInfo])
 def games() -> Response:
-    clocks = bounds()
-    return reply([{**game_info(name, rules=True), "time_control": clocks} for name in hexarena.GAMES])
+    clocks, levels = bounds(), {"min": min(LEVELS), "max": max(LEVELS)}
+    return reply([{**game_info(name, rules=True), "time_control": clocks, "ai_levels": levels}
+                  for name in hexarena.GAMES])

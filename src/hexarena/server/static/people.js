@@ -79,7 +79,7 @@ export function showProfile(root, name) {
     const finished = (u.matches || []).filter((m) => m.over);
     card.replaceChildren(...[
       h("h2", {}, u.name),
-      u.ai_level ? h("p", { id: "ai-note" }, `The AI at level ${u.ai_level} (of 10): challenge it from a game's panel in the lobby.`)
+      u.ai_level ? h("p", { id: "ai-note" }, `The AI at level ${u.ai_level}: challenge it from a game's panel in the lobby.`)
         : h("p.muted", {}, `Joined ${new Date(u.joined).toLocaleDateString()}`),
       u.conduct && u.conduct.flag ? h("p.conduct", { id: "conduct", role: "note" }, `⚠ This player ${u.conduct.flag}.`) : null,
       ...profileRatings(u),

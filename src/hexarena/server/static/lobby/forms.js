@@ -1,7 +1,7 @@
 // The new-match form's fields: a game's options, and the mode (against the AI, hot-seat, online, or a seek) with
 // the seats it asks for.
 import { h } from "../dom.js";
-import { seekFields } from "./seek_fields.js";
+import { levelInput, range, seekFields } from "./seek_fields.js";
 
 // An option's input: a choice list for "a | b | c" (or an array), a number, or comma-separated integers.
 export function optionInput(name, opt) {
@@ -38,12 +38,14 @@ function seatsFor(mode, level, first) {
   return first ? ["me", other] : [other, "me"];
 }
 
-// The mode's fieldset; a seek too where `clocks` (the time controls' bounds) are given.
-export function modeFieldset(prefix, clocks = null) {
+// The mode's fieldset (`levels`: the AI's, GET /api/games' ai_levels); a seek too where `clocks` (the time controls'
+// bounds) are given.
+export function modeFieldset(prefix, levels, clocks = null) {
   const seeking = clocks !== null;
   const radios = [["ai", "Against the AI"], ["hotseat", "Hot-seat (both sides here)"], ["online", "Online (share a link)"]];
   if (seeking) radios.push(["seek", "Seek a player (lobby or challenge)"]);
-  const level = h("input", { type: "number", min: "1", max: "10", value: "3", id: `${prefix}-level`, name: "level" });
+  const level = levelInput(`${prefix}-level`, levels);
+  level.name = "level";
   const seat = h("select", { id: `${prefix}-seat`, name: "seat" },
     h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
   const fs = h("fieldset.mode", {},
@@ -51,9 +53,9 @@ export function modeFieldset(prefix, clocks = null) {
     radios.map(([v, text], i) => h("label.radio", {},
       h("input", { type: "radio", name: `${prefix}-mode`, value: v, checked: i === 0 }), " ", text)),
     h("div.row", {},
-      h("div.field.level", {}, h("label", { for: `${prefix}-level` }, "AI level (1–10)"), level),
+      h("div.field.level", {}, h("label", { for: `${prefix}-level` }, `AI level (${range(levels)})`), level),
       h("div.field.myseat", {}, h("label", { for: `${prefix}-seat` }, "My seat"), seat)));
-  const seek = seeking ? seekFields(prefix, clocks) : null;
+  const seek = seeking ? seekFields(prefix, clocks, levels) : null;
   if (seek) fs.append(seek);
   const update = () => {
     const mode = fs.querySelector(`input[name=${prefix}-mode]:checked`).value;
@@ -70,7 +72,7 @@ export function modeFieldset(prefix, clocks = null) {
   queueMicrotask(update);
   fs.seats = () => {
     const mode = fs.querySelector(`input[name=${prefix}-mode]:checked`).value;
-    const lv = Math.max(1, Math.min(10, Number(level.value) || 1));
+    const lv = Math.max(levels.min, Math.min(levels.max, Number(level.value) || levels.min));
     return seatsFor(mode, lv, seat.value === "first");
   };
   return fs;

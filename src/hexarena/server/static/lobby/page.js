@@ -10,18 +10,20 @@ export function showLobby(root) {
   const tabs = h("div.gametabs", { role: "tablist", "aria-label": "Games" });
   const panel = h("section.card.gamepanel");
   const seeks = seekList();
+  const importCard = h("section.card"); // filled once the games (and the AI's levels) are known
   const lists = [matchList("Open matches", "open"), matchList("Recent matches", "recent")];
   const timer = setInterval(() => [...lists, seeks].forEach((l) => l.refresh()), 5000);
   const page = h("div.lobby", {},
     h("div.lobby-main", {}, tabs, panel),
     h("div.lobby-side", {}, seeks, ...lists,
-      h("section.card", {}, importPanel())));
+      importCard));
   root.append(page);
   let signedIn = false;
   let shown = null;
   const intros = api.api("GET", "/api/learn").catch(() => []);
   Promise.all([api.games(), intros]).then(([games, learned]) => {
     const intro = Object.fromEntries(learned.map((l) => [l.name, l]));
+    importCard.replaceChildren(importPanel(games[0].ai_levels));
     const select = (g) => {
       shown = g;
       for (const b of tabs.children) b.setAttribute("aria-selected", String(b.dataset.game === g.name));

@@ -20,7 +20,7 @@ function gameIntro(intro) {
 
 export function gamePanel(game, signedIn, onSeek, intro) {
   const opts = Object.entries(game.options || {}).map(([k, o]) => optionInput(k, o));
-  const mode = modeFieldset("new", signedIn ? game.time_control : null);
+  const mode = modeFieldset("new", game.ai_levels, signedIn ? game.time_control : null);
   const err = h("p.error", { role: "alert" });
   const form = h("form.newmatch", {
     onsubmit: async (ev) => {
@@ -52,10 +52,11 @@ export function gamePanel(game, signedIn, onSeek, intro) {
   return form;
 }
 
-export function importPanel() {
+// `levels`: the AI's (GET /api/games' ai_levels)
+export function importPanel(levels) {
   const file = h("input", { type: "file", id: "import-file", accept: ".json,.txt,application/json,text/plain" });
   const text = h("textarea", { id: "import-text", rows: "3", placeholder: "a text record ([game option=value] 1. move 2. move,move *) or a JSON record" });
-  const mode = modeFieldset("imp");
+  const mode = modeFieldset("imp", levels);
   const err = h("p.error", { role: "alert" });
   file.addEventListener("change", async () => {
     if (file.files.length) text.value = await file.files[0].text();

@@ -22,14 +22,14 @@ const EXPLAINED = [
 const explained = () => h("details.explain", {}, h("summary", {}, "How ratings and clocks work"), EXPLAINED.map((t) => h("p.small", {}, t)));
 
 // The opponent of a seek: anyone (an open seek), a player by name, or an AI level (the match starts at once).
-function opponentFields(prefix) {
+function opponentFields(prefix, levels) {
   const who = h("select", { id: `${prefix}-opponent` },
     h("option", { value: "anyone" }, "Anyone (an open seek)"), h("option", { value: "player" }, "A player by name"),
-    h("option", { value: "ai" }, "The AI (levels 1–10)"));
+    h("option", { value: "ai" }, `The AI (levels ${range(levels)})`));
   const to = h("input", { id: `${prefix}-to`, maxLength: 20, autocomplete: "off" });
-  const level = h("input", { id: `${prefix}-ai-level`, type: "number", min: "1", max: "10", value: "3" });
+  const level = levelInput(`${prefix}-ai-level`, levels);
   const toField = h("div.field", {}, h("label", { for: `${prefix}-to` }, "Player's name"), to);
-  const levelField = h("div.field", {}, h("label", { for: `${prefix}-ai-level` }, "AI level (1–10)"), level);
+  const levelField = h("div.field", {}, h("label", { for: `${prefix}-ai-level` }, `AI level (${range(levels)})`), level);
   const update = () => {
     toField.hidden = who.value !== "player";
     levelField.hidden = who.value !== "ai";
@@ -45,11 +45,15 @@ function opponentFields(prefix) {
 // minute), and the range in words.
 const bounded = (id, { min, max }, value, per = 1, step = null) => h("input", { id, type: "number", min: String(min / per),
   max: String(max / per), step, value });
-const range = ({ min, max }) => `${min}–${max}`;
+export const range = ({ min, max }) => `${min}–${max}`;
+
+// An AI level's input within `levels` (GET /api/games' ai_levels), 3 to begin with.
+export const levelInput = (id, levels) => h("input", { id, type: "number", min: String(levels.min), max: String(levels.max),
+  value: "3" });
 
 // The seek's own fields: time limit (within `clocks`, GET /api/games' time_control bounds), rated or casual, my
-// colour, and the opponent.
-export function seekFields(prefix, clocks) {
+// colour, and the opponent (an AI within `levels`).
+export function seekFields(prefix, clocks, levels) {
   const kind = h("select", { id: `${prefix}-clock`, name: "clock" },
     h("option", { value: "days" }, "Correspondence (days a move)"),
     h("option", { value: "live" }, "Real time (minutes + seconds a turn)"),
@@ -60,7 +64,7 @@ export function seekFields(prefix, clocks) {
   const rated = h("input", { id: `${prefix}-rated`, type: "checkbox" });
   const colour = h("select", { id: `${prefix}-colour` },
     h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
-  const opponent = opponentFields(prefix);
+  const opponent = opponentFields(prefix, levels);
   const daysField = h("div.field", {}, h("label", { for: `${prefix}-days` }, `Days a move (${range(clocks.days)})`), days);
   const liveField = h("div.row", {},
     h("div.field", {}, h("label", { for: `${prefix}-minutes` }, "Minutes"), minutes),
