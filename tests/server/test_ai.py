@@ -217,7 +217,7 @@ def test_the_ai_searches_at_a_lower_priority_than_the_requests():
     try:
         scheduler.kick("m", job)
         assert until(lambda: seen, 2.0)
-        assert seen[0] == min(19, os.getpriority(os.PRIO_PROCESS, 0) + thinker.AI_NICE) > os.getpriority(
+        assert seen[0] == min(19, os.getpriority(os.PRIO_PROCESS, 0) + scoring.WORKER_NICE) > os.getpriority(
             os.PRIO_PROCESS, threading.get_native_id())
     finally:
         scheduler.shutdown()

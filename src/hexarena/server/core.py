@@ -26,6 +26,7 @@ from .notices import Mailer
 from .scoring import ProcessWorker, RayScoring, Scorer, costly, digest, is_result, needs_scoring
 from .searchers import Pool
 from .review import Reviews
+from .schema import POOL_SIZE
 from .seeks import Seeks
 from .errors import Refused
 from .store import Store
@@ -37,7 +38,7 @@ from .thinker import Thinker
 from .view import board_object, match_object
 
 HINT_LEVEL = 5
-STORE_TURNS = 10  # threaded store calls at once (the PostgreSQL pool's size; the AI and the clocks use the rest)
+STORE_TURNS = POOL_SIZE  # threaded store calls at once (the PostgreSQL pool's size; the AI and the clocks use the rest)
 JUDGE_TOPIC = "judge:"  # the hub's topic that wakes the judging loop (a running clock changed)
 
 

@@ -181,10 +181,13 @@ reviews = Table(
 )
 
 
+POOL_SIZE = 10  # PostgreSQL connections kept open (and as many again, 20, opened when busy)
+
+
 def make_engine(url: str) -> Engine:
     """The engine the store uses for ``url``: PostgreSQL pooled, or SQLite as :func:`_sqlite_engine` sets it up."""
     if make_url(url).get_backend_name() == "postgresql":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=2 * POOL_SIZE)
     return _sqlite_engine(url)
 
 

@@ -51,7 +51,6 @@ log = logging.getLogger("hexarena.server")
 
 SLICE_SECONDS = 0.25  # the most a job searches before the next job's turn (a chunk of numba work may add 0.05 s)
 NODE_BYTES = 36  # a tree node's size (:class:`~hexarena.ai.mcts.MCTSAgent`)
-AI_NICE = WORKER_NICE  # how much nicer the AI threads are than the requests'
 LAST_STEP_SECONDS = 0.05  # a step's search once its turn's time is spent (a turn of many steps still ends)
 SHUTDOWN_SECONDS = 5.0  # the most shutdown waits for a lane's slice in progress
 HINT_WAIT_SECONDS = 30.0  # the most a hint request waits for the AI's answer (503 after)
@@ -60,11 +59,11 @@ Steps = Generator[None, None, None]
 
 
 def lower_priority() -> None:
-    """Raise the calling thread's nice value by :data:`AI_NICE` (Linux threads have their own): the AI
+    """Raise the calling thread's nice value by :data:`~.scoring.WORKER_NICE` (Linux threads have their own): the AI
     searches with what the requests leave of the processors, so they answer at once."""
     with suppress(AttributeError, OSError):  # not Linux: the same priority
         me = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + AI_NICE))
+        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + WORKER_NICE))
 
 
 @dataclass(eq=False)
