@@ -525,13 +525,19 @@ def test_bench_ai_prints_simulation_rates():
     assert all("simulations/s" in line for line in lines) and "enhanced" in lines[1]
 
 
-def test_strength_script_reports_a_match(capsys):
+def strength_script():  # noqa: ANN201
+    """bench/strength.py, loaded as a module."""
     import importlib.util
 
     path = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "strength.py")
     spec = importlib.util.spec_from_file_location("strength", path)
     strength = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(strength)
+    return strength
+
+
+def test_strength_script_reports_a_match(capsys):
+    strength = strength_script()
     code = strength.main(["projective-hex", "-o", "size=2", "--games", "2", "--seconds", "0.01", "--a", "enhanced",
                           "--b", "random"])
     text = capsys.readouterr().out
@@ -611,12 +617,7 @@ def test_mcts_with_and_without_the_policy_plays_games_with_one_to_the_end(name, 
 
 
 def test_strength_script_matches_a_variant_against_itself_without_the_policy(capsys):
-    import importlib.util
-
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "strength.py")
-    spec = importlib.util.spec_from_file_location("strength", path)
-    strength = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(strength)
+    strength = strength_script()
     code = strength.main(["weituweiqi", "-o", "size=4", "--games", "2", "--simulations", "20", "--a", "uct",
                           "--b", "uct-nopolicy"])
     text = capsys.readouterr().out
