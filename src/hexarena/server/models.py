@@ -368,6 +368,7 @@ class EventRound(Closed):
     round: int
     games: list[EventGame]
     bye: str | None
+    byes: list[str] = Field(description="every bye of the round (a knockout's first round may have several)")
 
 
 class EventEntry(Closed):

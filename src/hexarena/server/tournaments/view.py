@@ -23,7 +23,7 @@ def records(games: list[Any], names: dict[int, str]) -> list[RoundRecord]:
         played, bye = [], None
         for g in rows:
             if g.seat1 is None:
-                bye = names[g.seat0]
+                bye = bye or names[g.seat0]
             else:
                 played.append(Played(number, (names[g.seat0], names[g.seat1]), g.result, g.forfeit))
         out.append(RoundRecord(number, tuple(played), bye))
@@ -31,13 +31,15 @@ def records(games: list[Any], names: dict[int, str]) -> list[RoundRecord]:
 
 
 def pairings(games: list[Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Per round paired so far: its games (seats, match, result from seat 0's side, board, forfeit) and its bye."""
+    """Per round paired so far: its games (seats, match, result from seat 0's side, board, forfeit), its bye and
+    ``byes`` (every bye of the round: a knockout's first round may have several; ``bye`` is the first)."""
     out = []
     for number, rows in groupby(games, key=lambda g: g.round):
-        shown: dict[str, Any] = {"round": number, "games": [], "bye": None}
+        shown: dict[str, Any] = {"round": number, "games": [], "bye": None, "byes": []}
         for g in rows:
             if g.seat1 is None:
-                shown["bye"] = names[g.seat0]
+                shown["byes"].append(names[g.seat0])
+                shown["bye"] = shown["byes"][0]
             else:
                 shown["games"].append({"seats": [names[g.seat0], names[g.seat1]], "match": g.match_id,
                                        "result": RESULTS.get(g.result), "board": g.board, "forfeit": g.forfeit})
