@@ -12,6 +12,7 @@ from .berger import berger_rounds
 from .knockout import knockout_first_round, knockout_next, knockout_rounds, knockout_winner
 from .model import Entrant, Pairing, Played, Result, RoundRecord
 from .standings import FORMATS, crosstable, standings
+from .swiss import pair_swiss
 
 __all__ = ["FORMATS", "Entrant", "Pairing", "Played", "Result", "RoundRecord", "berger_rounds", "crosstable",
-           "knockout_first_round", "knockout_next", "knockout_rounds", "knockout_winner", "standings"]
+           "knockout_first_round", "knockout_next", "knockout_rounds", "knockout_winner", "pair_swiss", "standings"]
