@@ -6,6 +6,7 @@ whole, and a restarted server goes on (no round started twice, no game lost, no 
 from __future__ import annotations
 
 import signal
+from contextlib import suppress
 import threading
 from collections import Counter
 from pathlib import Path
@@ -43,15 +44,8 @@ def test_two_servers_racing_the_judges_step_pair_each_round_once(db_url: str) ->
                 for game in obj["pairings"][-1]["games"]:
                     resign_quietly(second, game["match"])
                 start, failures = threading.Barrier(2), []
-
-                def race(server: Server) -> None:
-                    start.wait(timeout=30)
-                    try:
-                        server.tournaments.advance(obj["id"])
-                    except Exception as e:  # noqa: BLE001 (reported below)
-                        failures.append(e)
-
-                threads = [threading.Thread(target=race, args=(s,)) for s in (first, second)]
+                threads = [threading.Thread(target=race, args=(s, obj["id"], start, failures))
+                           for s in (first, second)]
                 for t in threads:
                     t.start()
                 for t in threads:
@@ -64,6 +58,15 @@ def test_two_servers_racing_the_judges_step_pair_each_round_once(db_url: str) ->
                 assert len({m for _, _, m in rows}) == len(rows)
         finally:
             second.close()
+
+
+def race(server: Server, event_id: str, start: threading.Barrier, failures: list[Exception]) -> None:
+    """The judge's step of ``event_id`` on ``server`` once ``start`` lets it go; a failure kept in ``failures``."""
+    start.wait(timeout=30)
+    try:
+        server.tournaments.advance(event_id)
+    except Exception as e:  # noqa: BLE001 (reported by the test)
+        failures.append(e)
 
 
 def test_sigkill_during_a_round_change_leaves_a_whole_round_and_a_restart_goes_on(db_url: str, tmp_path: Path,
@@ -105,10 +108,8 @@ def test_sigkill_during_a_round_change_leaves_a_whole_round_and_a_restart_goes_o
 
 def quietly_post(client: httpx.Client, path: str) -> None:
     """POST ``path``; the server may die before it answers."""
-    try:
+    with suppress(httpx.TransportError):
         client.post(path, json={})
-    except httpx.TransportError:
-        pass
 
 
 def whole(obj: dict, most: int) -> None:
