@@ -354,3 +354,14 @@ def test_an_invited_ai_plays_its_seat_as_ai_n(db_url: str) -> None:
         ai_seat = game["seats"].index("ai-1")
         assert match["seats"][ai_seat] == "ai:1" and match["seat_info"][ai_seat]["kind"] == "ai"
         assert match["players"] == game["seats"]
+
+
+def test_a_knockout_opponent_of_a_withdrawn_player_goes_through_by_forfeit(db_url: str) -> None:
+    with players(db_url, ["ann", "bob", "cyd"]) as c:
+        obj = entered(c, "ann", format="knockout")
+        assert obj["pairings"][0]["bye"] == "ann" and obj["rounds"] == 2
+        post(c["ann"], f"/api/tournaments/{obj['id']}/withdraw")
+        obj = play_round(c, obj["id"], better_seed(obj))
+        final = obj["pairings"][1]["games"]
+        assert obj["status"] == "finished" and len(final) == 1 and final[0]["forfeit"]
+        assert obj["standings"][0]["name"] == "bob"

@@ -52,7 +52,8 @@ def forfeit_result(fmt: str, first: Any, second: Any) -> float | None:
 def insert_round(conn: Connection, matches: Matches, event: Any, number: int, pairs: list[Pair], players: list[Any],
                  first_board: int = 1) -> list[Match]:
     """Round ``number``'s ``pairs`` as tournament_games rows from board ``first_board`` (a withdrawn player's game
-    a forfeit without a match, a bye its own row, never to a withdrawn player); the matches made.  A second pairing
+    a forfeit without a match, a bye its own row, never to a withdrawn player but in a knockout, whose bracket
+    slot it keeps: their next game is a forfeit); the matches made.  A second pairing
     of the same round breaks the unique (tournament, round, board): its transaction is rolled back."""
     by_name = {p.name: p for p in players}
     made, board = [], first_board
@@ -61,7 +62,7 @@ def insert_round(conn: Connection, matches: Matches, event: Any, number: int, pa
         row = {"tournament_id": event.id, "round": number, "board": board, "seat0": first.account_id,
                "seat1": None if second is None else second.account_id, "result": None, "forfeit": False}
         if second is None:
-            if first.withdrawn:
+            if first.withdrawn and event.format != "knockout":  # a knockout's bye keeps its bracket slot
                 continue
             row["result"] = FIRST_SEAT_WINS  # the bye: over at once
         elif first.withdrawn or second.withdrawn:
