@@ -20,12 +20,13 @@ FIRST_SEAT_WINS, SECOND_SEAT_WINS = 1.0, 0.0
 @dataclass
 class Step:
     """What a committed change of an event leaves to tell: the matches it made (to remember and start), the
-    round it paired (to mail), the matches whose withdrawn player resigns."""
+    round it paired (to mail), the matches whose withdrawn player resigns, whether the event finished."""
 
     event_id: str
     made: list[Match] = field(default_factory=list)
     paired: int | None = None
     resign: list[tuple[str, int]] = field(default_factory=list)
+    finished: bool = False
 
 
 def seat_kind(player: Any) -> str:
@@ -85,6 +86,7 @@ def pair_next(conn: Connection, matches: Matches, event: Any, step: Step) -> Non
     active = sum(not p.withdrawn for p in players)
     if number > event.rounds or (event.format == "swiss" and active < 2):
         conn.execute(update(tournaments).where(tournaments.c.id == event.id).values(status="finished"))
+        step.finished = True
         return
     pairs = next_pairs(event.format, number, players, games)
     step.made += insert_round(conn, matches, event, number, pairs, players)
