@@ -15,6 +15,7 @@ from hexarena.tournament import berger_rounds
 from tests.server.helpers import SMALL
 from tests.server.test_accounts import csrf, register
 from tests.server.test_arena import FakeClock
+from tests.waits import receive_json
 from tests.server.tournament_helpers import (DRAWN, better_seed, by_seed, current_games, entered, event, judge,
                                              new_event, play_round, players, post, resign, event_limits)
 
@@ -253,13 +254,21 @@ def test_the_account_feed_lists_the_events_where_a_game_goes_on(db_url: str) -> 
                    for s in summaries["ongoing"] + summaries.get("turn", []))
 
 
-def test_the_event_socket_sends_the_object_and_again_after_a_change(db_url: str) -> None:
+def test_the_event_socket_sends_the_object_and_again_after_each_change(db_url: str) -> None:
     with players(db_url, ["ann", "bob"]) as c:
         made = new_event(c["ann"])
         with c["bob"].websocket_connect(f"/api/tournaments/{made['id']}/live") as ws:
-            assert ws.receive_json()["players"] == []
+            assert receive_json(ws)["players"] == []
             post(c["bob"], f"/api/tournaments/{made['id']}/join")
-            assert [p["name"] for p in ws.receive_json()["players"]] == ["bob"]
+            assert [p["name"] for p in receive_json(ws)["players"]] == ["bob"]
+            post(c["ann"], f"/api/tournaments/{made['id']}/join")
+            assert len(receive_json(ws)["players"]) == 2
+            game = post(c["ann"], f"/api/tournaments/{made['id']}/start")["pairings"][0]["games"][0]
+            assert receive_json(ws)["status"] == "running"
+            resign(c["bob"], game["match"])  # the event's only game ends: the event is finished
+            while (got := receive_json(ws))["status"] != "finished":
+                pass
+            assert got["pairings"][0]["games"][0]["result"] in ("1-0", "0-1")
 
 
 def test_events_made_and_entered_are_limited_per_account(tmp_path) -> None:
