@@ -33,8 +33,8 @@ chosen one leaves the fewest absolute, then strong, preferences unmet (checked a
 events of up to 9 players in tests/tournament/test_swiss.py). A player's first-seat count goes more than 1 past
 their second-seat count only when rules 1-4 leave them facing a player due the same seat at least as strongly:
 over 500 simulated events of 10 players and 7 rounds with random results, 484 ended with every player within 1,
-the other 16 with one player 3 apart (4,984 of 5,000 players within 1). Not done from FIDE's C.04.3: the float-
-history rules (no float in the same direction twice in a row) and the topscorer exceptions of the last round.
+the other 16 with one player 3 apart (4,984 of 5,000 players within 1). Not done from FIDE's C.04.3: the rules on
+floats (no float in the same direction twice in a row) and the topscorer exceptions of the last round.
 
 Ranking within the event: by points, then seed (seeds are by rating, best first).
 """
