@@ -374,3 +374,25 @@ def test_a_knockout_opponent_of_a_withdrawn_player_goes_through_by_forfeit(db_ur
         final = obj["pairings"][1]["games"]
         assert obj["status"] == "finished" and len(final) == 1 and final[0]["forfeit"]
         assert obj["standings"][0]["name"] == "bob"
+
+
+def test_a_costly_games_round_waits_for_its_final_scoring(tmp_path) -> None:
+    """Lhexus's result needs the scorer: the round is not counted while its final scoring is unknown, and is once
+    the scorer answers (its answer takes the judge's step)."""
+    with players(f"sqlite:///{tmp_path / 'h.db'}", ["ann", "bob"]) as c:
+        server = c["ann"].app.state.server
+        obj = entered(c, "ann", game="lhexus", options={"size": 4})
+        game = obj["pairings"][0]["games"][0]
+        real = server.tournaments.judge_steps.final_of
+        server.tournaments.judge_steps.final_of = lambda _match: None  # the scorer still at work
+        resign(c[game["seats"][1]], game["match"])
+        judge(c["ann"])
+        waiting = event(c["ann"], obj["id"])
+        assert waiting["status"] == "running" and waiting["pairings"][0]["games"][0]["result"] is None
+        server.tournaments.judge_steps.final_of = real
+        deadline = time.monotonic() + 50
+        while (obj := event(c["ann"], obj["id"]))["status"] != "finished":
+            assert time.monotonic() < deadline, "the final scoring never came"
+            judge(c["ann"])
+            time.sleep(0.2)
+        assert obj["pairings"][0]["games"][0]["result"] == "1-0"
