@@ -7,6 +7,7 @@ import json
 import select
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 import anyio
@@ -60,3 +61,12 @@ def read_line(stream: IO[str], seconds: float = WAIT) -> str:
     if not select.select([stream], [], [], seconds)[0]:
         pytest.fail(f"no line from the subprocess within {seconds:g} s")
     return stream.readline()
+
+
+def until(what: Callable[[], Any], message: str, seconds: float = 60.0) -> Any:
+    """``what()`` once it is truthy, polled; fails with ``message`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (found := what()):
+        assert time.monotonic() < deadline, message
+        time.sleep(0.05)
+    return found

@@ -15,7 +15,7 @@ import sys
 import termios
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +32,9 @@ from hexarena.server.limits import Limits, add_limit_arguments, limits_from
 from hexarena.server.schema import finals, matches
 from tests.server.helpers import fresh_pg
 from tests.server.test_processes import HEXARENA, free_port
+from tests.waits import until
 
 WAIT = 60.0  # the longest any wait here may take before the test fails
-
-
-def until(what: Callable[[], Any], message: str, seconds: float = WAIT) -> Any:
-    """``what()`` once it is truthy, polled; fails with ``message`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not (found := what()):
-        assert time.monotonic() < deadline, message
-        time.sleep(0.05)
-    return found
 
 
 def finished_lhexus(size: int, fill: float, seed: int = 1) -> State:

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from hexarena.server.core import Server
 from hexarena.server.schema import tournament_games
 from tests.server.test_processes import Served, servers, signed_in  # noqa: F401 (servers: a fixture)
+from tests.waits import until
 from tests.server.tournament_helpers import entered, event, event_limits, players
 
 __all__ = ["servers"]
@@ -101,9 +102,17 @@ def test_sigkill_during_a_round_change_leaves_a_whole_round_and_a_restart_goes_o
         if obj["round"] == number:  # the resignation was lost with the process: resigned again
             assert clients[last["seats"][1]].post(f"/api/matches/{last['match']}/resign", json={}).status_code \
                 == 200
-            obj = served.http.get(f"/api/tournaments/{made['id']}").json()
-        assert obj["round"] == number + 1
+        obj = paired(served, made["id"], number + 1)
         whole(obj, number + 1)
+
+
+def paired(served: Served, event_id: str, number: int) -> dict:
+    """The event object once its round ``number`` is paired (by the judging loop of the restarted server)."""
+    def read() -> dict | None:
+        obj = served.http.get(f"/api/tournaments/{event_id}").json()
+        return obj if obj["round"] == number else None
+
+    return until(read, f"round {number} was not paired after the restart")
 
 
 def quietly_post(client: httpx.Client, path: str) -> None:

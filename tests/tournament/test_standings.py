@@ -121,6 +121,15 @@ def test_knockout_winner_outranks_the_finalist_with_more_points():
     assert [(r["name"], r["points"]) for r in rows] == [("C", 2.5), ("F", 2.5), ("X", 1.0)]
 
 
+def test_every_bye_of_a_knockouts_first_round_counts():
+    """Six players: seeds 1 and 2 have round 1's byes, a point each and the next stage (1-0 is seat 0's win)."""
+    first = RoundRecord(1, (Played(1, ("C", "F"), 1.0), Played(1, ("D", "E"), 0.0)), "A", ("B",))
+    second = RoundRecord(2, (Played(2, ("A", "E"), 1.0), Played(2, ("B", "C"), 0.0)))
+    rows = standings(entrants("A B C D E F"), [first, second], "knockout")
+    assert [(r["name"], r["points"]) for r in rows[:3]] == [("A", 2.0), ("C", 2.0), ("B", 1.0)]
+    assert crosstable(entrants("A B C D E F"), [first])[1]["byes"] == [1]
+
+
 @pytest.mark.parametrize("bad,message", [
     (lambda: Played(1, ("A", "A"), 1.0), "two different players"),
     (lambda: Played(0, ("A", "B"), 1.0), "numbered from 1"),

@@ -117,7 +117,7 @@ class Server:
         self.store.finals.save(match_id, int(ply), dig, fields)
         self._finals[(match_id, int(ply), dig)] = fields
         self.hub.publish(match_id)
-        self.tournaments.match_over(match_id)  # an event's round may have waited for this result
+        self.event_step(match_id)  # an event's round may have waited for this result
 
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers and the seated accounts' sockets, let an AI to move
@@ -132,8 +132,19 @@ class Server:
         if known is not None:
             self.final_of(known)
             if known.state.is_over():  # only a finished match may end an event's round
-                self.tournaments.match_over(match_id)
+                self.event_step(match_id)
         self.thinker.kick(match_id)
+
+    def event_step(self, match_id: str) -> None:
+        """A finished match may end its event's round: the judging loop is woken to take the step (pairing 200
+        players takes a second: not in the request of the last move), or with no loop (``judge_seconds`` 0) it
+        is taken here."""
+        if self.event_of(match_id) is None:
+            return
+        if self.limits.judge_seconds:
+            self.hub.publish(JUDGE_TOPIC)
+        else:
+            self.tournaments.match_over(match_id)
 
     def on_challenge(self, to_account: int, seek: dict[str, Any]) -> None:
         """Once a challenge to ``to_account`` is stored (``seek``: as GET /api/seeks shows it): mail it, where

@@ -52,11 +52,18 @@ class Played:
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """One round: its games and the pairing-allocated bye (1 point, not a win, no opponent), if any."""
+    """One round: its games and the pairing-allocated bye (1 point, not a win, no opponent), if any; ``more_byes``:
+    the round's other byes (a knockout's first round gives one to each top seed beyond a power of 2)."""
 
     number: int
     games: tuple[Played, ...]
     bye: str | None = None
+    more_byes: tuple[str, ...] = ()
+
+    @property
+    def byes(self) -> tuple[str, ...]:
+        """Every player with the round's bye."""
+        return ((self.bye,) if self.bye is not None else ()) + self.more_byes
 
     def __post_init__(self) -> None:
         wrong = [g.round for g in self.games if g.round != self.number]
@@ -88,7 +95,7 @@ def check_names(entrants: Sequence[Entrant], rounds: Sequence[RoundRecord]) -> N
     if len(names) != len(entrants) or len({e.seed for e in entrants}) != len(entrants):
         raise ValueError("entrants repeat a name or a seed: each entrant has its own")
     for r in rounds:
-        named = {n for g in r.games for n in g.seats} | ({r.bye} if r.bye is not None else set())
+        named = {n for g in r.games for n in g.seats} | set(r.byes)
         unknown = sorted(named - names)
         if unknown:
             raise ValueError(f"round {r.number} names {', '.join(map(str, unknown))}: not an entrant")

@@ -55,9 +55,9 @@ def tallies(entrants: Sequence[Entrant], rounds: Sequence[RoundRecord], knockout
     check_names(entrants, rounds)
     out = {e.name: Tally() for e in entrants}
     for r in rounds:
-        if r.bye is not None:
-            out[r.bye].points += 1.0
-            out[r.bye].stage = r.number + 1
+        for name in r.byes:
+            out[name].points += 1.0
+            out[name].stage = r.number + 1
         for g in r.games:
             _count(g, out)
         if knockout:
@@ -165,8 +165,8 @@ def crosstable(entrants: Sequence[Entrant], rounds: Sequence[RoundRecord]) -> li
     results: dict[str, dict[str, list[str]]] = {e.name: {} for e in entrants}
     byes: dict[str, list[int]] = {e.name: [] for e in entrants}
     for r in rounds:
-        if r.bye is not None:
-            byes[r.bye].append(r.number)
+        for name in r.byes:
+            byes[name].append(r.number)
         for g in r.games:
             if g.result is not None:
                 for name in g.seats:

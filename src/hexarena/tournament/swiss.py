@@ -97,8 +97,9 @@ def standings_for_pairing(entrants: Sequence[Entrant], history: Sequence[RoundRe
     score = points(entrants, history)
     players = {e.name: Standing(e.name, e.seed, score[e.name]) for e in entrants if not e.withdrawn}
     for r in history:
-        if r.bye in players:
-            players[r.bye].byes += 1
+        for name in r.byes:
+            if name in players:
+                players[name].byes += 1
         for g in r.games:
             for seat, name in enumerate(g.seats):
                 if name in players:

@@ -20,13 +20,13 @@ def records(games: list[Any], names: dict[int, str]) -> list[RoundRecord]:
     """The core's rounds of the ``games`` rows (in order of round and board; ``names``: per account its name)."""
     out = []
     for number, rows in groupby(games, key=lambda g: g.round):
-        played, bye = [], None
+        played, byes = [], []
         for g in rows:
             if g.seat1 is None:
-                bye = bye or names[g.seat0]
+                byes.append(names[g.seat0])
             else:
                 played.append(Played(number, (names[g.seat0], names[g.seat1]), g.result, g.forfeit))
-        out.append(RoundRecord(number, tuple(played), bye))
+        out.append(RoundRecord(number, tuple(played), byes[0] if byes else None, tuple(byes[1:])))
     return out
 
 
