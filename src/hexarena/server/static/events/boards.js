@@ -39,7 +39,8 @@ export function liveBoards() {
     timer = null;
     const games = shownGames(latest);
     for (const g of games) {
-      const known = boxes.get(g.match) || { el: h("figure.mini-board", { dataset: { match: g.match } }), over: false };
+      const known = boxes.get(g.match) || { el: h("figure.mini-board", { dataset: { match: g.match } },
+        h("p.small.muted", {}, "loading…")), over: false };
       boxes.set(g.match, known);
       if (known.over) continue;
       known.over = !!g.result;

@@ -3,7 +3,7 @@
 import { onAccount } from "../account.js";
 import { h } from "../dom.js";
 import { championship, championships, eventHref, joinChampionship, leaveChampionship } from "./calls.js";
-import { scrolling } from "./tables.js";
+import { head, scrolling } from "./tables.js";
 
 const ABOUT = "Every game has a championship all year: correspondence round robins in divisions of about eight "
   + "players (division 1, then 2a and 2b, ...), by rating. When a cycle ends the best of each division go up, the last "
@@ -48,7 +48,7 @@ export function showChampionships(root) {
   };
   const load = () => championships().then((rows) => {
     body.replaceChildren(scrolling("Championships", h("table.event-table.championships", {},
-      h("thead", {}, h("tr", {}, ["Game", "Players", "Cycle", "Divisions", "You"].map((c) => h("th", { scope: "col" }, c)))),
+      head(["Game", { text: "Players", num: true }, "Cycle", "Divisions", "You"]),
       h("tbody", {}, rows.map((c) => championshipRow(c, signedIn, act))))));
   }).catch((e) => body.replaceChildren(h("p.error", {}, e.message)));
   load();

@@ -4,11 +4,12 @@ import { onAccount } from "../account.js";
 import { cap, h } from "../dom.js";
 import { eventHref, listEvents } from "./calls.js";
 import { createForm } from "./create.js";
+import { head } from "./tables.js";
 import { clockText, formatText, roundText, STATUSES, startsText } from "./words.js";
 
 let shownStatus = "upcoming"; // the tab shown, kept while the page is left and come back to
 
-const COLUMNS = ["Name", "Game", "Format", "Clock", "Players", "Round", "Starts"];
+const COLUMNS = ["Name", "Game", "Format", "Clock", { text: "Players", num: true }, { text: "Round", num: true }, "Starts"];
 
 function eventRow(e) {
   return h("tr", { dataset: { event: e.id } },
@@ -26,7 +27,7 @@ function eventTable(rows, status, game) {
   }
   return h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": `${cap(status)} events` },
     h("table.events-table", { id: "events-table" },
-      h("thead", {}, h("tr", {}, COLUMNS.map((c) => h("th", { scope: "col" }, c)))),
+      head(COLUMNS),
       h("tbody", {}, rows.map(eventRow))));
 }
 

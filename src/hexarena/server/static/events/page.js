@@ -31,7 +31,7 @@ function draw(st, els) {
   els.head.querySelector("#event-error").textContent = st.error;
   if (e.championship && !els.championship.firstChild) els.championship.replaceChildren(divisionsBlock(e));
   const upcoming = e.status === "upcoming";
-  els.table.replaceChildren(h("h3", {}, upcoming ? "Entrants" : "Standings"), upcoming ? entrantsTable(e) : standingsTable(e));
+  els.table.replaceChildren(h("h3", {}, upcoming ? "Entrants" : "Standings"), ...[upcoming ? entrantsTable(e) : standingsTable(e)].flat());
   els.live.hidden = e.status !== "running";
   els.boards.update(e);
   els.cross.hidden = els.rounds.hidden = upcoming;

@@ -1,7 +1,7 @@
 // The rounds and their pairings: each game's board, its first seat, result, second seat and match; the bye.
 import { h, playerLink } from "../dom.js";
 import { matchHref } from "../lobby/panels.js";
-import { scrolling } from "./tables.js";
+import { head, scrolling } from "./tables.js";
 import { resultText } from "./words.js";
 
 function gameRow(g, i) {
@@ -18,7 +18,7 @@ function roundTable(r) {
   const bye = r.bye ? h("tr.bye", {}, h("td", {}, ""), h("td", {}, playerLink(r.bye)), h("td.result", {}, "bye (1 point)"),
     h("td", {}, ""), h("td", {}, "")) : null;
   return scrolling(`Round ${r.round} pairings`, h("table.event-table.pairings", { dataset: { round: String(r.round) } },
-    h("thead", {}, h("tr", {}, ["Board", "First seat", "Result", "Second seat", "Game"].map((c) => h("th", { scope: "col" }, c)))),
+    head([{ text: "Board", num: true }, "First seat", "Result", "Second seat", "Game"]),
     h("tbody", {}, r.games.map(gameRow), bye)));
 }
 

@@ -7,27 +7,36 @@ const GRID_MOST = 16; // entrants: more, and the crosstable lists each row's gam
 
 // a table in a box that scrolls sideways (a keyboard's too: the box is a tab stop, named)
 export const scrolling = (label, table) => h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": label }, table);
-const head = (cols) => h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c))));
+// a table's head from its columns: a name, or {text, num (right-aligned, as its cells), title (the text's words in
+// full: an abbreviation)}
+export const head = (cols) => h("thead", {}, h("tr", {}, cols.map((c) => (typeof c === "string" ? h("th", { scope: "col" }, c)
+  : h(`th${c.num ? ".num" : ""}`, { scope: "col" }, c.title ? h("abbr", { title: c.title }, c.text) : c.text)))));
 const named = (row) => [playerLink(row.name), row.withdrawn ? h("span.withdrawn", {}, " withdrawn") : null];
 
 export function entrantsTable(e) {
   const players = e.players || [];
   if (!players.length) return h("p.muted", { id: "entrants-empty" }, "Nobody has entered yet.");
-  return scrolling("Entrants", h("table.event-table", { id: "entrants" }, head(["Name", "Rating"]),
+  return scrolling("Entrants", h("table.event-table", { id: "entrants" }, head(["Name", { text: "Rating", num: true }]),
     h("tbody", {}, players.map((p) => h("tr", {}, h("th", { scope: "row" }, named(p)),
       h("td.num", {}, p.rating === null || p.rating === undefined ? "" : String(Math.round(p.rating))))))));
 }
 
-const STANDING = ["#", "Name", "Points", "Buchholz", "Buchholz cut 1", "Sonneborn-Berger", "Wins", "Games"];
+const num = (text, title = null) => ({ text, num: true, title });
+const STANDING = [num("#"), "Name", num("Points"), num("Bh", "Buchholz"), num("Bh−1", "Buchholz cut 1"),
+  num("SB", "Sonneborn-Berger"), num("Wins"), num("Games")];
+const TIE_BREAKS = "Bh: Buchholz, the points of the opponents met; Bh−1: the same without the lowest; SB: "
+  + "Sonneborn-Berger, the points of the opponents beaten and half those of the opponents drawn with. A bye is 1 point, "
+  + "not a win.";
 
 export function standingsTable(e) {
   const rows = e.standings || [];
   if (!rows.length) return h("p.muted", {}, "No standings yet.");
-  const num = (x) => h("td.num", {}, pointsText(x));
-  return scrolling("Standings", h("table.event-table.standings", { id: "standings" }, head(STANDING),
+  const cell = (x) => h("td.num", {}, pointsText(x));
+  return [scrolling("Standings", h("table.event-table.standings", { id: "standings" }, head(STANDING),
     h("tbody", {}, rows.map((r) => h(`tr${r.withdrawn ? ".is-withdrawn" : ""}`, { dataset: { name: r.name } },
-      h("td.num", {}, String(r.rank)), h("th", { scope: "row" }, named(r)), num(r.points), num(r.buchholz),
-      num(r.buchholz_cut1), num(r.sonneborn_berger), h("td.num", {}, String(r.wins)), h("td.num", {}, String(r.games)))))));
+      h("td.num", {}, String(r.rank)), h("th", { scope: "row" }, named(r)), cell(r.points), cell(r.buchholz),
+      cell(r.buchholz_cut1), cell(r.sonneborn_berger), h("td.num", {}, String(r.wins)), h("td.num", {}, String(r.games))))))),
+  h("p.small.muted.legend", {}, TIE_BREAKS)];
 }
 
 // a crosstable row's games against one opponent ("1 ½" for two games), or "" for none
@@ -59,7 +68,7 @@ export function crossTable(e) {
   if (!rows.length || !(e.pairings || []).length) return h("p.muted", {}, "The crosstable fills in as games end.");
   const points = new Map((e.standings || []).map((r) => [r.name, r.points]));
   const grid = rows.length <= GRID_MOST;
-  const cols = ["#", "Name", ...(grid ? rows.map((_, i) => String(i + 1)) : ["Games"]), "Byes", "Points"];
+  const cols = [num("#"), "Name", ...(grid ? rows.map((_, i) => num(String(i + 1))) : ["Games"]), "Byes", num("Points")];
   return scrolling("Crosstable", h(`table.event-table.crosstable${grid ? ".grid" : ""}`, { id: "crosstable" }, head(cols),
     h("tbody", {}, grid ? gridRows(rows, points) : listRows(rows, points))));
 }
