@@ -260,6 +260,16 @@ def test_the_leaves_import_only_what_is_below_them(module, allowed):
     assert module_graph()[module] <= allowed
 
 
+@pytest.mark.parametrize("name", ["tournament"])
+def test_the_leaf_packages_import_only_themselves(name):
+    """hexarena.tournament is plain Python on player names (no game, server or numba): its modules import each
+    other and nothing else of hexarena."""
+    graph = module_graph()
+    inside = package(graph, name)
+    assert inside, f"no package hexarena.{name}"
+    assert {m: sorted(graph[m] - inside) for m in sorted(inside) if graph[m] - inside} == {}
+
+
 def test_the_library_imports_no_front_end():
     graph = module_graph()
     front = {"hexarena.cli", "hexarena.play", "hexarena.bench"} | {m for m in graph if m.startswith("hexarena.server")}

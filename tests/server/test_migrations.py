@@ -346,3 +346,15 @@ def test_an_installed_package_ships_the_migrations() -> None:
         name = p.relative_to(package).as_posix()
         assert (p.suffix == ".py" and (p.parent / "__init__.py").exists()) or \
             any(fnmatch.fnmatch(name, g) for g in globs), f"{name} would be missing from an installed package"
+
+
+def test_the_tournament_tables_come_with_0010_and_go_with_its_downgrade(engine: sa.Engine) -> None:
+    """0010 adds the tournaments, their players and games and the championships' sign-ups; down to 0009 drops
+    them (and nothing else), up again brings them back as declared."""
+    event_tables = {"tournaments", "tournament_players", "tournament_games", "championship_entries"}
+    migrations.upgrade(engine)
+    assert event_tables <= tables(engine)
+    migrations.downgrade(engine, "0009")
+    assert not event_tables & tables(engine) and "matches" in tables(engine) and revision(engine) == "0009"
+    migrations.upgrade(engine)
+    assert event_tables <= tables(engine) and differences(engine) == []

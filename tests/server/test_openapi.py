@@ -138,6 +138,7 @@ def test_the_response_models_accept_what_the_routes_answer(db_url) -> None:
         read("GET", "/api/leaderboard/{game}", game="projective-hex")
         read("GET", "/api/leaderboard/{game}/ai", game="projective-hex")
         seek_round(read, other)
+        event_round(read, other)
         learn_round(read)
         read("POST", "/api/account/logout")
         read("POST", "/api/account/login", {"name": "ann", "password": PASSWORD})
@@ -172,6 +173,27 @@ def seek_round(read: Reader, other: Reader) -> None:
     read("GET", "/api/matches/{match_id}", match_id=accepted["match"])
     withdrawn = read("POST", "/api/seeks", {**seek, "to": "bob"})
     read("DELETE", "/api/seeks/{seek_id}", seek_id=withdrawn["id"])
+
+
+def event_round(read: Reader, other: Reader) -> None:
+    """An event made, joined, started, read, listed and exported, another with an AI invited and left; a
+    championship joined, read and left."""
+    body = {"name": "Cup", "game": "projective-hex", "options": SMALL, "format": "round-robin", "clock": {"days": 3}}
+    ids = {"event_id": read("POST", "/api/tournaments", body)["id"]}
+    read("POST", "/api/tournaments/{event_id}/join", **ids)
+    other("POST", "/api/tournaments/{event_id}/join", **ids)
+    read("POST", "/api/tournaments/{event_id}/start", **ids)
+    other("GET", "/api/tournaments/{event_id}", **ids)
+    other("GET", "/api/tournaments?status=running")
+    other("GET", "/api/tournaments/{event_id}/export.json", **ids)
+    later = {"event_id": read("POST", "/api/tournaments", body)["id"]}
+    read("POST", "/api/tournaments/{event_id}/invite", {"name": "ai-2"}, **later)
+    other("POST", "/api/tournaments/{event_id}/join", **later)
+    other("POST", "/api/tournaments/{event_id}/withdraw", **later)
+    other("POST", "/api/championships/{game}/join", game="projective-hex")
+    other("GET", "/api/championships")
+    read("GET", "/api/championships/{game}", game="projective-hex")
+    other("POST", "/api/championships/{game}/leave", game="projective-hex")
 
 
 def learn_round(read: Reader) -> None:

@@ -33,7 +33,7 @@ from .http import error, validation_message
 from .limits import Limits
 from .live import listen
 from .mail import MailSettings
-from .routes import accounts, chat, email, games, learn, matches, ratings, seeks, users
+from .routes import accounts, championships, chat, email, games, learn, matches, ratings, seeks, tournaments, users
 from .routes.reports import reports_router
 from .errors import Refused
 
@@ -96,6 +96,8 @@ def create_app(db_url: str, ai_workers: int = 2, reports_dir: str | Path = REPOR
     app.include_router(chat.router)
     app.include_router(seeks.router)
     app.include_router(users.router)
+    app.include_router(tournaments.router)
+    app.include_router(championships.router)
     app.include_router(ratings.router)
     app.include_router(reports_router(Path(reports_dir)))
     add_static(app)

@@ -4,6 +4,7 @@ match that the routes ask for."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -35,6 +36,7 @@ from .store.notify import account_topic
 from .store.seats import new_token, seat_kind
 from .store.writes import TimedOut
 from .thinker import Thinker
+from .tournaments import Tournaments
 from .view import board_object, match_object
 
 HINT_LEVEL = 5
@@ -64,6 +66,9 @@ class Server:
         self.scorer = Scorer(self.scored, self.limits.scoring_seconds, workers=self.limits.scoring_workers,
                              backend=RayScoring if self.limits.pool == "ray" else ProcessWorker)
         self.store_turns = FairTurns(STORE_TURNS, per_key=2)
+        self.tournaments = Tournaments(self.store, self.limits, self.hub.publish, self.changed, self.final_of,
+                                       self.resign_withdrawn, self.mailer)
+        self._events: dict[str, dict[str, Any] | None] = {}  # per match, the event it is a game of (fixed at birth)
         self._objects: dict[tuple[str, int, bool], dict[str, Any]] = {}
         self._finals: dict[tuple[str, int, str], dict[str, Any]] = {}
 
@@ -112,6 +117,7 @@ class Server:
         self.store.finals.save(match_id, int(ply), dig, fields)
         self._finals[(match_id, int(ply), dig)] = fields
         self.hub.publish(match_id)
+        self.tournaments.match_over(match_id)  # an event's round may have waited for this result
 
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers and the seated accounts' sockets, let an AI to move
@@ -125,6 +131,8 @@ class Server:
             self.hub.publish(JUDGE_TOPIC)
         if known is not None:
             self.final_of(known)
+            if known.state.is_over():  # only a finished match may end an event's round
+                self.tournaments.match_over(match_id)
         self.thinker.kick(match_id)
 
     def on_challenge(self, to_account: int, seek: dict[str, Any]) -> None:
@@ -136,17 +144,41 @@ class Server:
         """What an account's live socket shows: the matches where it is to move (and how many), the challenges to
         it, and its own open seeks and challenges."""
         turn = lists.turn(self.store, account)
-        return {"turn": turn, "count": len(turn), **self.seeks.concerning(account)}
+        return {"turn": turn, "count": len(turn), **self.seeks.concerning(account),
+                "events": self.tournaments.reads.playing(account)}
 
     def judge(self) -> list[str]:
         """Flag every match whose player to move has run out of time (each judged again under its row lock, so
-        once across processes) and tell their watchers; the matches flagged."""
+        once across processes) and tell their watchers, then take the events' steps (rounds paired, events started
+        and finished: :meth:`.tournaments.Tournaments.judge`); the matches flagged."""
         flagged = []
         for match_id in self.store.lookups.expired():
             if self.store.writes.flag(match_id) is not None:
                 flagged.append(match_id)
                 self.changed(match_id)
+        self.tournaments.judge()
         return flagged
+
+    def resign_withdrawn(self, match_id: str, account: int) -> None:
+        """Resign ``account``'s seat in ``match_id`` (a player withdrawn from an event), if the game goes on."""
+        def resign(match: Match, state: State) -> None:
+            if not state.is_over():
+                seats = [i for i, a in enumerate(match.accounts) if a == account]
+                state.resign(state.to_move if state.to_move in seats else seats[0])
+
+        with suppress(TimedOut):
+            self.store.writes.change(match_id, resign)
+        self.changed(match_id)
+
+    def event_of(self, match_id: str) -> dict[str, Any] | None:
+        """The event ``match_id`` is a game of (``{"id", "name", "round"}``) or None; kept per match (a match's
+        event is written with it)."""
+        if match_id not in self._events:
+            found = self.tournaments.reads.of_match(match_id)
+            self._events[match_id] = None if found is None else {k: found[k] for k in ("id", "name", "round")}
+            if len(self._events) > 2000:
+                self._events.pop(next(iter(self._events)), None)
+        return self._events[match_id]
 
     def create(self, state: State, specs: list[str], client: str = "", account: Account | None = None
                ) -> dict[str, Any]:
@@ -167,7 +199,7 @@ class Server:
         key = (match.id, match.version, final is not None)
         obj = self._objects.get(key)
         if obj is None:
-            obj = self._objects[key] = match_object(match, final)
+            obj = self._objects[key] = {**match_object(match, final), "tournament": self.event_of(match.id)}
             if len(self._objects) > 500:
                 self._objects.pop(next(iter(self._objects)), None)
         return {**obj, "chat": self.chat.lines(match)}

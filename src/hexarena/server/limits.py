@@ -35,7 +35,7 @@ class Rate:
 # a fast hot-seat game posts a few moves a second, the browser tests about 20 matches in a minute).
 RATES = {"create": Rate(30, 60), "import": Rate(20, 60), "join": Rate(30, 60), "move": Rate(300, 30),
          "hint": Rate(20, 60), "register": Rate(10, 3600), "login": Rate(30, 300), "seek": Rate(30, 60),
-         "chat": Rate(20, 60), "preview": Rate(600, 60), "live": Rate(120, 60),
+         "chat": Rate(20, 60), "preview": Rate(600, 60), "live": Rate(120, 60), "event": Rate(30, 60),
          # failed logins (not requests: counted after the password is checked) for one name from one address,
          # and for any names from one address; never per name alone, so nobody elsewhere can lock a player out
          "failed": Rate(10, 300), "failed_all": Rate(100, 3600)}
@@ -51,6 +51,9 @@ RATED = (  # (method, path, kind): the requests each kind counts ("WS": a WebSoc
     ("POST", re.compile(r"/api/seeks(?:/[^/]+/accept)?"), "seek"),
     ("POST", re.compile(r"/api/matches/[^/]+/chat"), "chat"),
     ("WS", re.compile(r"/api/(?:matches/[^/]+|account)/live"), "live"),  # opening a live socket
+    # an event made, joined, left, an AI invited, started; a championship joined or left
+    ("POST", re.compile(r"/api/(?:tournaments(?:/[^/]+/(?:join|withdraw|invite|start))?"
+                        r"|championships/[^/]+/(?:join|leave))"), "event"),
 )
 
 
@@ -98,6 +101,12 @@ class Limits:
     address_accounts: int = 10            # accounts registered from one client address in 24 hours (429; 0: any)
     address_seeks: int = 30               # seeks and challenges open at once from one client address, whatever
     # the accounts that posted them (429; 0: any)
+    event_players: int = 500              # the most max_players an event may have
+    events_per_day: int = 5               # events one account may make in 24 hours (429)
+    upcoming_events: int = 3              # events one account may have upcoming at once (429)
+    entered_events: int = 20              # events not finished one account may be entered in at once (429)
+    championship_wait: float = 24.0       # hours from the first waiting sign-up before a championship's cycle starts
+    championship_days: int = 3            # a championship game's correspondence clock, days per move
 
     def to_json(self) -> str:
         """The limits as JSON (passed to ``uvicorn --workers`` processes through the environment)."""
@@ -187,12 +196,32 @@ def add_limit_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--judge-seconds", type=seconds, default=d.judge_seconds, metavar="S",
                     help=f"how often the server looks for players whose time ran out (default "
                          f"{d.judge_seconds:g}; also at start-up)")
+    add_event_arguments(sp, d)
     sp.add_argument("--scoring-seconds", type=seconds, default=d.scoring_seconds, metavar="S",
                     help=f"the most a final position's exact scoring may take, in its own process "
                          f"(default {d.scoring_seconds:g})")
     sp.add_argument("--scoring-workers", type=count(1), default=d.scoring_workers, metavar="N",
                     help=f"final scorings at once, each in its own process, plus one more for small boards only "
                          f"(default {d.scoring_workers}: the processors)")
+
+
+def add_event_arguments(sp: argparse.ArgumentParser, d: Limits) -> None:
+    """``hexarena serve``'s limits on tournaments and championships (docs/server.md "Tournaments and
+    championships")."""
+    sp.add_argument("--max-event-players", type=count(2), default=d.event_players, metavar="N",
+                    help=f"the most players an event may take (its max_players; default {d.event_players})")
+    sp.add_argument("--max-events-per-day", type=count(0), default=d.events_per_day, metavar="N",
+                    help=f"events one account may make in 24 hours (default {d.events_per_day}; 429 beyond)")
+    sp.add_argument("--max-upcoming-events", type=count(0), default=d.upcoming_events, metavar="N",
+                    help=f"events one account may have upcoming at once (default {d.upcoming_events}; 429 beyond)")
+    sp.add_argument("--max-entered-events", type=count(1), default=d.entered_events, metavar="N",
+                    help=f"events not finished one account may be entered in at once (default {d.entered_events}; "
+                         f"429 beyond)")
+    sp.add_argument("--championship-wait", type=hours, default=d.championship_wait, metavar="H",
+                    help=f"hours after the first waiting sign-up before a championship's cycle starts (default "
+                         f"{d.championship_wait:g}; it needs 4 players)")
+    sp.add_argument("--championship-days", type=count(1), default=d.championship_days, metavar="D",
+                    help=f"days per move in championship games (default {d.championship_days})")
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
@@ -205,7 +234,10 @@ def limits_from(args: argparse.Namespace) -> Limits:
                   scoring_seconds=args.scoring_seconds, scoring_workers=args.scoring_workers,
                   secure_cookies=args.secure_cookies, open_seeks=args.max_open_seeks, seek_hours=args.seek_hours,
                   judge_seconds=args.judge_seconds, pool=args.pool, ray_address=args.ray_address,
-                  address_accounts=args.max_accounts_per_address, address_seeks=args.max_open_seeks_per_address)
+                  address_accounts=args.max_accounts_per_address, address_seeks=args.max_open_seeks_per_address,
+                  event_players=args.max_event_players, events_per_day=args.max_events_per_day,
+                  upcoming_events=args.max_upcoming_events, entered_events=args.max_entered_events,
+                  championship_wait=args.championship_wait, championship_days=args.championship_days)
 
 
 def count(least: int) -> Callable[[str], int]:

@@ -3,8 +3,9 @@ ongoing and recent finished matches, and a player's profile.  Read through the i
 account; no web framework here.
 
 A match summary: ``{"id", "game", "options", "players", "seat_info", "to_move", "my_seats", "ply", "over", "winner",
-"status", "deadline", "updated", "created", "clock", "rated"}``: ``my_seats`` are the seats of the account the
-list is about, ``clock`` the time control (null: none), ``deadline`` when the player to move loses on time.
+"status", "deadline", "updated", "created", "clock", "rated", "tournament"}``: ``my_seats`` are the seats of the
+account the list is about, ``clock`` the time control (null: none), ``deadline`` when the player to move loses on
+time, ``tournament`` the event it is a game of (``{"id", "name", "round"}``, or null).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from .schema import accounts, match_players, matches
+from .schema import accounts, match_players, matches, tournament_games, tournaments
 from .store import Store
 from .store.seats import DELETED, seat_name
 from .view import seat_entry
@@ -34,6 +35,9 @@ QUERIES = {(None, False): NEWEST, (None, True): NEWEST.limit(bindparam("limit"))
 TO_MOVE = select(*COLUMNS).join(match_players, match_players.c.match_id == matches.c.id).where(
     match_players.c.account_id == bindparam("account"), matches.c.over.is_(False),
     (match_players.c.seat == matches.c.to_move) | matches.c.to_move.is_(None))
+EVENTS = select(tournament_games.c.match_id, tournaments.c.id, tournaments.c.name, tournament_games.c.round).join(
+    tournaments, tournaments.c.id == tournament_games.c.tournament_id).where(
+    tournament_games.c.match_id.in_(bindparam("ids", expanding=True)))
 SEATED = select(match_players.c.match_id, match_players.c.seat, accounts.c.id, accounts.c.name,
                 accounts.c.deleted).join(accounts).where(match_players.c.match_id.in_(bindparam("ids", expanding=True)))
 
@@ -46,7 +50,9 @@ def summaries(store: Store, account: int, over: bool | None, limit: int | None =
     with store.db.engine.connect() as conn:
         rows = [dict(r) for r in conn.execute(query, {"account": account, "over": over, "limit": limit}).mappings()]
         seated = seats_of(conn, [r["id"] for r in rows])
-    return [summary(store, row, seated.get(row["id"], {}), account) for row in rows]
+        events = events_of(conn, [r["id"] for r in rows])
+    return [{**summary(store, row, seated.get(row["id"], {}), account), "tournament": events.get(row["id"])}
+            for row in rows]
 
 
 def seats_of(conn: Any, ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]:
@@ -55,6 +61,15 @@ def seats_of(conn: Any, ids: list[str]) -> dict[str, dict[int, tuple[int, str]]]
     for start in range(0, len(ids), 500):
         for r in conn.execute(SEATED, {"ids": ids[start:start + 500]}):
             out.setdefault(r.match_id, {})[r.seat] = (r.id, DELETED if r.deleted else r.name)
+    return out
+
+
+def events_of(conn: Any, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Per match of ``ids`` that is an event's game: the event, ``{"id", "name", "round"}``."""
+    out: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(ids), 500):
+        for r in conn.execute(EVENTS, {"ids": ids[start:start + 500]}):
+            out[r.match_id] = {"id": r.id, "name": r.name, "round": r.round}
     return out
 
 

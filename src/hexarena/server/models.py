@@ -150,7 +150,16 @@ class MatchObject(Board):
     timed_out: int | None
     help_closed: str | None
     chat: list[ChatLine]
+    tournament: MatchEvent | None = Field(description="the event this match is a game of, or null")
     seat_info: list[SeatInfo] = Field(description="per seat, who plays it: kind, AI level, name")
+
+
+class MatchEvent(Closed):
+    """The event a match is a game of."""
+
+    id: str
+    name: str
+    round: int
 
 
 class MatchCreated(Closed):
@@ -245,6 +254,7 @@ class MatchSummary(Closed):
     clock: dict[str, int] | None
     rated: bool
     seat_info: list[SeatInfo] = Field(description="per seat, who plays it")
+    tournament: MatchEvent | None = Field(description="the event this match is a game of, or null")
 
 
 class MyMatches(Closed):
@@ -288,6 +298,7 @@ class Profile(Closed):
     against_ai: dict[str, list[AgainstAI]]
     conduct: Conduct
     matches: list[MatchSummary]
+    events: list[EventSummary]
 
 
 class Leader(Closed):
@@ -302,6 +313,117 @@ class Rung(Leader):
 
     level: int
     provisional: bool
+
+
+# tournaments and championships ------------------------------------------------------------------------------------
+class EventSummary(Closed):
+    """An event in the lists and on a profile."""
+
+    id: str
+    name: str
+    game: str
+    format: str = Field(description="round-robin, double-round-robin, swiss or knockout")
+    status: str = Field(description="upcoming, running or finished")
+    players: int
+    round: int
+    rounds: int = Field(description="0 before the start for the formats that compute their own")
+    starts: str | None
+
+
+class EventPlayer(Closed):
+    name: str
+    seed: int | None = Field(description="1..N, fixed at the start (null before)")
+    rating: float
+    withdrawn: bool
+
+
+class Standing(Closed):
+    rank: int
+    name: str
+    points: float
+    buchholz: float
+    buchholz_cut1: float
+    sonneborn_berger: float
+    wins: int
+    games: int
+    withdrawn: bool
+
+
+class CrossRow(Closed):
+    name: str
+    results: dict[str, list[str]] = Field(description='per opponent, the results in round order: "1", "½", "0", '
+                                                      '"+", "-" (forfeits)')
+    byes: list[int]
+
+
+class EventGame(Closed):
+    seats: list[str]
+    match: str | None = Field(description="the match; null for a forfeit")
+    result: str | None = Field(description='"1-0", "0-1", "1/2-1/2" from seats[0]\'s side; null while played')
+    board: int
+    forfeit: bool
+
+
+class EventRound(Closed):
+    round: int
+    games: list[EventGame]
+    bye: str | None
+    byes: list[str] = Field(description="every bye of the round (a knockout's first round may have several)")
+
+
+class EventEntry(Closed):
+    open: bool
+    why: str | None
+
+
+class EventChampionship(Closed):
+    game: str
+    cycle: int
+    division: str
+
+
+class EventObject(Closed):
+    """GET /api/tournaments/{id}, the answer to every change of an event, its live feed's messages."""
+
+    id: str
+    name: str
+    by: str
+    game: str
+    options: Options
+    format: str
+    clock: dict[str, int]
+    rated: bool
+    status: str
+    round: int
+    rounds: int
+    starts: str | None
+    max_players: int
+    rating_range: list[int] | None
+    players: list[EventPlayer]
+    standings: list[Standing]
+    crosstable: list[CrossRow]
+    pairings: list[EventRound]
+    entry: EventEntry
+    championship: EventChampionship | None
+
+
+class Division(Closed):
+    name: str
+    tournament: str
+    players: int
+
+
+class Championship(Closed):
+    """GET /api/championships: a game's standing championship."""
+
+    game: str
+    entrants: int
+    cycle: int
+    status: str = Field(description="waiting or running")
+    divisions: list[Division]
+    joined: bool
+    players: list[str] | None = None
+    next_start: str | None = None
 
 
 # seeks ------------------------------------------------------------------------------------------------------------

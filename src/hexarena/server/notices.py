@@ -149,6 +149,18 @@ class Mailer:
             f"{from_name} challenges you to a game of {game}. Accept or decline it in the lobby:\n\n"
             f"{self.settings.public_url}/\n"))
 
+    def round_started(self, to_account: int, event: dict[str, Any], round_number: int, opponent: str,
+                      match_id: str) -> None:
+        """Queue "round R of EVENT has started: your game against X" to ``to_account`` (``event``: its id and
+        name), once per account, event and round, if its address is verified."""
+        if not self.enabled:
+            return
+        link = f"{self.settings.public_url}/#/match/{quote(match_id)}"
+        title = f"hexarena: round {round_number} of {event['name']} has started: your game against {opponent}"
+        self._enqueue(lambda: self._notice(
+            to_account, f"round:{event['id']}:{round_number}", title,
+            f"Round {round_number} of {event['name']} has started: your game against {opponent}.\n\n{link}\n"))
+
     def _notice(self, account_id: int, subject: str, title: str, body: str) -> EmailMessage | None:
         """The mail of a notice to ``account_id``'s verified address, recorded as sent; None when it has
         none or the same notice went out within the hour."""

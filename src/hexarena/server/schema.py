@@ -181,6 +181,61 @@ reviews = Table(
 )
 
 
+# migration 0010: tournaments and championships (docs/server.md, "Tournaments and championships")
+tournaments = Table(
+    "tournaments", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(60), nullable=False),
+    Column("by_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), index=True),  # null: the judge's
+    Column("game", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("format", String(24), nullable=False),  # round-robin, double-round-robin, swiss or knockout
+    Column("rounds", Integer, nullable=False),     # 0 until the start for the formats that compute their own
+    Column("clock", JSON, nullable=False),         # {"days": D} or {"initial": S, "increment": S}
+    Column("rated", Boolean, nullable=False),
+    Column("max_players", Integer, nullable=False),
+    Column("rating_lo", Integer),
+    Column("rating_hi", Integer),
+    Column("starts", String(32)),                  # when the judge starts it (null: its creator does)
+    Column("status", String(16), nullable=False, index=True),  # upcoming, running or finished
+    Column("round", Integer, nullable=False),      # the round being played (0 before the start)
+    Column("created", String(32), nullable=False, index=True),
+    Column("championship", String(64), index=True),  # a championship division's game, else null
+    Column("cycle", Integer),
+    Column("division", String(8)),
+)
+
+tournament_players = Table(
+    "tournament_players", metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("seed", Integer),                       # 1..N, fixed at the start
+    Column("rating", Float, nullable=False),       # in the event's game, at entry (again at the start)
+    Column("withdrawn", Boolean, nullable=False, server_default=false()),
+    Column("joined", String(32), nullable=False),
+)
+
+tournament_games = Table(
+    "tournament_games", metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),      # 1.. within the round (the bye last)
+    Column("seat0", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("seat1", Integer, ForeignKey("accounts.id")),  # null: seat0 has the bye
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="SET NULL"), index=True),  # null: no match
+    Column("result", Float),                       # seat0's score once known (1, 0.5, 0), null meanwhile
+    Column("forfeit", Boolean, nullable=False, server_default=false()),  # not played: result says who won
+    UniqueConstraint("tournament_id", "round", "board", name="tournament_games_board"),
+)
+
+championship_entries = Table(
+    "championship_entries", metadata,
+    Column("game", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("joined", String(32), nullable=False),
+)
+
+
 POOL_SIZE = 10  # PostgreSQL connections kept open (and as many again, 20, opened when busy)
 
 

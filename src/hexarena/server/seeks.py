@@ -79,8 +79,8 @@ class Seeks:
         unknown player, 429 beyond ``open_seeks`` open at once (``address_seeks`` from address ``client``).  A
         challenge to an AI level (``ai-N``) is accepted at once: the seek with ``"match"``, the match made (429
         beyond the AI caps for ``client``)."""
-        game_options = self._game(game, options)
-        control = self._clock(clock)
+        game_options = checked_options(game, options)
+        control = checked_clock(clock)
         if colour not in COLOURS:
             raise Refused(400, f"colour {shown(colour)}: first, second or random")
         seek_id, stamp = secrets.token_urlsafe(9), self.store.db.clock()
@@ -110,22 +110,6 @@ class Seeks:
         if to_id is not None:
             self.on_challenge(to_id, seek)
         return seek
-
-    @staticmethod
-    def _game(game: Any, options: Any) -> dict[str, Any]:
-        if not isinstance(options, dict):
-            raise Refused(400, "options: a JSON object of the game's options")
-        try:
-            return plain_options(hexarena.load(game, **options).new_state())
-        except (ValueError, TypeError) as e:
-            raise Refused(400, str(e)) from None
-
-    @staticmethod
-    def _clock(clock: Any) -> dict[str, int] | None:
-        try:
-            return clocks.parse(clock)
-        except clocks.ClockError as e:
-            raise Refused(400, str(e)) from None
 
     @staticmethod
     def _target(conn: Connection, account: Account, to: Any) -> int | None:
@@ -264,6 +248,24 @@ class Seeks:
     def _told(self, *held: int | None) -> None:
         for account in {a for a in held if a is not None}:
             self.publish(account_topic(account))
+
+
+def checked_options(game: Any, options: Any) -> dict[str, Any]:
+    """``game``'s ``options`` as a match keeps them (every option named); 400 naming what is wrong otherwise."""
+    if not isinstance(options, dict):
+        raise Refused(400, "options: a JSON object of the game's options")
+    try:
+        return plain_options(hexarena.load(game, **options).new_state())
+    except (ValueError, TypeError) as e:
+        raise Refused(400, str(e)) from None
+
+
+def checked_clock(clock: Any) -> dict[str, int] | None:
+    """The time control ``clock`` checked (:func:`.clocks.parse`); 400 naming what is wrong otherwise."""
+    try:
+        return clocks.parse(clock)
+    except clocks.ClockError as e:
+        raise Refused(400, str(e)) from None
 
 
 def listed_game(game: str) -> str:

@@ -91,3 +91,23 @@ class NewSeek(Body):
 
 class AnswerPost(Body):
     moves: list[StrictStr] = Field(max_length=64)  # a lesson's answer: its steps, or ["yes"] / ["no"]
+
+
+class NewTournament(Body):
+    """POST /api/tournaments: every field checked by the server itself (:mod:`..tournaments.fields`), so a wrong
+    one is named with what is allowed."""
+
+    name: Any = None
+    game: Any = None
+    options: Any = {}
+    format: Any = None
+    rounds: Any = None            # a Swiss's rounds (1..20); the other formats compute theirs
+    clock: Any = None             # {"days": D} or {"initial": S, "increment": S}; null is refused
+    rated: Any = False
+    max_players: Any = 64
+    rating_range: Any = None      # [lo, hi] or null
+    starts: Any = None            # ISO-8601 with its offset, in the future, or null (started by its creator)
+
+
+class Invite(Body):
+    name: Any = None  # ai-1 .. ai-10

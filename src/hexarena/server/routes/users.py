@@ -18,15 +18,15 @@ router = APIRouter(prefix="/api/users", tags=["users"])
 
 def profile(server: Server, name: str) -> dict[str, Any]:
     """Player ``name``'s name, when they joined, ratings (with their history, and the record against each AI
-    level), how they lost their recent rated games (``conduct``: :func:`~..rating.conduct`), and matches (ongoing and
-    finished, newest first)."""
+    level), how they lost their recent rated games (``conduct``: :func:`~..rating.conduct`), matches (ongoing and
+    finished, newest first) and events (newest first)."""
     found = server.accounts.profile(name)
     matches = lists.summaries(server.store, found["id"], over=None, limit=lists.PROFILE)
     with server.store.db.engine.connect() as conn:
         ratings = {"ratings": rating.account_ratings(conn, found["id"]), "history": rating.history(conn, found["id"]),
                    "against_ai": rating.against_ai(conn, found["id"]), "conduct": rating.conduct(conn, found["id"])}
     return {"name": found["name"], "joined": found["joined"], "ai_level": found["ai_level"], **ratings,
-            "matches": matches}
+            "matches": matches, "events": server.tournaments.reads.of_account(found["id"])}
 
 
 @router.get("/{name}", response_model=Profile)
