@@ -508,7 +508,8 @@ def test_my_turn_nearest_deadline_first_and_my_other_matches(arena, clock) -> No
     assert [s["id"] for s in ann.get("/api/account/turn").json()] == [fast, slow, free]
     summary = ann.get("/api/account/turn").json()[0]
     assert set(summary) == {"id", "game", "options", "players", "seat_info", "to_move", "my_seats", "ply", "over",
-                            "winner", "status", "deadline", "updated", "created", "clock", "rated"}
+                            "winner", "status", "deadline", "updated", "created", "clock", "rated", "tournament"}
+    assert summary["tournament"] is None
     assert summary["players"] == ["ann", "cyd"] and summary["my_seats"] == [0] and summary["to_move"] == 0
     assert summary["seat_info"] == [{"kind": "human", "level": None, "name": n} for n in ("ann", "cyd")]
     assert bob.get("/api/account/turn").json() == []

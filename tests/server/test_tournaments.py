@@ -5,8 +5,6 @@ computation, withdrawal and losses on time."""
 from __future__ import annotations
 
 import time
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
@@ -293,3 +291,29 @@ def test_a_flood_of_sign_ups_from_one_address_is_rate_limited(tmp_path) -> None:
         statuses = [ann.post(f"/api/tournaments/{eid}/{'join' if i % 2 == 0 else 'withdraw'}",
                              headers=csrf(ann)).status_code for i in range(8)]
         assert statuses[:4] == [200] * 4 and set(statuses[4:]) == {429}
+
+
+def test_a_swiss_of_3_rounds_with_7_players_pairs_by_the_rules_and_never_pairs_a_withdrawn_player(db_url: str
+                                                                                                  ) -> None:
+    names = ["ann", "bob", "cyd", "dan", "eve", "fay", "gus"]
+    with players(db_url, names) as c:
+        obj = entered(c, "ann", format="swiss", rounds=3)
+        obj = play_round(c, obj["id"], better_seed(obj))
+        post(c["fay"], f"/api/tournaments/{obj['id']}/withdraw")  # fay's round-2 game is resigned
+        while obj["status"] == "running":
+            obj = play_round(c, obj["id"], better_seed(obj))
+        assert obj["round"] == 3 and len(obj["pairings"]) == 3
+        met: set[frozenset[str]] = set()
+        for r in obj["pairings"]:
+            seated = [n for g in r["games"] for n in g["seats"]] + ([r["bye"]] if r["bye"] else [])
+            active = [n for n in names if r["round"] <= 2 or n != "fay"]
+            assert sorted(seated) == sorted(active), r  # every active player once: a game or the bye
+            pairs = {frozenset(g["seats"]) for g in r["games"]}
+            assert not pairs & met
+            met |= pairs
+        byes = [r["bye"] for r in obj["pairings"]]
+        assert None not in byes[:1] and len(set(b for b in byes if b)) == len([b for b in byes if b])
+        points = {r["name"]: r["points"] for r in obj["standings"]}
+        assert sum(points.values()) == sum(len(r["games"]) for r in obj["pairings"]) + sum(
+            1 for b in byes if b)  # every game gives 1 point, every bye 1
+        assert obj["standings"][0]["name"] == "ann" and points["ann"] == 3

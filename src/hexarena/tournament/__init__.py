@@ -9,9 +9,12 @@ relegation).
 """
 
 from .berger import berger_rounds
+from .championship import DIVISION_SIZE, PROMOTED, RELEGATED, division_names, first_divisions, next_divisions
 from .knockout import knockout_first_round, knockout_next, knockout_rounds, knockout_winner
 from .model import Entrant, Pairing, Played, Result, RoundRecord
 from .standings import FORMATS, crosstable, standings
+from .swiss import pair_swiss
 
-__all__ = ["FORMATS", "Entrant", "Pairing", "Played", "Result", "RoundRecord", "berger_rounds", "crosstable",
-           "knockout_first_round", "knockout_next", "knockout_rounds", "knockout_winner", "standings"]
+__all__ = ["DIVISION_SIZE", "FORMATS", "PROMOTED", "RELEGATED", "Entrant", "Pairing", "Played", "Result",
+           "RoundRecord", "berger_rounds", "crosstable", "division_names", "first_divisions", "knockout_first_round",
+           "knockout_next", "knockout_rounds", "knockout_winner", "next_divisions", "pair_swiss", "standings"]

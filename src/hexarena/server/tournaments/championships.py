@@ -13,8 +13,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 
 import hexarena
 from hexarena.record_writer import at
-from hexarena import tournament
-from hexarena.tournament import standings
+from hexarena.tournament import first_divisions, next_divisions, standings
 
 from ..accounts import Account
 from ..clocks import seconds
@@ -135,9 +134,9 @@ class Championships:
             if due is None or due > at(self.store.db.clock()):
                 return []
             rated = [(s.name, rating_in(conn, s.account_id, game)) for s in signed]
-            formed = (tournament.next_divisions(self._finals(conn, divisions), self._leaving(conn, divisions, signed),
+            formed = (next_divisions(self._finals(conn, divisions), self._leaving(conn, divisions, signed),
                                      [r for r in rated if r[0] not in self._names(conn, divisions)])
-                      if cycle else tournament.first_divisions(rated))
+                      if cycle else first_divisions(rated))
             ids = {s.name: s.account_id for s in signed}
             return [self._division(conn, game, cycle + 1, name, [ids[n] for n in names if n in ids])
                     for name, names in formed.items()]

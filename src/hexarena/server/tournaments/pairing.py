@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hexarena import tournament
 from hexarena.tournament import (Played, berger_rounds, knockout_first_round, knockout_next, knockout_rounds,
-                                 knockout_winner)
+                                 knockout_winner, pair_swiss)
 
 from .view import entrants, records
 
@@ -34,7 +33,7 @@ def next_pairs(fmt: str, round_number: int, players: list[Any], games: list[Any]
         return [(by_seed[a], None if b is None else by_seed[b]) for a, b in table]
     if fmt == "swiss":
         names = {p.account_id: p.name for p in players}
-        pairing = tournament.pair_swiss(entrants(players), records(games, names))
+        pairing = pair_swiss(entrants(players), records(games, names))
         return [*pairing.games, *([(pairing.bye, None)] if pairing.bye else [])]
     if round_number == 1:
         first = [(by_seed[a], None if b is None else by_seed[b]) for a, b in knockout_first_round(len(players))]
