@@ -20,12 +20,13 @@ NAMES = ["ana", "ben", "cleo", "dan", "eve", "fay", "gus"]
 AI = "ai-1"
 EVENT = "Sunday blitz"
 
-# The pairings the server's Swiss gives these eight (seeds by rating: every new account 1500, the AI's ladder
-# rating first; ties in the order they joined) with the results chosen below: (first seat, second seat) per board.
+# The pairings the server's Swiss gives these eight with the results chosen below, (first seat, second seat) per
+# board: seeds by rating, ties in the order they joined (ana 1 .. gus 7, the AI's ladder rating under 1500: 8);
+# round 1 the top half against the bottom half, then score groups top-down with no repeat and seats alternating.
 PAIRINGS = {
-    1: [(AI, "dan"), ("eve", "ana"), ("ben", "fay"), ("gus", "cleo")],
-    2: [("ben", AI), ("eve", "gus"), ("dan", "ana"), ("fay", "cleo")],
-    3: [(AI, "eve"), ("ben", "dan"), ("gus", "fay"), ("cleo", "ana")],
+    1: [("ana", "eve"), ("fay", "ben"), ("cleo", "gus"), (AI, "dan")],
+    2: [("fay", "ana"), (AI, "cleo"), ("ben", "eve"), ("dan", "gus")],
+    3: [(AI, "fay"), ("ana", "dan"), ("cleo", "ben"), ("eve", "gus")],
 }
 
 
@@ -34,10 +35,31 @@ def winner(seats: list[str]) -> str:
     return AI if AI in seats else seats[0]
 
 
-# By hand from PAIRINGS and winner(): [name, points, Buchholz, Buchholz cut 1, Sonneborn-Berger, wins, games].
-STANDINGS = []
-# Crosstable rows in standings order: name -> {opponent: result}.
-CROSSTABLE: dict[str, dict[str, str]] = {}
+# By hand from PAIRINGS and winner(): points; Buchholz (the opponents' points: ai-1 met dan 1, cleo 2, fay 2 = 5),
+# its cut 1 (5 - 1 = 4), Sonneborn-Berger (the beaten opponents' points: 5); ranked by points, then Buchholz cut 1
+# (fay 5, cleo 4, ana 3 among the 2-pointers; dan 5, ben 4, eve 3 among the 1-pointers).
+# rank, name, points, Bh, Bh-1, SB, wins, games
+STANDINGS = [
+    ["1", AI, "3", "5", "4", "5", "3", "3"],
+    ["2", "fay", "2", "6", "5", "3", "2", "3"],    # beat ben (1), ana (2); lost to ai-1 (3)
+    ["3", "cleo", "2", "4", "4", "1", "2", "3"],   # beat gus (0), ben (1); lost to ai-1 (3)
+    ["4", "ana", "2", "4", "3", "2", "2", "3"],    # beat eve (1), dan (1); lost to fay (2)
+    ["5", "dan", "1", "5", "5", "0", "1", "3"],    # beat gus (0); lost to ai-1 (3), ana (2)
+    ["6", "ben", "1", "5", "4", "1", "1", "3"],    # beat eve (1); lost to fay (2), cleo (2)
+    ["7", "eve", "1", "3", "3", "0", "1", "3"],    # beat gus (0); lost to ana (2), ben (1)
+    ["8", "gus", "0", "4", "3", "0", "0", "3"],    # lost to cleo (2), dan (1), eve (1)
+]
+# The crosstable in the same order: rank, name, a column per rank ("×" on the diagonal), byes, points.
+CROSSTABLE = [
+    ["1", AI, "×", "1", "1", "", "1", "", "", "", "", "3"],
+    ["2", "fay", "0", "×", "", "1", "", "1", "", "", "", "2"],
+    ["3", "cleo", "0", "", "×", "", "", "1", "", "1", "", "2"],
+    ["4", "ana", "", "0", "", "×", "1", "", "1", "", "", "2"],
+    ["5", "dan", "0", "", "", "0", "×", "", "", "1", "", "1"],
+    ["6", "ben", "", "0", "0", "", "", "×", "1", "", "", "1"],
+    ["7", "eve", "", "", "", "0", "", "0", "×", "1", "", "1"],
+    ["8", "gus", "", "", "0", "", "0", "", "0", "×", "", "0"],
+]
 
 
 def create_through_the_form(page) -> str:
@@ -103,30 +125,43 @@ def test_a_swiss_of_eight_signed_up_through_the_pages_is_played_to_the_end(brows
         invite_and_start(ana)
         ben = folks["ben"].open("/#/my")
         rng = random.Random(44)
-        seen = {}
+        seen: dict[int, list[tuple[str, str]]] = {}
         for number in (1, 2, 3):
             obj = round_paired(folks["ana"], event_id, number)
             games = obj["pairings"][number - 1]["games"]
-            seen[number] = [tuple(g["seats"]) for g in games]
+            seen[number] = [(g["seats"][0], g["seats"][1]) for g in games]
             if number == 2:
                 check_the_notice_and_my_games(ben, games)
-            if number == 3:
+            if number == 3:  # a few moves, the last board's game over first: the live boards show both
                 play_a_little(folks, games, rng)
                 check_the_match_page_links_the_event(folks["ben"], games, event_id)
-                ana.wait_for_selector("#live-boards .mini-board svg")
+                end_round(folks, games[-1:])
+                ana.wait_for_selector(f'#live-boards .mini-board[data-match="{games[-1]["match"]}"] .mini-result')
+                for g in games:
+                    ana.wait_for_selector(f'#live-boards .mini-board[data-match="{g["match"]}"] svg')
                 shot(ana, "events-running", full=True)
+                games = games[:-1]
             end_round(folks, games)
-        ana.wait_for_function("() => document.querySelector('#event-status')?.textContent === 'finished'", timeout=20_000)
-        print("pairings seen:", seen)
-        final = event_of(folks["ana"], event_id)
-        print("standings:", [[r["name"], r["points"], r["buchholz"], r["buchholz_cut1"], r["sonneborn_berger"],
-                              r["wins"], r["games"]] for r in final["standings"]])
-        print("crosstable:", {r["name"]: r["results"] for r in final["crosstable"]})
+        ana.wait_for_function("() => document.querySelector('#event-status')?.textContent === 'finished'")
+        assert seen == PAIRINGS
+        ana.wait_for_selector("#event-winner")
+        assert table_rows(ana, "#standings") == STANDINGS
+        assert table_rows(ana, "#crosstable") == CROSSTABLE
+        assert the_rounds_shown(ana) == {n: [(a, "1–0" if winner([a, b]) == a else "0–1", b) for a, b in pairs]
+                                         for n, pairs in PAIRINGS.items()}
+        assert ana.inner_text("#event-winner") == f"Winner: {AI}"
         shot(ana, "events-finished", full=True)
         assert not errors, errors
     finally:
         for p in folks.values():
             p.close()
+
+
+def the_rounds_shown(page) -> dict[int, list[tuple[str, str, str]]]:
+    """Each round's games as the page lists them: (first seat, result, second seat)."""
+    rounds = page.eval_on_selector_all("#rounds table.pairings", "ts => ts.map(t => Number(t.dataset.round))")
+    return {n: [(r[1], r[2], r[3]) for r in table_rows(page, f'#rounds table.pairings[data-round="{n}"]')]
+            for n in rounds}
 
 
 def check_the_notice_and_my_games(ben, games: list[dict]) -> None:

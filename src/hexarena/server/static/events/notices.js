@@ -1,6 +1,7 @@
 // A new round's game of mine, told at once: the account's feed lists my running events' games going on ("events":
 // [{id, name, round, match}]); a game new to it shows a banner under the header ("Round R of EVENT: your game
-// against X", a link to the match) and, where the player allowed it (asked only on a click), a browser notification.
+// against X", a link to the match, until the game ends) and, where the player allowed it (asked only on a click), a
+// browser notification.
 import { getMatch } from "../api.js";
 import { notifying, onAccount, setNotifying } from "../account.js";
 import { aiName, h } from "../dom.js";
@@ -18,10 +19,10 @@ async function opponent(ev, me) {
 // "Tell me by a browser notification": asks the browser for leave on the click, never before
 function askButton(holder) {
   if (!("Notification" in window) || notifying()) return null;
-  return h("button.linklike", { type: "button", id: "notice-ask", onclick: async () => {
+  return h("p.notice-ask", { id: "notice-ask" }, h("button.linklike", { type: "button", onclick: async () => {
     await setNotifying(true);
     holder.querySelector("#notice-ask")?.remove();
-  } }, "Tell me by a browser notification too");
+  } }, "Tell me by a browser notification too"));
 }
 
 function showNotice(holder, ev, against) {
@@ -29,9 +30,9 @@ function showNotice(holder, ev, against) {
   const item = h("div.notice", { dataset: { match: ev.match } },
     h("a", { href: matchHref(ev.match), onclick: () => item.remove() }, text),
     h("button.linklike.dismiss", { type: "button", "aria-label": `Dismiss: ${text}`, onclick: () => item.remove() }, "Dismiss"));
-  holder.append(item);
-  const ask = askButton(holder);
-  if (ask && !holder.querySelector("#notice-ask")) holder.append(ask);
+  const asking = holder.querySelector("#notice-ask");
+  if (asking) asking.before(item);
+  else holder.append(item, askButton(holder) || "");
   if (notifying() && document.visibilityState !== "visible") {
     new Notification("hexarena: a new round", { body: text, tag: `round-${ev.match}` });
   }
@@ -48,6 +49,8 @@ export function watchEventNotices(holder) {
     if (!a || !msg || !Array.isArray(msg.events)) return;
     const fresh = known ? msg.events.filter((ev) => !known.has(ev.match)) : [];
     known = new Set(msg.events.map((ev) => ev.match));
+    holder.querySelectorAll(".notice").forEach((n) => { if (!known.has(n.dataset.match)) n.remove(); }); // games over
+    if (!holder.querySelector(".notice")) holder.querySelector("#notice-ask")?.remove();
     for (const ev of fresh) opponent(ev, a.name).then((x) => showNotice(holder, ev, x), () => showNotice(holder, ev, "your opponent"));
   });
 }
