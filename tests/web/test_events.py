@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from tests.web.event_helpers import GAME, event_of, event_server, people, round_paired, shot, table_rows, wait_for
+from tests.web.event_helpers import GAME, event_server, people, round_paired, shot, table_rows
+from tests.web.helpers import watched_page
 
 sync_api = pytest.importorskip("playwright.sync_api")
 __all__ = ["event_server"]  # (the fixture, used by name)
@@ -104,7 +105,8 @@ def play_a_little(folks, games: list[dict], rng: random.Random) -> None:
         for _ in range(3):
             m = folks[g["seats"][0]].api("GET", f"/api/matches/{g['match']}")
             mover = folks[m["players"][m["to_move"]]]
-            mover.api("POST", f"/api/matches/{g['match']}/moves", {"move": rng.choice(m["legal_moves"]), "ply": m["ply"]})
+            move = {"move": rng.choice(m["legal_moves"]), "ply": m["ply"]}
+            mover.api("POST", f"/api/matches/{g['match']}/moves", move)
 
 
 def end_round(folks, games: list[dict]) -> None:
@@ -151,10 +153,30 @@ def test_a_swiss_of_eight_signed_up_through_the_pages_is_played_to_the_end(brows
                                          for n, pairs in PAIRINGS.items()}
         assert ana.inner_text("#event-winner") == f"Winner: {AI}"
         shot(ana, "events-finished", full=True)
+        on_a_phone(browser, event_server, event_id, errors)
+        profile = folks["ben"].open("/#/@/ben")
+        item = profile.locator(f'#profile-events li[data-event="{event_id}"]')
+        item.wait_for()
+        assert item.inner_text() == f"{EVENT} {GAME} · Swiss · finished · round 3 / 3"
         assert not errors, errors
     finally:
         for p in folks.values():
             p.close()
+
+
+def on_a_phone(browser, base: str, event_id: str, errors: list[str]) -> None:
+    """The finished event on a phone (390x844): the standings in their sideways-scrolling box; a screenshot."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    try:
+        page = watched_page(ctx, errors)
+        page.goto(f"{base}/#/events/{event_id}")
+        page.wait_for_selector("#standings")
+        assert table_rows(page, "#standings") == STANDINGS
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        shot(page, "events-phone")
+    finally:
+        ctx.close()
 
 
 def the_rounds_shown(page) -> dict[int, list[tuple[str, str, str]]]:

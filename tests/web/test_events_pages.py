@@ -44,7 +44,8 @@ def test_axe_finds_nothing_serious_on_the_events_pages_and_a_phone_shows_them(br
         later = (datetime.now(UTC) + timedelta(days=2)).isoformat()
         new_event(folks["ben"], "Winter Swiss", format="swiss", rounds=5, clock={"initial": 300, "increment": 3},
                   starts=later, max_players=32)
-        new_event(folks["cleo"], "Knockout night", format="knockout", clock={"initial": 180, "increment": 2}, rated=True)
+        new_event(folks["cleo"], "Knockout night", format="knockout", clock={"initial": 180, "increment": 2},
+                  rated=True)
         running = running_event(folks)
         page = folks["ana"].open("/#/events")
         page.wait_for_selector("#events-table")
@@ -52,7 +53,7 @@ def test_axe_finds_nothing_serious_on_the_events_pages_and_a_phone_shows_them(br
         found = {"list": violations(page)}
         shot(page, "events-list")
         page.click("#tab-running")
-        page.wait_for_selector('#events-table tr[data-event="%s"]' % running["id"])
+        page.wait_for_selector(f'#events-table tr[data-event="{running["id"]}"]')
         found["list-running"] = violations(page)
         page.goto(f"{event_server}/#/events/{running['id']}")
         page.wait_for_selector("#live-boards .mini-board svg")
@@ -86,7 +87,7 @@ def phone_views(browser, base: str, event_id: str, errors: list[str]) -> None:
         pg.wait_for_selector("#standings")
         assert pg.evaluate("() => { const b = document.querySelector('#standings').closest('.table-scroll');"
                            " return b.scrollWidth > b.clientWidth; }"), "the standings fit a phone: nothing to scroll"
-        shot(pg, "events-phone")
+        shot(pg, "events-phone-running")
     finally:
         ctx.close()
 
@@ -124,6 +125,17 @@ def test_the_list_filters_by_status_and_game_and_the_form_says_what_is_wrong(bro
             p.close()
 
 
+def by_keys(page, element_id: str, most: int = 40) -> None:
+    """Tab from the top of the page until the element ``element_id`` has the focus, then press Enter."""
+    page.evaluate("() => document.activeElement?.blur()")
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement?.id") == element_id:
+            page.keyboard.press("Enter")
+            return
+    raise AssertionError(f"#{element_id} not reached in {most} tabs")
+
+
 def test_a_withdrawal_leaves_the_entrants_before_the_start_and_is_marked_after_it(browser, event_server):
     errors: list[str] = []
     folks = people(browser, event_server, ["emil", "finn", "gita"], errors)
@@ -136,7 +148,7 @@ def test_a_withdrawal_leaves_the_entrants_before_the_start_and_is_marked_after_i
         page.click("#ev-withdraw")
         page.wait_for_selector("#ev-join")
         assert [r[0] for r in table_rows(page, "#entrants")] == ["emil", "finn"]
-        page.click("#ev-join")
+        by_keys(page, "ev-join")  # (Join again, by the keyboard alone)
         page.wait_for_selector("#ev-withdraw")
         folks["emil"].api("POST", f"/api/tournaments/{made['id']}/start")
         page.wait_for_selector("#standings")

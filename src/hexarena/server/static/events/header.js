@@ -16,7 +16,8 @@ function facts(e) {
     h("span", {}, e.game, h("span.muted", {}, ` ${options(e)}`)), " · ", formatText(e.format), " · ", clockText(e.clock), " · ",
     e.rated ? "rated" : "casual", " · ", h("strong", { id: "event-status" }, e.status), round ? ` · ${round}` : null,
     [ratings, most, starts].filter(Boolean).map((x) => ` · ${x}`), h("br"),
-    h("span.small.muted", {}, "created by "), playerLink(e.by));
+    h("span.small.muted", {}, "created by "), playerLink(e.by), e.status !== "upcoming" ? h("span.small", {}, " · ",
+      h("a", { href: exportUrl(e.id), download: `hexarena-event-${e.id}.json` }, "the results as JSON")) : null);
 }
 
 // the creator's buttons before the start: invite an AI level (within the game's `levels`), start now
@@ -63,7 +64,5 @@ export function eventHead(e, who, levels, act) {
     entryNote(e),
     h("div.actions", {}, entryButtons(e, who, act), creator ? creatorTools(e, levels, act) : null),
     h("p.error", { role: "alert", id: "event-error" }),
-    e.status !== "upcoming" ? h("p.small", {}, h("a", { href: exportUrl(e.id), download: `hexarena-event-${e.id}.json` },
-      "Export the results (JSON)")) : null,
   ];
 }

@@ -18,7 +18,7 @@ function elements() {
     connection: h("p.muted.small.connection", { id: "event-connection", role: "status" }) };
   els.live = h("section.card.event-live", { id: "event-live" }, h("h3", {}, "Current round"), els.boards);
   els.page = h("div.event-page", {}, els.head, els.championship,
-    h("div.event-main", {}, els.table, els.live), els.cross, els.rounds, els.connection);
+    h("div.event-main", {}, h("div.event-tables", {}, els.table, els.cross), els.live), els.rounds, els.connection);
   return els;
 }
 
