@@ -166,8 +166,7 @@ def test_a_swiss_of_eight_signed_up_through_the_pages_is_played_to_the_end(brows
 
 def on_a_phone(browser, base: str, event_id: str, errors: list[str]) -> None:
     """The finished event on a phone (390x844): the standings in their sideways-scrolling box; a screenshot."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = watched_page(ctx, errors)
         page.goto(f"{base}/#/events/{event_id}")

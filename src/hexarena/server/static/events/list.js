@@ -14,7 +14,7 @@ const COLUMNS = ["Name", "Game", "Format", "Clock", { text: "Players", num: true
 function eventRow(e) {
   return h("tr", { dataset: { event: e.id } },
     h("th", { scope: "row" }, h("a", { href: eventHref(e.id) }, e.name)),
-    h("td", {}, e.game), h("td", {}, formatText(e.format)), h("td", {}, clockText(e.clock)),
+    h("td", {}, e.game), h("td", {}, formatText(e.format)), h("td", {}, clockText(e.clock), e.rated ? h("span.muted", {}, " · rated") : null),
     h("td.num", {}, String(e.players)), h("td.num", {}, roundText(e)), h("td", {}, startsText(e)));
 }
 
