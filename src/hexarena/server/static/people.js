@@ -1,7 +1,7 @@
 // Players' pages: "my games" (#/my: where it is my move, nearest deadline first, then my other matches) and a
 // player's profile (#/@/NAME or /@/NAME: ongoing and finished matches, when they joined).
 import * as api from "./api.js";
-import { h, seatLink } from "./dom.js";
+import { h, optionsText, seatLink } from "./dom.js";
 import { me, notifying, onAccount, setNotifying } from "./account.js";
 import { eventHref } from "./events/calls.js";
 import { formatText, roundText } from "./events/words.js";
@@ -26,11 +26,10 @@ export const eventLine = (t, id = null) => h("div.small.event-line", { id },
 
 // One match of a list: its game and players, the move count, its status, its event, and the deadline where one runs.
 export function matchItem(m, verb = "Open", records = false) {
-  const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
   return h("li.match-item", { dataset: { match: m.id } },
     h("a", { href: `#/match/${encodeURIComponent(m.id)}` }, `${verb}: ${m.game}`),
     " ", h("span.vs", {}, seatLink(m.seat_info[0]), " – ", seatLink(m.seat_info[1])),
-    h("span.muted", {}, ` ${opts} · ply ${m.ply}`),
+    h("span.muted", {}, ` ${optionsText(m.options)} · ply ${m.ply}`),
     m.deadline && !m.over ? h("span.deadline", {}, ` · ${timeLeft(m.deadline)}`) : null,
     records ? h("span.small", {}, " · record ", h("a", { href: api.recordUrl(m.id, "json"), download: `hexarena-${m.id}.json` }, "JSON"),
       " ", h("a", { href: api.recordUrl(m.id, "txt"), download: `hexarena-${m.id}.txt` }, "text")) : null,

@@ -1,11 +1,9 @@
 // The event page's head: what the event is (game, format, clock, rated, status, round, creator), whether entry is
 // open and why not, and the buttons of the signed-in account: join, withdraw, and the creator's invite and start.
-import { h, playerLink } from "../dom.js";
+import { h, optionsText, playerLink } from "../dom.js";
 import { levelInput, range } from "../lobby/seek_fields.js";
 import { exportUrl, inviteToEvent, joinEvent, startEvent, withdrawEvent } from "./calls.js";
 import { clockText, formatText, startsText } from "./words.js";
-
-const options = (e) => Object.entries(e.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
 
 function facts(e) {
   const round = e.status === "upcoming" ? null : `round ${e.round} of ${e.rounds}`;
@@ -13,7 +11,7 @@ function facts(e) {
   const most = e.max_players ? `at most ${e.max_players} players` : null;
   const starts = e.status === "upcoming" ? `starts ${startsText(e)}` : null;
   return h("p.event-facts", { id: "event-facts" },
-    h("span", {}, e.game, h("span.muted", {}, ` ${options(e)}`)), " · ", formatText(e.format), " · ", clockText(e.clock), " · ",
+    h("span", {}, e.game, h("span.muted", {}, ` ${optionsText(e.options)}`)), " · ", formatText(e.format), " · ", clockText(e.clock), " · ",
     e.rated ? "rated" : "casual", " · ", h("strong", { id: "event-status" }, e.status), round ? ` · ${round}` : null,
     [ratings, most, starts].filter(Boolean).map((x) => ` · ${x}`), h("br"),
     h("span.small.muted", {}, "created by "), playerLink(e.by), e.status !== "upcoming" ? h("span.small", {}, " · ",
