@@ -549,7 +549,7 @@ def test_a_summary_says_who_sits_each_seat_against_the_ai(arena) -> None:
 def test_the_account_socket_tells_of_my_turn_and_challenges(arena) -> None:
     ann, bob, _, _ = arena
     with ann.websocket_connect("/api/account/live") as ws:
-        assert receive_json(ws) == {"turn": [], "count": 0, "challenges": [], "seeks": []}
+        assert receive_json(ws) == {"turn": [], "count": 0, "challenges": [], "seeks": [], "events": []}
         mine = seek(ann)
         assert [s["id"] for s in receive_json(ws)["seeks"]] == [mine["id"]]
         match_id = accept(bob, mine["id"])

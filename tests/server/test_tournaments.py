@@ -317,3 +317,52 @@ def test_a_swiss_of_3_rounds_with_7_players_pairs_by_the_rules_and_never_pairs_a
         assert sum(points.values()) == sum(len(r["games"]) for r in obj["pairings"]) + sum(
             1 for b in byes if b)  # every game gives 1 point, every bye 1
         assert obj["standings"][0]["name"] == "ann" and points["ann"] == 3
+
+
+def test_a_real_time_loss_on_time_withdraws_only_a_player_who_never_moved(db_url: str) -> None:
+    clock = FakeClock()
+    app = create_app(db_url, clock=clock, limits=event_limits())
+    names = ["ann", "bob", "cyd", "dan"]
+    with TestClient(app) as ann:
+        c = {"ann": ann, **{n: TestClient(app) for n in names[1:]}}
+        for name, client in c.items():
+            register(client, name)
+        obj = entered(c, "ann", clock={"initial": 15, "increment": 0})
+        played, idle = obj["pairings"][0]["games"]
+        for ply in (0, 1):  # both move once in the first game; its first seat then runs out of time
+            mover = c[played["seats"][ply]]
+            legal = mover.get(f"/api/matches/{played['match']}").json()["legal_moves"]
+            post(mover, f"/api/matches/{played['match']}/moves", {"move": legal[0], "ply": ply})
+        clock.advance(16)
+        judge(ann)
+        obj = event(ann, obj["id"])
+        assert [g["result"] for g in obj["pairings"][0]["games"]] == ["0-1", "0-1"]
+        assert {p["name"] for p in obj["players"] if p["withdrawn"]} == {idle["seats"][0]}
+
+
+def test_an_invited_ai_plays_its_seat_as_ai_n(db_url: str) -> None:
+    with players(db_url, ["ann"]) as c:
+        made = new_event(c["ann"])
+        post(c["ann"], f"/api/tournaments/{made['id']}/invite", {"name": "ai-1"})
+        assert "already entered" in post(c["ann"], f"/api/tournaments/{made['id']}/invite", {"name": "ai-1"},
+                                         status=409)["error"]
+        assert "ai-1 to ai-10" in post(c["ann"], f"/api/tournaments/{made['id']}/invite", {"name": "ai-11"},
+                                       status=400)["error"]
+        post(c["ann"], f"/api/tournaments/{made['id']}/join")
+        obj = post(c["ann"], f"/api/tournaments/{made['id']}/start")
+        game = obj["pairings"][0]["games"][0]
+        match = c["ann"].get(f"/api/matches/{game['match']}").json()
+        ai_seat = game["seats"].index("ai-1")
+        assert match["seats"][ai_seat] == "ai:1" and match["seat_info"][ai_seat]["kind"] == "ai"
+        assert match["players"] == game["seats"]
+
+
+def test_a_knockout_opponent_of_a_withdrawn_player_goes_through_by_forfeit(db_url: str) -> None:
+    with players(db_url, ["ann", "bob", "cyd"]) as c:
+        obj = entered(c, "ann", format="knockout")
+        assert obj["pairings"][0]["bye"] == "ann" and obj["rounds"] == 2
+        post(c["ann"], f"/api/tournaments/{obj['id']}/withdraw")
+        obj = play_round(c, obj["id"], better_seed(obj))
+        final = obj["pairings"][1]["games"]
+        assert obj["status"] == "finished" and len(final) == 1 and final[0]["forfeit"]
+        assert obj["standings"][0]["name"] == "bob"

@@ -78,12 +78,12 @@ class Tournaments:
             raise Refused(409, "the event has not started: there is nothing to export yet")
         return found
 
-    def advance(self, event_id: str) -> bool:
-        """The event's next step (:meth:`.judge.Judge.advance`), told; whether it took one."""
+    def advance(self, event_id: str) -> Step | None:
+        """The event's next step (:meth:`.judge.Judge.advance`), told; the step, or None."""
         step = self.judge_steps.advance(event_id)
         if step is not None:
             self.tell(step)
-        return step is not None
+        return step
 
     def judge(self) -> None:
         """Every running event's next step, and the start of those whose time came (one failing is logged and
@@ -105,9 +105,10 @@ class Tournaments:
         """A finished match: if it is an event's game, that event's next step (and a championship division that
         finished may let the next cycle start)."""
         event = self.reads.of_match(match_id)
-        if event is not None and self.advance(event["id"]) and event.get("championship"):
-            for step in self.championships.judge():
-                self.tell(step)
+        step = None if event is None else self.advance(event["id"])
+        if step is not None and step.finished and event and event["championship"]:
+            for cycle_step in self.championships.judge():
+                self.tell(cycle_step)
 
     def tell(self, step: Step) -> None:
         """After a committed step: its matches remembered and started (the AI to move thinks), the withdrawn

@@ -5,7 +5,10 @@ locked and its state checked again under the lock, so it happens once across pro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, func, select, update
@@ -24,6 +27,7 @@ from .pairing import undecided
 from .rounds import Step, begin, insert_round, pair_next
 from .rows import event_row, event_topic, games_of, players_of
 
+log = logging.getLogger("hexarena.server")
 # the current round's games with their match's end: what tells whether an event has a step to take
 CURRENT = select(tournament_games.c.result, matches.c.over).select_from(
     tournament_games.join(tournaments, tournaments.c.id == tournament_games.c.tournament_id)
@@ -63,7 +67,7 @@ class Judge:
         if not self.due(event_id):
             return None
         step = Step(event_id)
-        with self.store.db.write() as conn:
+        with timed(step), self.store.db.write() as conn:
             event = event_row(conn, event_id, lock=True)
             if event.status == "upcoming":
                 self._start_due(conn, event, step)
@@ -85,7 +89,7 @@ class Judge:
         """Its creator starts ``event_id``: entry closed, round 1 paired (403 for anyone else, 409 if started or
         with fewer than 2 entrants)."""
         step = Step(event_id)
-        with self.store.db.write() as conn:
+        with timed(step), self.store.db.write() as conn:
             event = event_row(conn, event_id, lock=True)
             if event.by_id != account.id:
                 raise Refused(403, "only the event's creator may start it")
@@ -132,6 +136,17 @@ class Judge:
             step.made += insert_round(conn, self.store.matches, event, event.round, replays, players,
                                       max(g.board for g in current) + 1)
         return bool(replays)
+
+
+@contextmanager
+def timed(step: Step) -> Iterator[None]:
+    """Log (INFO, logger ``hexarena.server``) how long a step that paired a round took, its transaction included:
+    bench/tournament.py reads it."""
+    began = time.perf_counter()
+    yield
+    if step.paired is not None:
+        log.info("hexarena: event %s round %d paired in %.3f s (%d matches)", step.event_id, step.paired,
+                 time.perf_counter() - began, len(step.made))
 
 
 def entrants(conn: Connection, event_id: str) -> int:

@@ -18,7 +18,7 @@ from .view import event_object, summary
 STATUSES = ("upcoming", "running", "finished")
 LISTED = 200  # events a list shows at most
 COUNTED = COUNTS.subquery()
-SUMMARIES = EVENTS.add_columns(func.coalesce(COUNTED.c.players, 0).label("count")).outerjoin(
+SUMMARIES = EVENTS.add_columns(func.coalesce(COUNTED.c.players, 0).label("entrants")).outerjoin(
     COUNTED, COUNTED.c.tournament_id == tournaments.c.id).order_by(tournaments.c.created.desc(), tournaments.c.id)
 
 
@@ -53,13 +53,13 @@ class Reads:
         if game is not None:
             query = query.where(tournaments.c.game == listed_game(game))
         with self.store.db.engine.connect() as conn:
-            return [summary(r, r.count) for r in conn.execute(query.limit(LISTED))]
+            return [summary(r, r.entrants) for r in conn.execute(query.limit(LISTED))]
 
     def of_account(self, account: int) -> list[dict[str, Any]]:
         """The summaries of the events ``account`` is entered in, newest first."""
         mine = select(tournament_players.c.tournament_id).where(tournament_players.c.account_id == account)
         with self.store.db.engine.connect() as conn:
-            return [summary(r, r.count) for r in conn.execute(
+            return [summary(r, r.entrants) for r in conn.execute(
                 SUMMARIES.where(tournaments.c.id.in_(mine)).limit(LISTED))]
 
     def playing(self, account: int) -> list[dict[str, Any]]:

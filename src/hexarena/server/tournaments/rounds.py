@@ -20,12 +20,13 @@ FIRST_SEAT_WINS, SECOND_SEAT_WINS = 1.0, 0.0
 @dataclass
 class Step:
     """What a committed change of an event leaves to tell: the matches it made (to remember and start), the
-    round it paired (to mail), the matches whose withdrawn player resigns."""
+    round it paired (to mail), the matches whose withdrawn player resigns, whether the event finished."""
 
     event_id: str
     made: list[Match] = field(default_factory=list)
     paired: int | None = None
     resign: list[tuple[str, int]] = field(default_factory=list)
+    finished: bool = False
 
 
 def seat_kind(player: Any) -> str:
@@ -52,7 +53,8 @@ def forfeit_result(fmt: str, first: Any, second: Any) -> float | None:
 def insert_round(conn: Connection, matches: Matches, event: Any, number: int, pairs: list[Pair], players: list[Any],
                  first_board: int = 1) -> list[Match]:
     """Round ``number``'s ``pairs`` as tournament_games rows from board ``first_board`` (a withdrawn player's game
-    a forfeit without a match, a bye its own row, never to a withdrawn player); the matches made.  A second pairing
+    a forfeit without a match, a bye its own row, never to a withdrawn player but in a knockout, whose bracket
+    slot it keeps: their next game is a forfeit); the matches made.  A second pairing
     of the same round breaks the unique (tournament, round, board): its transaction is rolled back."""
     by_name = {p.name: p for p in players}
     made, board = [], first_board
@@ -61,7 +63,7 @@ def insert_round(conn: Connection, matches: Matches, event: Any, number: int, pa
         row = {"tournament_id": event.id, "round": number, "board": board, "seat0": first.account_id,
                "seat1": None if second is None else second.account_id, "result": None, "forfeit": False}
         if second is None:
-            if first.withdrawn:
+            if first.withdrawn and event.format != "knockout":  # a knockout's bye keeps its bracket slot
                 continue
             row["result"] = FIRST_SEAT_WINS  # the bye: over at once
         elif first.withdrawn or second.withdrawn:
@@ -84,6 +86,7 @@ def pair_next(conn: Connection, matches: Matches, event: Any, step: Step) -> Non
     active = sum(not p.withdrawn for p in players)
     if number > event.rounds or (event.format == "swiss" and active < 2):
         conn.execute(update(tournaments).where(tournaments.c.id == event.id).values(status="finished"))
+        step.finished = True
         return
     pairs = next_pairs(event.format, number, players, games)
     step.made += insert_round(conn, matches, event, number, pairs, players)
