@@ -150,12 +150,22 @@ def test_a_withdrawal_leaves_the_entrants_before_the_start_and_is_marked_after_i
         assert [r[0] for r in table_rows(page, "#entrants")] == ["emil", "finn"]
         by_keys(page, "ev-join")  # (Join again, by the keyboard alone)
         page.wait_for_selector("#ev-withdraw")
-        folks["emil"].api("POST", f"/api/tournaments/{made['id']}/start")
+        started = folks["emil"].api("POST", f"/api/tournaments/{made['id']}/start")
         page.wait_for_selector("#standings")
+        bye = started["pairings"][0]["bye"]  # (three players: one has the bye each round)
+        first = table_rows(page, '#rounds table.pairings[data-round="1"]')
+        assert [r[1:3] for r in first if r[2] == "bye"] == [[bye, "bye"]]
         page.once("dialog", lambda d: d.accept())
         page.click("#ev-withdraw")
         page.wait_for_selector('#standings tr.is-withdrawn[data-name="gita"] .withdrawn')
         assert page.locator("#ev-withdraw").count() == 0 and page.locator("#ev-join").count() == 0
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url) if "/api/tournaments/" in ws.url else None)
+        page.goto(f"{event_server}/#/events/no-such-event")
+        page.wait_for_selector(".event-page .error")
+        assert page.inner_text(".event-page .error") == "no event 'no-such-event'"
+        page.wait_for_timeout(2000)  # (a socket refused with 4404 is not opened again: one try in these 2 s)
+        assert len(sockets) == 1, sockets
         assert not errors, errors
     finally:
         for p in folks.values():

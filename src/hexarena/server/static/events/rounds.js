@@ -14,12 +14,15 @@ function gameRow(g, i) {
     h("td", {}, g.match ? h("a", { href: matchHref(g.match) }, result ? "Replay" : "Watch") : ""));
 }
 
+// a round's byes: every one (a knockout's first round may have several), else its one bye
+const byesOf = (r) => r.byes || (r.bye ? [r.bye] : []);
+
 function roundTable(r) {
-  const bye = r.bye ? h("tr.bye", {}, h("td", {}, ""), h("td", {}, playerLink(r.bye)), h("td.result", {}, "bye (1 point)"),
-    h("td", {}, ""), h("td", {}, "")) : null;
+  const byes = byesOf(r).map((name) => h("tr.bye", {}, h("td", {}, ""), h("td", {}, playerLink(name)),
+    h("td.result", {}, "bye"), h("td", {}, ""), h("td", {}, "")));
   return scrolling(`Round ${r.round} pairings`, h("table.event-table.pairings", { dataset: { round: String(r.round) } },
     head([{ text: "Board", num: true }, "First seat", "Result", "Second seat", "Game"]),
-    h("tbody", {}, r.games.map(gameRow), bye)));
+    h("tbody", {}, r.games.map(gameRow), byes)));
 }
 
 // the rounds paired so far, newest first: the current one open, the others folded; `folds` (round -> open) keeps
