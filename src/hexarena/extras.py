@@ -1,7 +1,8 @@
 """The optional parts of hexarena and the extra that installs each.
 
 ``pip install hexarena`` gives the rules, records, rendering, the AI, the
-solver and the command line (numpy and numba only); the rest comes with an
+solver, the tournament pairings and the command line (numpy, numba and
+networkx only); the rest comes with an
 extra (pyproject.toml's ``optional-dependencies``, the README lists them).
 A part whose extra is missing says which one to install instead of a bare
 ``No module named ...``:

@@ -1,4 +1,4 @@
-"""Packaging: a core install (numpy and numba) runs everything but the
+"""Packaging: a core install (numpy, numba and networkx) runs everything but the
 extras' parts, each of which names its extra when missing; pyproject.toml's
 extras match hexarena.extras and requirements.lock; the wheel carries every
 file of the package; mypy holds a user's script to --strict's checks, and
@@ -188,7 +188,7 @@ def test_pyproject_extras_match_the_parts_and_the_lock():
     assert wanted <= locked, f"not pinned in requirements.lock: {sorted(wanted - locked)}"
 
 
-def test_the_wheel_carries_every_file_and_only_numpy_and_numba(tmp_path):
+def test_the_wheel_carries_every_file_and_only_the_core_dependencies(tmp_path):
     wheel = zipfile.ZipFile(wheel_check.build_wheel(tmp_path))
     names = set(wheel.namelist())
     files = {str(p.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("*")
@@ -201,7 +201,7 @@ def test_the_wheel_carries_every_file_and_only_numpy_and_numba(tmp_path):
     info = next(n for n in names if n.endswith(".dist-info/METADATA"))
     requires = [line.split(": ", 1)[1] for line in wheel.read(info).decode().splitlines()
                 if line.startswith("Requires-Dist: ")]
-    assert sorted(r for r in requires if "extra ==" not in r) == ["numba>=0.60", "numpy>=2.0"]
+    assert sorted(r for r in requires if "extra ==" not in r) == ["networkx>=3.2", "numba>=0.60", "numpy>=2.0"]
     points = wheel.read(info.replace("METADATA", "entry_points.txt")).decode()
     assert "hexarena = hexarena.cli:entry" in points
 

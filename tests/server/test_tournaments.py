@@ -15,6 +15,7 @@ from hexarena.tournament import berger_rounds
 from tests.server.helpers import SMALL
 from tests.server.test_accounts import csrf, register
 from tests.server.test_arena import FakeClock
+from tests.waits import receive_json
 from tests.server.tournament_helpers import (DRAWN, better_seed, by_seed, current_games, entered, event, judge,
                                              new_event, play_round, players, post, resign, event_limits)
 
@@ -254,13 +255,21 @@ def test_the_account_feed_lists_the_events_where_a_game_goes_on(db_url: str) -> 
                    for s in summaries["ongoing"] + summaries.get("turn", []))
 
 
-def test_the_event_socket_sends_the_object_and_again_after_a_change(db_url: str) -> None:
+def test_the_event_socket_sends_the_object_and_again_after_each_change(db_url: str) -> None:
     with players(db_url, ["ann", "bob"]) as c:
         made = new_event(c["ann"])
         with c["bob"].websocket_connect(f"/api/tournaments/{made['id']}/live") as ws:
-            assert ws.receive_json()["players"] == []
+            assert receive_json(ws)["players"] == []
             post(c["bob"], f"/api/tournaments/{made['id']}/join")
-            assert [p["name"] for p in ws.receive_json()["players"]] == ["bob"]
+            assert [p["name"] for p in receive_json(ws)["players"]] == ["bob"]
+            post(c["ann"], f"/api/tournaments/{made['id']}/join")
+            assert len(receive_json(ws)["players"]) == 2
+            game = post(c["ann"], f"/api/tournaments/{made['id']}/start")["pairings"][0]["games"][0]
+            assert receive_json(ws)["status"] == "running"
+            resign(c["bob"], game["match"])  # the event's only game ends: the event is finished
+            while (got := receive_json(ws))["status"] != "finished":
+                pass
+            assert got["pairings"][0]["games"][0]["result"] in ("1-0", "0-1")
 
 
 def test_events_made_and_entered_are_limited_per_account(tmp_path) -> None:
@@ -366,3 +375,25 @@ def test_a_knockout_opponent_of_a_withdrawn_player_goes_through_by_forfeit(db_ur
         final = obj["pairings"][1]["games"]
         assert obj["status"] == "finished" and len(final) == 1 and final[0]["forfeit"]
         assert obj["standings"][0]["name"] == "bob"
+
+
+def test_a_costly_games_round_waits_for_its_final_scoring(tmp_path) -> None:
+    """Lhexus's result needs the scorer: the round is not counted while its final scoring is unknown, and is once
+    the scorer answers (its answer takes the judge's step)."""
+    with players(f"sqlite:///{tmp_path / 'h.db'}", ["ann", "bob"]) as c:
+        server = c["ann"].app.state.server
+        obj = entered(c, "ann", game="lhexus", options={"size": 4})
+        game = obj["pairings"][0]["games"][0]
+        real = server.tournaments.judge_steps.final_of
+        server.tournaments.judge_steps.final_of = lambda _match: None  # the scorer still at work
+        resign(c[game["seats"][1]], game["match"])
+        judge(c["ann"])
+        waiting = event(c["ann"], obj["id"])
+        assert waiting["status"] == "running" and waiting["pairings"][0]["games"][0]["result"] is None
+        server.tournaments.judge_steps.final_of = real
+        deadline = time.monotonic() + 50
+        while (obj := event(c["ann"], obj["id"]))["status"] != "finished":
+            assert time.monotonic() < deadline, "the final scoring never came"
+            judge(c["ann"])
+            time.sleep(0.2)
+        assert obj["pairings"][0]["games"][0]["result"] == "1-0"

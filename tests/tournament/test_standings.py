@@ -109,6 +109,8 @@ def test_a_game_going_on_counts_nothing_yet_and_knockouts_rank_by_the_stage_reac
     assert [(r["name"], r["points"], r["games"]) for r in rows] == [
         ("A", 1.0, 1), ("B", 0.5, 1), ("C", 0.5, 1), ("D", 0.0, 1)]
     assert crosstable(entrants("A B C D"), played)[1]["results"] == {"C": ["½"]}
+    before = standings(entrants("A B"), [], "swiss")  # numbers are floats, even with no game yet
+    assert [type(before[0][k]) for k in ("points", "buchholz", "buchholz_cut1", "sonneborn_berger")] == [float] * 4
 
 
 def test_knockout_winner_outranks_the_finalist_with_more_points():

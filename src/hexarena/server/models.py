@@ -346,8 +346,8 @@ class Standing(Closed):
     buchholz: float
     buchholz_cut1: float
     sonneborn_berger: float
-    wins: int
-    games: int
+    wins: float = Field(description="games won over the board (a float, as every number of a standings row)")
+    games: float = Field(description="games played over the board")
     withdrawn: bool
 
 

@@ -106,8 +106,8 @@ def standings(entrants: Sequence[Entrant], rounds: Sequence[RoundRecord], format
 def _row(e: Entrant, table: dict[str, Tally]) -> dict[str, Any]:
     t = table[e.name]
     met = sorted(table[o].points for o, _ in t.board)
-    return {"name": e.name, "points": t.points, "buchholz": sum(met), "buchholz_cut1": sum(met[1:]),
-            "sonneborn_berger": sum(score * table[o].points for o, score in t.board), "wins": t.wins,
+    return {"name": e.name, "points": t.points, "buchholz": sum(met, 0.0), "buchholz_cut1": sum(met[1:], 0.0),
+            "sonneborn_berger": sum((score * table[o].points for o, score in t.board), 0.0), "wins": t.wins,
             "games": len(t.board), "withdrawn": e.withdrawn}
 
 
