@@ -64,16 +64,18 @@ def test_axe_finds_nothing_serious_on_the_events_pages_and_a_phone_shows_them(br
         found["championships"] = violations(page)
         shot(page, "events-championships")
         assert not any(found.values()), found
-        phone_views(browser, event_server, running["id"], errors)
+        phone_views(browser, event_server, running, folks["ana"], errors)
         assert not errors, errors
     finally:
         for p in folks.values():
             p.close()
 
 
-def phone_views(browser, base: str, event_id: str, errors: list[str]) -> None:
+def phone_views(browser, base: str, running: dict, ana, errors: list[str]) -> None:
     """A phone (390x844, touch) in the dark theme: the event page's tables scroll sideways inside their boxes, the
-    page itself never; axe finds nothing there either (the dark theme's contrast included)."""
+    page itself never, and a live update keeps where the reader scrolled them; axe finds nothing there either (the
+    dark theme's contrast included)."""
+    event_id = running["id"]
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True,
                               is_mobile=True, color_scheme="dark")
     try:
@@ -85,9 +87,14 @@ def phone_views(browser, base: str, event_id: str, errors: list[str]) -> None:
             assert not violations(pg), path
         pg.goto(f"{base}/#/events/{event_id}")
         pg.wait_for_selector("#standings")
-        assert pg.evaluate("() => { const b = document.querySelector('#standings').closest('.table-scroll');"
-                           " return b.scrollWidth > b.clientWidth; }"), "the standings fit a phone: nothing to scroll"
+        left = pg.evaluate("() => { const b = document.querySelector('#standings-box'); b.scrollLeft = 400;"
+                           " return b.scrollLeft; }")
+        assert left > 0, "the standings fit a phone: nothing to scroll"
         shot(pg, "events-phone-running")
+        game = next(g for g in running["pairings"][0]["games"] if "ana" in g["seats"])
+        ana.api("POST", f"/api/matches/{game['match']}/resign", {})
+        pg.wait_for_selector('#rounds details[data-round="1"] summary >> text=1 of 2 games over')
+        assert pg.evaluate("() => document.querySelector('#standings-box').scrollLeft") == left
     finally:
         ctx.close()
 

@@ -22,10 +22,12 @@ function elements() {
   return els;
 }
 
-// every part of the page from event `e` (the focus kept on the button it was on)
+// every part of the page from event `e` (the focus kept on the button or table it was on, the tables' sideways scroll
+// kept)
 function draw(st, els) {
   const e = st.event;
   const focused = document.activeElement && document.activeElement.id;
+  const scrolled = [...els.page.querySelectorAll(".table-scroll[id]")].map((b) => [b.id, b.scrollLeft]);
   const game = (st.games || []).find((g) => g.name === e.game);
   els.head.replaceChildren(...eventHead(e, st.who, game ? game.ai_levels : null, st.act).filter(Boolean));
   els.head.querySelector("#event-error").textContent = st.error;
@@ -37,7 +39,11 @@ function draw(st, els) {
   els.cross.hidden = els.rounds.hidden = upcoming;
   els.cross.replaceChildren(h("h3", {}, "Crosstable"), crossTable(e));
   els.rounds.replaceChildren(h("h3", {}, "Rounds"), roundsList(e, st.folds));
-  if (focused) document.getElementById(focused)?.focus();
+  for (const [id, left] of scrolled) {
+    const box = document.getElementById(id);
+    if (box) box.scrollLeft = left;
+  }
+  if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
 }
 
 export function showEvent(root, id) {

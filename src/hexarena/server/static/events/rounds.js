@@ -20,7 +20,7 @@ const byesOf = (r) => r.byes || (r.bye ? [r.bye] : []);
 function roundTable(r) {
   const byes = byesOf(r).map((name) => h("tr.bye", {}, h("td", {}, ""), h("td", {}, playerLink(name)),
     h("td.result", {}, "bye"), h("td", {}, ""), h("td", {}, "")));
-  return scrolling(`Round ${r.round} pairings`, h("table.event-table.pairings", { dataset: { round: String(r.round) } },
+  return scrolling(`Round ${r.round} pairings`, h("table.event-table.pairings", { id: `round-${r.round}`, dataset: { round: String(r.round) } },
     head([{ text: "Board", num: true }, "First seat", "Result", "Second seat", "Game"]),
     h("tbody", {}, r.games.map(gameRow), byes)));
 }

@@ -5,8 +5,10 @@ import { pointsText } from "./words.js";
 
 const GRID_MOST = 16; // entrants: more, and the crosstable lists each row's games instead of a column per opponent
 
-// a table in a box that scrolls sideways (a keyboard's too: the box is a tab stop, named)
-export const scrolling = (label, table) => h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": label }, table);
+// a table in a box that scrolls sideways (a keyboard's too: the box is a tab stop, named; its id the table's and
+// "-box", so that a redraw keeps its focus and scroll)
+export const scrolling = (label, table) => h("div.table-scroll", { tabindex: "0", role: "region", "aria-label": label,
+  id: table.id ? `${table.id}-box` : null }, table);
 // a table's head from its columns: a name, or {text, num (right-aligned, as its cells), title (the text's words in
 // full: an abbreviation)}
 export const head = (cols) => h("thead", {}, h("tr", {}, cols.map((c) => (typeof c === "string" ? h("th", { scope: "col" }, c)
