@@ -5,6 +5,7 @@ accounts, events or moves from one address, and people, each a browser context s
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -25,6 +26,8 @@ SERVE = ["--judge-seconds", "1", "--championship-wait", "0", "--max-accounts-per
 @pytest.fixture(scope="module")
 def event_server(tmp_path_factory) -> Iterator[str]:
     """`hexarena serve` for one test module (SERVE's options), its game's kernels warmed by a first match."""
+    if os.environ.get("HEXARENA_WEB_URL"):
+        pytest.skip("the events' tests start a server of their own (SERVE's options), not HEXARENA_WEB_URL's")
     base, proc = start_server(tmp_path_factory.mktemp("events"), *SERVE)
     warm_up(base)
     yield base
