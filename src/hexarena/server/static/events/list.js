@@ -67,10 +67,13 @@ export function showEvents(root) {
     game.append(...gs.map((g) => h("option", { value: g.name }, g.name)));
     return gs;
   });
-  const off = onAccount((a) => {
+  let signedIn = null;
+  const off = onAccount((a) => { // (on every message of the account's feed too: drawn again only when signed in or out)
+    if (signedIn === !!a) return;
+    signedIn = !!a;
     if (!a) creating.replaceChildren(h("h2", {}, "Create an event"),
       h("p", {}, h("a", { href: "#/login" }, "Sign in"), " to create an event or to enter one."));
-    else if (!creating.querySelector("form")) games.then((gs) => creating.replaceChildren(createForm(gs)));
+    else games.then((gs) => { if (signedIn) creating.replaceChildren(createForm(gs)); });
   });
   games.catch((e) => creating.replaceChildren(h("p.error", {}, `games: ${e.message}`)));
   return () => {

@@ -68,7 +68,8 @@ export function showEvent(root, id) {
     st.games = gs;
     redraw();
   }).catch(() => {});
-  const off = onAccount((a) => {
+  const off = onAccount((a) => { // (on every message of the account's feed too: drawn again only for a new account)
+    if ((st.who && st.who.name) === (a && a.name)) return;
     st.who = a;
     redraw();
   });
