@@ -27,7 +27,7 @@ function drawBoard(box, g, m) {
     h("a.mini-picture", { href: matchHref(g.match), "aria-label": `Board ${g.board}: ${players}, open the game` }, picture),
     h("p.mini-caption", {}, h("strong", {}, `${g.board}. `), players,
       g.result ? h("span.mini-result", {}, ` ${resultText(g.result)}`) : null),
-    h("p.small.muted.mini-status", {}, m.status || ""));
+    h("p.small.muted.mini-status", {}, `${m.status || ""}${m.thinking && !m.over ? " · the AI thinks" : ""}`));
   fitCells(picture.querySelector("svg"));
 }
 
