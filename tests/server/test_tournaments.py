@@ -117,7 +117,8 @@ def test_lists_filter_by_status_and_game_and_refuse_unknown_ones(db_url: str) ->
         every = c["bob"].get("/api/tournaments").json()
         assert [e["name"] for e in every] == ["Two", "One"]
         assert every[1] == {"id": first["id"], "name": "One", "game": "projective-hex", "format": "round-robin",
-                            "status": "running", "players": 2, "round": 1, "rounds": 1, "starts": None}
+                            "status": "running", "players": 2, "round": 1, "rounds": 1, "starts": None,
+                            "clock": {"days": 3}, "rated": False}
         assert [e["id"] for e in c["bob"].get("/api/tournaments?status=upcoming").json()] == [second["id"]]
         assert [e["id"] for e in c["bob"].get("/api/tournaments?game=lisbon").json()] == [second["id"]]
         assert c["bob"].get("/api/tournaments?status=old").status_code == 400

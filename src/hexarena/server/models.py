@@ -328,6 +328,8 @@ class EventSummary(Closed):
     round: int
     rounds: int = Field(description="0 before the start for the formats that compute their own")
     starts: str | None
+    clock: dict[str, int] = Field(description='as a seek\'s: {"initial", "increment"} or {"days"}')
+    rated: bool
 
 
 class EventPlayer(Closed):

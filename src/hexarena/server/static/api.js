@@ -123,7 +123,9 @@ export function live(id, onMessage, onState = () => {}) {
 // The signed-in account's feed ("my games"): onMessage(data) on connect and after every change.
 export const accountLive = (onMessage, onState = () => {}) => socket("/api/account/live", onMessage, onState);
 
-function socket(path, onMessage, onState) {
+// A live feed at `path`: onMessage(data) for every message, onState(up) as it connects and drops; reconnects after
+// a close (waiting longer each time, at most 8 s) unless the server said the thing is unknown or I am signed out.
+export function socket(path, onMessage, onState) {
   let ws = null;
   let stopped = false;
   let delay = 500;

@@ -24,6 +24,10 @@ function build(create, spec, attrs, children) {
 
 export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
+// A game's options as the lists write them: "size=3 opening=none" (a list's items joined by commas).
+export const optionsText = (options) => Object.entries(options || {})
+  .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+
 // A seat's name: the game's player name where known ("black"), else first / second player.
 export function seatName(p, players) {
   const order = p === 0 ? "first" : "second";

@@ -48,9 +48,10 @@ def pairings(games: list[Any], names: dict[int, str]) -> list[dict[str, Any]]:
 
 
 def summary(event: Any, players: int) -> dict[str, Any]:
-    """An event as the lists show it."""
+    """An event as the lists show it (its clock and whether it is rated too: the events page's rows show them)."""
     return {"id": event.id, "name": event.name, "game": event.game, "format": event.format, "status": event.status,
-            "players": players, "round": event.round, "rounds": event.rounds, "starts": event.starts}
+            "players": players, "round": event.round, "rounds": event.rounds, "starts": event.starts,
+            "clock": event.clock, "rated": event.rated}
 
 
 def event_object(event: Any, players: list[Any], games: list[Any], entry: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def event_object(event: Any, players: list[Any], games: list[Any], entry: dict[s
     table = standings(field, rounds, event.format)
     crossed = {row["name"]: row for row in crosstable(field, rounds)}
     return {**summary(event, len(players)), "by": event.by or "hexarena", "options": event.options,
-            "clock": event.clock, "rated": event.rated, "max_players": event.max_players,
+            "max_players": event.max_players,
             "rating_range": None if event.rating_lo is None else [event.rating_lo, event.rating_hi],
             "players": [{"name": p.name, "seed": p.seed, "rating": round(p.rating, 1), "withdrawn": p.withdrawn}
                         for p in players],

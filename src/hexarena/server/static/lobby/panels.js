@@ -1,7 +1,7 @@
 // The lobby's cards: a game's panel (its picture, rules, options and the new-match form), the import of a
 // record, and the lists of open and recent matches.
 import * as api from "../api.js";
-import { h } from "../dom.js";
+import { h, optionsText } from "../dom.js";
 import { gamePicture } from "../learn.js";
 import { modeFieldset, optionInput, readOption } from "./forms.js";
 
@@ -99,7 +99,7 @@ export function matchList(title, which) {
   const list = h("ul.matches", { id: `list-${which}` }, h("li.muted", {}, "loading…"));
   const load = () => api.listMatches(which).then((rows) => {
     list.replaceChildren(...(rows.length ? rows.map((m) => {
-      const opts = Object.entries(m.options || {}).map(([k, v]) => `${k}=${v}`).join(" ");
+      const opts = optionsText(m.options);
       const mine = api.mySeat(m.id);
       const verb = mine ? "Resume" : which === "open" ? "Join" : "Watch";
       return h("li", {},

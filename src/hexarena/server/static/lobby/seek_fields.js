@@ -51,20 +51,18 @@ export const range = ({ min, max }) => `${min}–${max}`;
 export const levelInput = (id, levels) => h("input", { id, type: "number", min: String(levels.min), max: String(levels.max),
   value: "3" });
 
-// The seek's own fields: time limit (within `clocks`, GET /api/games' time_control bounds), rated or casual, my
-// colour, and the opponent (an AI within `levels`).
-export function seekFields(prefix, clocks, levels) {
+// The time limit's fields within `clocks` (GET /api/games' time_control bounds): the kind (correspondence, real
+// time, or none where `untimed`), days or minutes and seconds, and Rated; box.clock() the clock a seek or an event
+// posts, box.rated() whether it is rated. The ids start with `prefix`.
+export function clockFields(prefix, clocks, untimed = true) {
   const kind = h("select", { id: `${prefix}-clock`, name: "clock" },
     h("option", { value: "days" }, "Correspondence (days a move)"),
     h("option", { value: "live" }, "Real time (minutes + seconds a turn)"),
-    h("option", { value: "none" }, "No time limit"));
+    untimed ? h("option", { value: "none" }, "No time limit") : null);
   const days = bounded(`${prefix}-days`, clocks.days, "3");
   const minutes = bounded(`${prefix}-minutes`, clocks.initial, "5", 60, "0.25");
   const increment = bounded(`${prefix}-increment`, clocks.increment, "3");
   const rated = h("input", { id: `${prefix}-rated`, type: "checkbox" });
-  const colour = h("select", { id: `${prefix}-colour` },
-    h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
-  const opponent = opponentFields(prefix, levels);
   const daysField = h("div.field", {}, h("label", { for: `${prefix}-days` }, `Days a move (${range(clocks.days)})`), days);
   const liveField = h("div.row", {},
     h("div.field", {}, h("label", { for: `${prefix}-minutes` }, "Minutes"), minutes),
@@ -75,16 +73,22 @@ export function seekFields(prefix, clocks, levels) {
   };
   kind.addEventListener("change", update);
   update();
-  const box = h("div.seek-fields", {}, opponent,
-    h("div.field", {}, h("label", { for: `${prefix}-clock` }, "Time limit"), kind), daysField, liveField,
-    h("div.field", {}, h("label", { for: `${prefix}-colour` }, "My colour"), colour),
-    h("label.radio", { for: `${prefix}-rated` }, rated, " Rated"), explained());
-  box.seek = () => ({
-    clock: kind.value === "days" ? { days: Number(days.value) }
-      : kind.value === "live" ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null,
-    rated: rated.checked,
-    colour: colour.value,
-    to: opponent.to(),
-  });
+  const box = h("div.clock-fields", {}, h("div.field", {}, h("label", { for: `${prefix}-clock` }, "Time limit"), kind),
+    daysField, liveField, h("label.radio", { for: `${prefix}-rated` }, rated, " Rated"));
+  box.clock = () => (kind.value === "days" ? { days: Number(days.value) }
+    : kind.value === "live" ? { initial: Math.round(Number(minutes.value) * 60), increment: Number(increment.value) } : null);
+  box.rated = () => rated.checked;
+  return box;
+}
+
+// The seek's own fields: the opponent (an AI within `levels`), the time limit and rated (clockFields), my colour.
+export function seekFields(prefix, clocks, levels) {
+  const clock = clockFields(prefix, clocks);
+  const colour = h("select", { id: `${prefix}-colour` },
+    h("option", { value: "random" }, "Random"), h("option", { value: "first" }, "I play first"), h("option", { value: "second" }, "I play second"));
+  const opponent = opponentFields(prefix, levels);
+  const box = h("div.seek-fields", {}, opponent, clock,
+    h("div.field", {}, h("label", { for: `${prefix}-colour` }, "My colour"), colour), explained());
+  box.seek = () => ({ clock: clock.clock(), rated: clock.rated(), colour: colour.value, to: opponent.to() });
   return box;
 }

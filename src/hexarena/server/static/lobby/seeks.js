@@ -1,6 +1,6 @@
 // The seeks and challenges card: the filter, the list, and what I can do with each seek.
 import * as api from "../api.js";
-import { h, playerLink } from "../dom.js";
+import { h, optionsText, playerLink } from "../dom.js";
 import { matchHref } from "./panels.js";
 import { controlText } from "./seek_fields.js";
 
@@ -22,7 +22,7 @@ function seeker(s) {
 }
 
 function seekRow(s, who, act) {
-  const opts = Object.entries(s.options || {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : v}`).join(" ");
+  const opts = optionsText(s.options);
   const sides = s.colour === "random" ? "random colours" : `${s.by} plays ${s.colour}`;
   return h("tr", { dataset: { seek: s.id } }, seeker(s),
     h("td", {}, s.game, h("div.muted.small", {}, opts)),

@@ -1,6 +1,7 @@
 // The panel's head: the game and its options, who sits each seat (with ratings and clocks), rated or casual, the
 // result, the status line and the AI's thinking line.
-import { cap, h, seatLink, seatName } from "../../dom.js";
+import { cap, h, optionsText, seatLink, seatName } from "../../dom.js";
+import { eventLine } from "../../people.js";
 import { ratingChange } from "../../ratings.js";
 import { thinkingLine } from "../../thinking.js";
 import { clockOf } from "../clock.js";
@@ -49,9 +50,9 @@ function statusText(ctrl, m, v) {
 }
 
 export function head(ctrl, m, v) {
-  const opts = Object.entries(m.options || {}).map(([k, val]) => `${k}=${Array.isArray(val) ? val.join(",") : val}`).join(" ");
   return [
-    h("h2", {}, m.game, h("span.muted.opts", {}, ` ${opts}`)),
+    h("h2", {}, m.game, h("span.muted.opts", {}, ` ${optionsText(m.options)}`)),
+    m.tournament ? eventLine(m.tournament, "event-line") : null,
     h("div.seats", {}, seatLine(ctrl, m)),
     ratedLine(m),
     resultBanner(ctrl, m),
