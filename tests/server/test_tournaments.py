@@ -266,6 +266,9 @@ def test_the_event_socket_sends_the_object_and_again_after_each_change(db_url: s
             assert len(receive_json(ws)["players"]) == 2
             game = post(c["ann"], f"/api/tournaments/{made['id']}/start")["pairings"][0]["games"][0]
             assert receive_json(ws)["status"] == "running"
+            first = c[game["seats"][0]]  # a move in the event's game: the live boards see its ply
+            post(first, f"/api/matches/{game['match']}/moves", {"move": "a1", "ply": 0})
+            assert receive_json(ws)["pairings"][0]["games"][0]["ply"] == 1
             resign(c["bob"], game["match"])  # the event's only game ends: the event is finished
             while (got := receive_json(ws))["status"] != "finished":
                 pass

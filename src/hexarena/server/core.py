@@ -37,6 +37,7 @@ from .store.seats import new_token, seat_kind
 from .store.writes import TimedOut
 from .thinker import Thinker
 from .tournaments import Tournaments
+from .tournaments.rows import event_topic
 from .view import board_object, match_object
 
 HINT_LEVEL = 5
@@ -117,7 +118,7 @@ class Server:
         self.store.finals.save(match_id, int(ply), dig, fields)
         self._finals[(match_id, int(ply), dig)] = fields
         self.hub.publish(match_id)
-        self.event_step(match_id)  # an event's round may have waited for this result
+        self.event_game_changed(match_id, True)  # an event's round may have waited for this result
 
     def changed(self, match_id: str) -> None:
         """After a committed change: tell the watchers and the seated accounts' sockets, let an AI to move
@@ -131,15 +132,18 @@ class Server:
             self.hub.publish(JUDGE_TOPIC)
         if known is not None:
             self.final_of(known)
-            if known.state.is_over():  # only a finished match may end an event's round
-                self.event_step(match_id)
+            self.event_game_changed(match_id, known.state.is_over())
         self.thinker.kick(match_id)
 
-    def event_step(self, match_id: str) -> None:
-        """A finished match may end its event's round: the judging loop is woken to take the step (pairing 200
-        players takes a second: not in the request of the last move), or with no loop (``judge_seconds`` 0) it
-        is taken here."""
-        if self.event_of(match_id) is None:
+    def event_game_changed(self, match_id: str, over: bool) -> None:
+        """If ``match_id`` is an event's game: its event's watchers told (their live boards), and when it is
+        ``over`` the event's next step taken: by the judging loop, woken (pairing 200 players takes a second: not
+        in the request of the last move), or with no loop (``judge_seconds`` 0) here."""
+        event = self.event_of(match_id)
+        if event is None:
+            return
+        self.hub.publish(event_topic(event["id"]))
+        if not over:
             return
         if self.limits.judge_seconds:
             self.hub.publish(JUDGE_TOPIC)

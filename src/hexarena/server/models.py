@@ -364,6 +364,7 @@ class EventGame(Closed):
     result: str | None = Field(description='"1-0", "0-1", "1/2-1/2" from seats[0]\'s side; null while played')
     board: int
     forfeit: bool
+    ply: int = Field(description="moves made in its match (0 for a forfeit): a move changes the event object")
 
 
 class EventRound(Closed):

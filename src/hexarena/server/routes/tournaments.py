@@ -15,6 +15,7 @@ from .matches import push, refuse
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
+SETTLE = 1.0  # seconds an event's live socket waits after a change, so the changes meanwhile are read once
 
 @router.post("", response_model=EventObject)
 async def create(body: NewTournament, server: ServerDep, account: SignedIn) -> Response:
@@ -64,13 +65,15 @@ async def start(event_id: str, server: ServerDep, account: SignedIn) -> Response
 
 @router.websocket("/{event_id}/live")
 async def live(ws: WebSocket, event_id: str, server: ServerDep, client: ClientDep) -> None:
-    """The event object now and after every change of the event or of one of its games."""
+    """The event object now and after every change of the event or of one of its games (a move: its ``ply``),
+    read at most once every :data:`SETTLE` seconds (an event of 100 games moving at once is read once for them)."""
     await ws.accept()
     if not server.sockets.open(client):
         return await refuse(ws, 4429, f"too many live connections from your address (at most {server.sockets.most})")
     watch = server.hub.watch(event_topic(event_id))
     try:
-        await push(ws, server.hub, watch, lambda: server.call(server.tournaments.reads.event, event_id))
+        await push(ws, server.hub, watch, lambda: server.call(server.tournaments.reads.event, event_id),
+                   settle=SETTLE)
     except WebSocketDisconnect:
         pass
     finally:

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from ..errors import Refused
-from ..schema import accounts, ratings, tournament_games, tournament_players, tournaments
+from ..schema import accounts, matches, ratings, tournament_games, tournament_players, tournaments
 
 EVENT_ID_LENGTH = 16
 NEW_RATING = 1500.0  # an entrant's rating in a game they have no rating in
@@ -16,7 +16,9 @@ NEW_RATING = 1500.0  # an entrant's rating in a game they have no rating in
 PLAYERS = select(tournament_players.c.account_id, accounts.c.name, accounts.c.ai_level, tournament_players.c.seed,
                  tournament_players.c.rating, tournament_players.c.withdrawn, tournament_players.c.joined).join(
     accounts, accounts.c.id == tournament_players.c.account_id)
-GAMES = select(tournament_games).order_by(tournament_games.c.round, tournament_games.c.board)
+# the games with their match's ply (the event object shows it: a move changes the object its live boards follow)
+GAMES = select(tournament_games, matches.c.ply).outerjoin(matches, matches.c.id == tournament_games.c.match_id
+                                                          ).order_by(tournament_games.c.round, tournament_games.c.board)
 CREATOR = accounts.alias("creator")
 EVENTS = select(tournaments, CREATOR.c.name.label("by")).outerjoin(CREATOR, CREATOR.c.id == tournaments.c.by_id)
 COUNTS = select(tournament_players.c.tournament_id, func.count().label("players")).group_by(

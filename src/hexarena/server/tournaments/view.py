@@ -31,7 +31,8 @@ def records(games: list[Any], names: dict[int, str]) -> list[RoundRecord]:
 
 
 def pairings(games: list[Any], names: dict[int, str]) -> list[dict[str, Any]]:
-    """Per round paired so far: its games (seats, match, result from seat 0's side, board, forfeit), its bye and
+    """Per round paired so far: its games (seats, match, result from seat 0's side, board, forfeit, the match's
+    ply: moves made), its bye and
     ``byes`` (every bye of the round: a knockout's first round may have several; ``bye`` is the first)."""
     out = []
     for number, rows in groupby(games, key=lambda g: g.round):
@@ -42,7 +43,8 @@ def pairings(games: list[Any], names: dict[int, str]) -> list[dict[str, Any]]:
                 shown["bye"] = shown["byes"][0]
             else:
                 shown["games"].append({"seats": [names[g.seat0], names[g.seat1]], "match": g.match_id,
-                                       "result": RESULTS.get(g.result), "board": g.board, "forfeit": g.forfeit})
+                                       "result": RESULTS.get(g.result), "board": g.board, "forfeit": g.forfeit,
+                                       "ply": g.ply or 0})
         out.append(shown)
     return out
 

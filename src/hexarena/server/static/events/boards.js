@@ -1,6 +1,6 @@
 // The current round's games as small live boards: a few of them (the ones going on first), each the server's picture
-// of its match, read again when the event's feed says something changed (at most once a SETTLE), a finished one
-// read once more and then left.
+// of its match, read again when the event's feed shows it changed (a move: its ply; its result), at most once a
+// SETTLE.
 import { getMatch } from "../api.js";
 import { aiName, h } from "../dom.js";
 import { fitCells, gamePicture } from "../learn.js";
@@ -33,17 +33,18 @@ function drawBoard(box, g, m) {
 
 export function liveBoards() {
   const box = h("div.mini-boards", { id: "live-boards" });
-  const boxes = new Map(); // match id -> {el, over}: the over ones are read no more
+  const boxes = new Map(); // match id -> {el, seen}: seen, the ply and result last read
   let latest = null, timer = null, first = true;
   const read = () => {
     timer = null;
     const games = shownGames(latest);
     for (const g of games) {
       const known = boxes.get(g.match) || { el: h("figure.mini-board", { dataset: { match: g.match } },
-        h("p.small.muted", {}, "loading…")), over: false };
+        h("p.small.muted", {}, "loading…")), seen: null };
       boxes.set(g.match, known);
-      if (known.over) continue;
-      known.over = !!g.result;
+      const now = `${g.ply}:${g.result}`;
+      if (known.seen === now) continue;
+      known.seen = now;
       getMatch(g.match).then((m) => drawBoard(known.el, { ...g, board: g.board ?? games.indexOf(g) + 1 }, m))
         .catch((err) => known.el.replaceChildren(h("p.error", {}, err.message)));
     }
