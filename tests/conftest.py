@@ -20,6 +20,9 @@ EXTRA_CONFIGS: dict[str, list[dict]] = {
 
 # No "hexarena: compiling ..." line on stderr when a test compiles first (tests/test_first_use.py turns it on).
 os.environ.setdefault("HEXARENA_COMPILE_NOTICE", "0")
+# Argon2id at its least cost (docs/server.md, "Accounts"): the suite's ~2,000 hashes test no cost, and at the
+# default cost they took a third of the server tests' time; servers the tests start inherit it.
+os.environ.setdefault("HEXARENA_ARGON2", "1,256,1")
 
 settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -254,6 +254,21 @@ def test_passwords_are_stored_as_argon2id_hashes(app) -> None:
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
 
+def test_the_argon2id_cost_is_the_environments_or_argon2_cffis(monkeypatch) -> None:
+    """``$HEXARENA_ARGON2`` sets the cost (the suite's is the least); unset, argon2-cffi's RFC 9106 defaults."""
+    monkeypatch.setenv(accounts_module.ARGON2_ENV, "2,1024,1")
+    accounts_module.hasher.cache_clear()
+    try:
+        assert accounts_module.hashed("x").startswith("$argon2id$v=19$m=1024,t=2,p=1$")
+        monkeypatch.delenv(accounts_module.ARGON2_ENV)
+        accounts_module.hasher.cache_clear()
+        digest = accounts_module.hashed("x")
+        assert digest.startswith("$argon2id$v=19$m=65536,t=3,p=4$") and accounts_module.verify(digest, "x")
+    finally:
+        monkeypatch.undo()
+        accounts_module.hasher.cache_clear()
+
+
 # fair turns at password hashing (issue 42, item 5) ------------------------------------------------------------
 def wait_until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
     """Wait for ``check`` (polling), failing with ``what`` if it is not true within ``seconds``."""

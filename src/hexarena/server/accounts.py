@@ -9,10 +9,12 @@ No web framework here: :mod:`.routes.accounts` turns these into HTTP (each hash 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -37,9 +39,9 @@ PASSWORD_LENGTHS = (8, 256)
 KNOWN_SESSIONS = 10_000  # the sessions kept in memory on SQLite
 KNOWN_ADDRESSES = 10_000  # the addresses that signed in lately, kept to go first at hashing
 ACCOUNTS_PERIOD = 86400.0  # --max-accounts-per-address counts the accounts registered in the last 24 hours
-HASHER = PasswordHasher()  # Argon2id with argon2-cffi's (RFC 9106 low-memory) parameters
-# verified against when a name is unknown, so an unknown name costs the same time as a wrong password
-UNKNOWN = HASHER.hash(secrets.token_urlsafe(16))
+# Argon2id's cost "TIME,MEMORY_KIB,PARALLELISM" (docs/server.md, "Accounts"); unset: argon2-cffi's RFC 9106
+# low-memory parameters (3,65536,4). The test suite sets a cheap one: its hundreds of accounts test no cost.
+ARGON2_ENV = "HEXARENA_ARGON2"
 # Each hash takes 64 MiB and several threads for tens of milliseconds: at most two at once (one per address, the
 # addresses in turn), so a burst of logins queues instead of taking the server's memory and processors.
 HASHING_SLOTS = 2
@@ -84,6 +86,7 @@ class Accounts:
         # On SQLite (one process: every session ends through this object) the sessions read are kept, so a
         # request costs no query; on PostgreSQL another process may end one, so each request reads it.
         self._known: dict[str, Account] | None = None if db.postgres else {}
+        unknown_digest()  # hashed now: the first sign-in with an unknown name costs what a wrong password does
 
     def rank(self, client: str) -> float:
         """``client``'s place at hashing: its recent failed logins, less one if it signed in lately (a returning
@@ -155,12 +158,12 @@ class Accounts:
         with self.db.engine.connect() as conn:
             row = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.password).where(
                 accounts.c.name_key == key, accounts.c.deleted.is_(False))).first()
-        if not verify(row.password if row and row.password else UNKNOWN, password[:PASSWORD_LENGTHS[1]]) \
+        if not verify(row.password if row and row.password else unknown_digest(), password[:PASSWORD_LENGTHS[1]]) \
                 or row is None or row.password is None:  # no password: an AI's account
             self.failures.take("failed", f"{client}\n{key}")
             self.failures.take("failed_all", client)
             raise Refused(401, "wrong name or password")
-        if HASHER.check_needs_rehash(row.password):
+        if hasher().check_needs_rehash(row.password):
             digest = hashed(password)  # (hashed before the write lock: other writers do not wait for it)
             with self.db.write() as conn:
                 conn.execute(update(accounts).where(accounts.c.id == row.id).values(password=digest))
@@ -271,12 +274,29 @@ class Accounts:
         return {"id": row.id, "name": row.name, "joined": row.created, "ai_level": row.ai_level}
 
 
+@cache
+def hasher() -> PasswordHasher:
+    """Argon2id at the cost ``$HEXARENA_ARGON2`` names ("TIME,MEMORY_KIB,PARALLELISM"), else argon2-cffi's
+    defaults; a stored hash of another cost is hashed again at its next sign-in."""
+    cost = os.environ.get(ARGON2_ENV)
+    if not cost:
+        return PasswordHasher()
+    time_cost, memory_cost, parallelism = (int(n) for n in cost.split(","))
+    return PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism)
+
+
+@cache
+def unknown_digest() -> str:
+    """What a sign-in with an unknown name is verified against, so it costs the time of a wrong password."""
+    return hashed(secrets.token_urlsafe(16))
+
+
 def hashed(password: str) -> str:
-    return HASHER.hash(password)
+    return hasher().hash(password)
 
 
 def verify(digest: str, password: str) -> bool:
     try:
-        return HASHER.verify(digest, password)
+        return hasher().verify(digest, password)
     except (VerificationError, InvalidHashError):
         return False
