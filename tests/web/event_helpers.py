@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from tests.waits import until
 from tests.web.helpers import ARTIFACTS, start_server, stop_server, watched_page
 
 PASSWORD = "a long secret"
@@ -77,15 +77,9 @@ def people(browser: Any, base: str, names: list[str], errors: list[str]) -> dict
     return {n: Person(browser, base, n, errors) for n in names}
 
 
-def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0, every: float = 0.2) -> Any:
-    """Poll ``check`` until it returns something true (that value); fail naming ``what`` after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(every)
-    raise AssertionError(f"waited {timeout:g} s for {what}")
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 20.0) -> Any:
+    """``check()`` once it is true (that value); fails naming ``what`` after ``timeout`` s."""
+    return until(check, f"waited {timeout:g} s for {what}", timeout)
 
 
 def event_of(person: Person, event_id: str) -> dict:
